@@ -431,6 +431,11 @@ impl Coord {
         Ok(self.node(parent).children.values().copied().collect())
     }
 
+    /// The children of a node, sorted by name, read without registering a watch.
+    pub fn children(&self, parent: NodeId) -> Vec<NodeId> {
+        self.node(parent).children.values().copied().collect()
+    }
+
     /// The child with the smallest name, without reading the whole list.
     pub fn first_child(&self, parent: NodeId) -> Option<NodeId> {
         self.node(parent).children.values().next().copied()

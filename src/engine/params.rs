@@ -541,7 +541,7 @@ impl Default for AbcParams {
             write_after_ms: 1_000,
             start_gap_ms: 100,
             request_timeout_ms: 1_000,
-            duration_ms: 20_000,
+            duration_ms: 12_000,
             watch: WatchMode::Predecessor,
             recovery: Recovery::Guid,
             registration: Registration::Atomic,

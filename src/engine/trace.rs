@@ -84,11 +84,13 @@ pub struct WriteInfo {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventKind {
     // --- leases (frozen holder) ---
+    /// `deadline_ms` is `None` for a lease kept to the end of the run.
     LeaseGranted {
         holder: String,
         token: u64,
-        deadline_ms: Millis,
+        deadline_ms: Option<Millis>,
     },
+    LeaseReleaseSent,
     KeepaliveSent {
         merged: u32,
     },
@@ -264,6 +266,8 @@ pub enum State {
     Retrying,
     Written,
     // services
+    /// The lock directory's children, in queue order (the note lists them).
+    Queue,
     LeaseLive,
     Free,
     // resource
@@ -289,6 +293,7 @@ impl State {
             State::Crashed => "crashed",
             State::Retrying => "retrying",
             State::Written => "written",
+            State::Queue => "queue",
             State::LeaseLive => "lease_live",
             State::Free => "free",
             State::Empty => "empty",

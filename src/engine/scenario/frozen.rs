@@ -130,7 +130,7 @@ pub fn run(p: &FrozenParams) -> Trace {
         EventKind::LeaseGranted {
             holder: A.into(),
             token: 1,
-            deadline_ms: p.ttl_ms,
+            deadline_ms: Some(p.ttl_ms),
         },
     );
     w.schedule(
@@ -252,12 +252,7 @@ impl World {
                 token: 1,
             },
         );
-        self.log(
-            A,
-            EventKind::ReleaseSent {
-                node: "lease".into(),
-            },
-        );
+        self.log(A, EventKind::LeaseReleaseSent);
         self.released = true;
         self.lanes.set(self.lane_a, self.now, State::Released, None);
         self.schedule(arrive, Phase::Release, Ev::ReleaseArrives);
@@ -393,7 +388,7 @@ impl World {
                     EventKind::LeaseGranted {
                         holder: B.into(),
                         token,
-                        deadline_ms: RUN_MS + 1,
+                        deadline_ms: None,
                     },
                 );
                 self.lanes.set(

@@ -1,0 +1,150 @@
+//! The command line: every subcommand and option, with the ranges checked as they are parsed.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::engine::params::{FROZEN_SPECS, HERD_SPECS, NumSpec};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "locklab",
+    version,
+    about = "A terminal lab for distributed locks: watch them fail, then test yourself closed-book.",
+    long_about = None
+)]
+pub struct Cli {
+    /// Language of the interface: zh or en (default: from LC_ALL / LANG).
+    #[arg(long, global = true, value_parser = parse_lang)]
+    pub lang: Option<crate::i18n::Lang>,
+
+    /// Read lessons, quizzes and presets from this folder instead of the embedded copy.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scenario headless and print what the engine computed.
+    #[command(subcommand)]
+    Sim(SimCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SimCommand {
+    /// The frozen holder: a lease that expires during a GC pause.
+    Frozen(FrozenArgs),
+    /// The A/B/C queue on a ZooKeeper-like lock, from a preset.
+    Abc(AbcArgs),
+    /// Herd versus chain: how many wake-ups a queue of waiters costs.
+    Herd(HerdArgs),
+    /// Run a scenario file (a preset or your own).
+    Run(RunArgs),
+    /// List the shipped presets.
+    List,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+impl OnOff {
+    pub fn is_on(self) -> bool {
+        self == OnOff::On
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct Output {
+    /// Print the trace, the spans and the metrics as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FrozenArgs {
+    /// Lease TTL in seconds (1 to 30, default 10).
+    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[0]))]
+    pub ttl: Option<f64>,
+    /// Keepalive interval in seconds (0.5 to 30, default 3).
+    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[1]))]
+    pub keepalive: Option<f64>,
+    /// When A's pause starts, in seconds (0 to 40, default 12).
+    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[2]))]
+    pub pause_start: Option<f64>,
+    /// How long A's pause lasts, in seconds (0 to 30, default 14).
+    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[3]))]
+    pub pause_len: Option<f64>,
+    /// One-way network delay in seconds (0 to 5, default 0).
+    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[4]))]
+    pub delay: Option<f64>,
+    /// Whether the resource checks fencing tokens (default on).
+    #[arg(long, value_enum)]
+    pub fencing: Option<OnOff>,
+    /// Whether A drops its write once it knows its lease is lost (default off).
+    #[arg(long, value_enum)]
+    pub stop_on_loss: Option<OnOff>,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct AbcArgs {
+    /// The preset to run (see `locklab sim list`).
+    #[arg(long, value_name = "NAME")]
+    pub preset: String,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct HerdArgs {
+    /// Waiters queued behind the holder (1 to 10000).
+    #[arg(long, value_name = "N", value_parser = num(&HERD_SPECS[0]))]
+    pub waiters: f64,
+    /// Wake-up fan-out: waiters notified per release (1 to N; 1 is the chain, N the herd).
+    #[arg(long, value_name = "K", value_parser = num(&HERD_SPECS[1]))]
+    pub fanout: f64,
+    /// Cost of one re-read at the service, in milliseconds (0 to 1000, default 2).
+    #[arg(long, value_name = "X", value_parser = num(&HERD_SPECS[2]))]
+    pub grab_cost_ms: Option<f64>,
+    /// How long each holder keeps the lock, in milliseconds (0 to 10000, default 100).
+    #[arg(long, value_name = "Y", value_parser = num(&HERD_SPECS[3]))]
+    pub hold_ms: Option<f64>,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// A scenario file in the `assets/scenarios/` format.
+    pub file: PathBuf,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+fn parse_lang(s: &str) -> Result<crate::i18n::Lang, String> {
+    crate::i18n::Lang::parse(s).ok_or_else(|| "must be zh or en".to_string())
+}
+
+/// A clap value parser that reads a number and checks it against the parameter's range, so
+/// the error names the allowed range whether the value is malformed or out of range.
+fn num(spec: &'static NumSpec) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+    move |s: &str| {
+        let what = match spec.unit {
+            crate::engine::params::Unit::Count => "a whole number",
+            _ => "a number",
+        };
+        let v: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("must be {what}, {}", spec.range_text()))?;
+        spec.check(v)
+            .map_err(|_| format!("must be {}", spec.range_text()))
+    }
+}

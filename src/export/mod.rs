@@ -1,0 +1,4 @@
+//! Views of a trace outside the terminal UI: plain text (for `locklab sim` and handouts) and JSON.
+
+pub mod json;
+pub mod text;

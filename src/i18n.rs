@@ -1,0 +1,609 @@
+//! Every user-facing word about a simulation, in Simplified Chinese and English.
+//!
+//! The engine hands over structured facts; this module puts them into sentences.
+
+use crate::engine::time::fmt_secs;
+use crate::engine::trace::{Event, EventKind, State, Verdict};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Zh,
+    #[default]
+    En,
+}
+
+impl Lang {
+    /// `zh` when LC_ALL, LC_MESSAGES or LANG (the first one set) begins with `zh`; else English.
+    pub fn from_env() -> Self {
+        let var = ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .filter_map(|k| std::env::var(k).ok())
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
+        if var.to_ascii_lowercase().starts_with("zh") {
+            Lang::Zh
+        } else {
+            Lang::En
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "zh" | "zh-cn" | "zh_cn" | "cn" => Some(Lang::Zh),
+            "en" | "en-us" | "en_us" => Some(Lang::En),
+            _ => None,
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    pub fn toggle(self) -> Self {
+        match self {
+            Lang::Zh => Lang::En,
+            Lang::En => Lang::Zh,
+        }
+    }
+
+    /// Picks the string for this language.
+    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
+        match self {
+            Lang::Zh => zh,
+            Lang::En => en,
+        }
+    }
+}
+
+/// A short label for a lane state.
+pub fn state_label(state: State, lang: Lang) -> &'static str {
+    let (zh, en) = match state {
+        State::Idle => ("空闲", "idle"),
+        State::Creating => ("创建中", "creating"),
+        State::CreateUnknown => ("结果未知", "outcome unknown"),
+        State::Reading => ("读取中", "reading"),
+        State::Waiting => ("等待", "waiting"),
+        State::Held => ("持锁", "holding"),
+        State::FrozenHolding => ("停顿中（自认持锁）", "frozen, still believes it holds"),
+        State::Frozen => ("停顿中", "frozen"),
+        State::Suspended => ("挂起", "suspended"),
+        State::Lost => ("已知失锁", "knows it lost"),
+        State::Released => ("已释放", "released"),
+        State::Stuck => ("卡死", "stuck"),
+        State::Crashed => ("崩溃", "crashed"),
+        State::Retrying => ("重试中", "retrying"),
+        State::Written => ("已写入", "has written"),
+        State::Queue => ("队列", "queue"),
+        State::LeaseLive => ("租约有效", "lease live"),
+        State::Free => ("空闲（无人持锁）", "free"),
+        State::Empty => ("无值", "empty"),
+        State::Value => ("有值", "value"),
+    };
+    lang.pick(zh, en)
+}
+
+/// The verdict of a frozen-holder run in plain words.
+pub fn verdict_text(v: Verdict, lang: Lang) -> &'static str {
+    match (v, lang) {
+        (Verdict::NoIncident, Lang::Zh) => {
+            "无事发生：A 的写入在租约有效时到达，或 A 从未失去租约。"
+        }
+        (Verdict::NoIncident, Lang::En) => {
+            "No incident: A's write arrived while its lease was live, or A never lost it."
+        }
+        (Verdict::HolderStopped, Lang::Zh) => "持锁者自停：A 得知租约已失，放弃了写入。",
+        (Verdict::HolderStopped, Lang::En) => {
+            "The holder stopped: A learned its lease was lost and dropped its write."
+        }
+        (Verdict::StaleWriteRejected, Lang::Zh) => {
+            "过期写入被拒：资源看到更大的令牌，拒绝了 A 的旧令牌。"
+        }
+        (Verdict::StaleWriteRejected, Lang::En) => {
+            "Stale write rejected: the resource had seen a larger token and refused A's old one."
+        }
+        (Verdict::StaleWriteAccepted, Lang::Zh) => {
+            "过期写入被接受：它赶在 B 写入之前到达。栅栏令牌只保证顺序，不保证互斥。"
+        }
+        (Verdict::StaleWriteAccepted, Lang::En) => {
+            "Stale write accepted: it arrived before B had written. Fencing gives ordering, not exclusion."
+        }
+        (Verdict::Corruption, Lang::Zh) => "数据损坏：A 的过期写入覆盖了 B 已被接受的写入。",
+        (Verdict::Corruption, Lang::En) => {
+            "Corruption: A's stale write overwrote B's accepted write."
+        }
+        (Verdict::Unresolved, Lang::Zh) => "未决：运行结束时 A 的写入还没到达。",
+        (Verdict::Unresolved, Lang::En) => "Unresolved: the run ended before A's write arrived.",
+    }
+}
+
+/// A short name for a verdict (the JSON name in English, a phrase in Chinese).
+pub fn verdict_short(v: Verdict, lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => v.name(),
+        Lang::Zh => match v {
+            Verdict::NoIncident => "无事发生",
+            Verdict::HolderStopped => "持锁者自停",
+            Verdict::StaleWriteRejected => "过期写入被拒",
+            Verdict::StaleWriteAccepted => "过期写入被接受",
+            Verdict::Corruption => "数据损坏",
+            Verdict::Unresolved => "未决",
+        },
+    }
+}
+
+/// The name of an invariant badge.
+pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
+    use crate::engine::trace::invariant::*;
+    match (name, lang) {
+        (ONE_HOLDER, Lang::Zh) => "单一持锁者",
+        (ONE_HOLDER, Lang::En) => "one holder",
+        (TOKENS_NON_DECREASING, Lang::Zh) => "令牌不回退",
+        (TOKENS_NON_DECREASING, Lang::En) => "tokens non-decreasing",
+        (NO_ORPHAN_NODE, Lang::Zh) => "无孤儿节点",
+        (NO_ORPHAN_NODE, Lang::En) => "no orphan node",
+        (NOBODY_STUCK, Lang::Zh) => "无人卡死",
+        (NOBODY_STUCK, Lang::En) => "nobody stuck",
+        (_, Lang::Zh) => "不变式",
+        (_, Lang::En) => "invariant",
+    }
+}
+
+/// The sequence number at the end of a node name, for shorter sentences.
+fn short(node: &str) -> String {
+    node.rsplit("lock-")
+        .next()
+        .map_or(node, |s| s.trim_start_matches('0'))
+        .to_string()
+}
+
+fn list(items: &[String], lang: Lang) -> String {
+    if items.is_empty() {
+        return lang.pick("无人", "nobody").to_string();
+    }
+    items.join(lang.pick("、", ", "))
+}
+
+/// One or two plain sentences explaining an event.
+pub fn describe(e: &Event, lang: Lang) -> String {
+    let who = e.actor.as_str();
+    let zh = lang == Lang::Zh;
+    use EventKind::*;
+    match &e.kind {
+        LeaseGranted {
+            holder,
+            token,
+            deadline_ms: Some(deadline),
+        } => {
+            let d = fmt_secs(*deadline);
+            if zh {
+                format!("服务把锁授予 {holder}，栅栏令牌 {token}，租约截止于 {d} 秒。")
+            } else {
+                format!(
+                    "The service grants the lock to {holder} with fencing token {token}; the lease runs until {d} s."
+                )
+            }
+        }
+        LeaseGranted {
+            holder,
+            token,
+            deadline_ms: None,
+        } => {
+            if zh {
+                format!("服务把锁授予 {holder}，栅栏令牌 {token}；{holder} 一直续约到运行结束。")
+            } else {
+                format!(
+                    "The service grants the lock to {holder} with fencing token {token}; {holder} keeps it to the end of the run."
+                )
+            }
+        }
+        LeaseReleaseSent => {
+            if zh {
+                format!("{who} 完成工作，释放锁。")
+            } else {
+                format!("{who} finishes its work and releases the lock.")
+            }
+        }
+        KeepaliveSent { merged } if *merged > 1 => {
+            if zh {
+                format!("{who} 醒来，把停顿期间错过的 {merged} 次续约合并成一次发出。")
+            } else {
+                format!(
+                    "{who} wakes and sends the {merged} keepalives it missed while frozen as one."
+                )
+            }
+        }
+        KeepaliveSent { .. } => {
+            if zh {
+                format!("{who} 发出续约。")
+            } else {
+                format!("{who} sends a keepalive.")
+            }
+        }
+        KeepaliveRenewed { deadline_ms } => {
+            let d = fmt_secs(*deadline_ms);
+            if zh {
+                format!("续约在截止前到达，租约延长到 {d} 秒。")
+            } else {
+                format!(
+                    "The keepalive arrives before the deadline: the lease now runs until {d} s."
+                )
+            }
+        }
+        KeepaliveRefused => {
+            if zh {
+                "续约到达时租约已经过期，服务拒绝续约。".into()
+            } else {
+                "The keepalive arrives after the lease expired; the service refuses it.".into()
+            }
+        }
+        LeaseExpired { holder } => {
+            if zh {
+                format!("{holder} 的租约到期，锁从此刻起空闲。{holder} 自己并不知道。")
+            } else {
+                format!(
+                    "{holder}'s lease expires and the lock is free from this instant. {holder} does not know."
+                )
+            }
+        }
+        LearnedLeaseLost => {
+            if zh {
+                format!("{who} 收到拒绝，这才知道自己的租约已经没了。")
+            } else {
+                format!("{who} receives the refusal and only now learns its lease is gone.")
+            }
+        }
+        AcquireRequested => {
+            if zh {
+                format!("{who} 请求获取锁。")
+            } else {
+                format!("{who} asks for the lock.")
+            }
+        }
+        AcquireRefused { holder } => {
+            if zh {
+                format!("锁仍被 {holder} 持有，请求被拒绝。")
+            } else {
+                format!("The lock is still held by {holder}; the request is refused.")
+            }
+        }
+        LearnedGrant { token } => {
+            if zh {
+                format!("{who} 得知自己拿到了锁，令牌 {token}。")
+            } else {
+                format!("{who} learns it holds the lock, with token {token}.")
+            }
+        }
+        Released { holder } => {
+            if zh {
+                format!("服务收到 {holder} 的释放，锁空闲。")
+            } else {
+                format!("The service receives {holder}'s release; the lock is free.")
+            }
+        }
+        ReleaseIgnored => {
+            if zh {
+                "释放到达时这把锁早已不属于发送者，服务忽略它。".into()
+            } else {
+                "The release arrives for a lock the sender no longer owns; the service ignores it."
+                    .into()
+            }
+        }
+        Froze { until_ms } => {
+            let u = fmt_secs(*until_ms);
+            if zh {
+                format!("{who} 进入全停顿（GC），到 {u} 秒前什么也做不了，也不发续约。")
+            } else {
+                format!(
+                    "{who} freezes in a stop-the-world pause until {u} s: it does nothing and sends nothing."
+                )
+            }
+        }
+        Woke => {
+            if zh {
+                format!("{who} 从停顿中醒来，继续执行停顿前的代码。")
+            } else {
+                format!("{who} wakes and carries on exactly where it stopped.")
+            }
+        }
+        Disconnected { until_ms } => {
+            let u = fmt_secs(*until_ms);
+            if zh {
+                format!("{who} 与协调服务断连，直到 {u} 秒。断连不等于会话过期。")
+            } else {
+                format!(
+                    "{who} loses its connection to the service until {u} s. Disconnected is not expired."
+                )
+            }
+        }
+        Reconnected => {
+            if zh {
+                format!("{who} 重新连上，会话仍然有效。")
+            } else {
+                format!("{who} reconnects; its session is still valid.")
+            }
+        }
+        Crashed => {
+            if zh {
+                format!("{who} 崩溃。它的会话要等超时后才会过期。")
+            } else {
+                format!("{who} crashes. Its session only expires once the timeout passes.")
+            }
+        }
+        SessionOpened {
+            session,
+            timeout_ms,
+        } => {
+            let t = fmt_secs(*timeout_ms);
+            if zh {
+                format!("{who} 建立会话 #{session}，超时 {t} 秒。")
+            } else {
+                format!("{who} opens session #{session} with a {t} s timeout.")
+            }
+        }
+        SessionExpired {
+            session,
+            nodes_deleted,
+        } => {
+            let nodes: Vec<String> = nodes_deleted.iter().map(|n| short(n)).collect();
+            if zh {
+                format!(
+                    "会话 #{session} 结束，服务删除它的临时节点：{}。",
+                    list(&nodes, lang)
+                )
+            } else {
+                format!(
+                    "Session #{session} ends and the service deletes its ephemeral nodes: {}.",
+                    list(&nodes, lang)
+                )
+            }
+        }
+        LearnedSessionExpired => {
+            if zh {
+                format!("{who} 得知会话已过期：它的节点早就没了，不能再做任何受锁保护的事。")
+            } else {
+                format!(
+                    "{who} learns its session has expired: its node is long gone and it must not act under the lock."
+                )
+            }
+        }
+        CreateSent { guid } => {
+            if zh {
+                format!("{who} 请求创建临时顺序节点，名字带上本次请求的 GUID {guid}。")
+            } else {
+                format!(
+                    "{who} asks to create an ephemeral sequential node named with this request's GUID {guid}."
+                )
+            }
+        }
+        NodeCreated { node, owner } => {
+            let n = short(node);
+            if zh {
+                format!("服务为 {owner} 创建节点 {n}。")
+            } else {
+                format!("The service creates node {n} for {owner}.")
+            }
+        }
+        CreateResponseLost { node } => {
+            let n = short(node);
+            if zh {
+                format!("节点 {n} 已经建好，但给客户端的响应丢了。")
+            } else {
+                format!("Node {n} exists, but the response to the client is lost.")
+            }
+        }
+        CreateOutcomeUnknown => {
+            if zh {
+                format!("{who} 等不到响应：创建结果未知，不等于失败。")
+            } else {
+                format!(
+                    "{who} gets no response: the outcome is unknown, which is not the same as failed."
+                )
+            }
+        }
+        RecoveredNode { node } => {
+            let n = short(node);
+            if zh {
+                format!("{who} 列出子节点，凭 GUID 找回自己的节点 {n}。")
+            } else {
+                format!("{who} lists the children and finds its own node {n} by its GUID.")
+            }
+        }
+        DuplicateDeleted { node } => {
+            let n = short(node);
+            if zh {
+                format!("{who} 删除同一请求多出来的节点 {n}。")
+            } else {
+                format!("{who} deletes {n}, an extra node from the same request.")
+            }
+        }
+        ChildrenRead { children, mine } => {
+            let kids: Vec<String> = children.iter().map(|n| short(n)).collect();
+            let me = mine.as_deref().map(short).unwrap_or_default();
+            if zh {
+                format!("{who} 读取子节点：{}（自己是 {me}）。", list(&kids, lang))
+            } else {
+                format!(
+                    "{who} reads the children: {} (its own is {me}).",
+                    list(&kids, lang)
+                )
+            }
+        }
+        ExistsChecked { node, exists, .. } => {
+            let n = short(node);
+            match (exists, zh) {
+                (true, true) => format!("{who} 用 exists 检查 {n} 并同时设置监听：它还在。"),
+                (true, false) => format!(
+                    "{who} checks {n} with exists and sets a watch in the same step: it is still there."
+                ),
+                (false, true) => format!("{who} 用 exists 检查 {n}：它已经不在了。"),
+                (false, false) => format!("{who} checks {n} with exists: it is already gone."),
+            }
+        }
+        WatchChildren => {
+            if zh {
+                format!("{who} 监听整个锁目录的子节点变化（羊群写法）。")
+            } else {
+                format!("{who} watches the whole lock directory's children (the herd recipe).")
+            }
+        }
+        Waiting { on } => {
+            let n = short(on);
+            if zh {
+                format!("{who} 等待 {n} 的删除通知。")
+            } else {
+                format!("{who} waits for {n} to be deleted.")
+            }
+        }
+        NodeDeleted { node, notified } => {
+            let n = short(node);
+            if zh {
+                format!(
+                    "节点 {n} 被删除，通知了 {} 个客户端：{}。",
+                    notified.len(),
+                    list(notified, lang)
+                )
+            } else {
+                format!(
+                    "Node {n} is deleted; {} client(s) notified: {}.",
+                    notified.len(),
+                    list(notified, lang)
+                )
+            }
+        }
+        Notified { path } => {
+            if zh {
+                format!("{who} 收到关于 {path} 的通知。")
+            } else {
+                format!("{who} receives a notification about {path}.")
+            }
+        }
+        WokeUp { .. } => {
+            if zh {
+                format!("{who} 被唤醒。唤醒不等于拿到锁：它必须重新读取。")
+            } else {
+                format!("{who} wakes up. A wake-up is not a grant: it must read again.")
+            }
+        }
+        Acquired { node, token } => {
+            let n = short(node);
+            if zh {
+                format!("{who} 的节点 {n} 排在最前，拿到锁，令牌 {token}。")
+            } else {
+                format!("{who}'s node {n} is first: it holds the lock, with token {token}.")
+            }
+        }
+        Suspended => {
+            if zh {
+                format!("{who} 挂起所有副作用，等确认会话还在再说。")
+            } else {
+                format!("{who} suspends its side effects until it can confirm its session.")
+            }
+        }
+        Revalidated { still_first } => match (still_first, zh) {
+            (true, true) => format!("{who} 重新确认：节点还在且排第一，继续持锁。"),
+            (true, false) => format!(
+                "{who} revalidates: its node still exists and is first, so it keeps the lock."
+            ),
+            (false, true) => format!("{who} 重新确认：节点不再排第一。"),
+            (false, false) => format!("{who} revalidates: its node is no longer first."),
+        },
+        ReleaseSent { node } => {
+            let n = short(node);
+            if zh {
+                format!("{who} 释放锁（删除 {n}）。")
+            } else {
+                format!("{who} releases the lock (deletes {n}).")
+            }
+        }
+        FaultDeletedNode { node, between } => {
+            let n = short(node);
+            if zh {
+                format!("时机不巧：{n} 恰好在 {between} 之间被删除。")
+            } else {
+                format!("Unlucky timing: {n} is deleted right between {between}.")
+            }
+        }
+        Stuck { waiting_on } => {
+            if zh {
+                format!("{who} 卡死：它等待的 {waiting_on} 再也不会发来通知。")
+            } else {
+                format!("{who} is stuck: no notification about {waiting_on} can ever arrive.")
+            }
+        }
+        WriteSent { value, token } => {
+            if zh {
+                format!("{who} 向资源写入 \"{value}\"，带令牌 {token}。")
+            } else {
+                format!("{who} writes \"{value}\" to the resource with token {token}.")
+            }
+        }
+        WriteAbandoned => {
+            if zh {
+                format!("{who} 已知失锁，放弃写入。")
+            } else {
+                format!("{who} knows it lost the lock and abandons its write.")
+            }
+        }
+        WriteDeferred => {
+            if zh {
+                format!("{who} 处于挂起状态，推迟写入。")
+            } else {
+                format!("{who} is suspended and holds its write back.")
+            }
+        }
+        WriteArrived {
+            value,
+            token,
+            accepted,
+            last_seen_before,
+            fencing,
+        } => match (accepted, fencing, zh) {
+            (true, true, true) => format!(
+                "写入 \"{value}\"（令牌 {token}）到达；资源见过的最大令牌是 {last_seen_before}，{token} ≥ {last_seen_before}，接受。"
+            ),
+            (true, true, false) => format!(
+                "The write \"{value}\" (token {token}) arrives; the largest token seen is {last_seen_before}, and {token} >= {last_seen_before}, so it is accepted."
+            ),
+            (false, _, true) => format!(
+                "写入 \"{value}\"（令牌 {token}）到达；资源见过的最大令牌是 {last_seen_before}，{token} < {last_seen_before}，拒绝。"
+            ),
+            (false, _, false) => format!(
+                "The write \"{value}\" (token {token}) arrives; the largest token seen is {last_seen_before}, and {token} < {last_seen_before}, so it is refused."
+            ),
+            (true, false, true) => {
+                format!("写入 \"{value}\"（令牌 {token}）到达；资源不检查令牌，照单全收。")
+            }
+            (true, false, false) => format!(
+                "The write \"{value}\" (token {token}) arrives; the resource checks no token and takes it."
+            ),
+        },
+        ReleaseRound {
+            release,
+            woken,
+            winner,
+            wasted,
+            not_notified,
+        } => {
+            if zh {
+                format!(
+                    "第 {release} 次释放：唤醒 {woken} 个，第 {winner} 位拿到锁，{wasted} 次白醒，{not_notified} 个未被通知。"
+                )
+            } else {
+                format!(
+                    "Release {release}: {woken} woken, position {winner} takes the lock, {wasted} wasted wake-ups, {not_notified} not notified."
+                )
+            }
+        }
+        RunEnded => {
+            if zh {
+                "运行结束。".into()
+            } else {
+                "The run ends.".into()
+            }
+        }
+    }
+}

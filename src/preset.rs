@@ -1,0 +1,577 @@
+//! Scenario files: the shipped presets under `assets/scenarios/` and any file a user writes.
+//!
+//! A file names its family, its parameters and one sentence in each language saying what it
+//! teaches. Every mistake is reported with the file, line, column and key at fault.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::engine::params::{
+    AbcParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError, Params, Recovery,
+    Registration, WatchMode,
+};
+use crate::engine::time::from_secs;
+use crate::engine::trace::Family;
+use crate::source::{Source, SourceFile};
+
+/// A sentence in both languages.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub zh: String,
+    pub en: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    pub name: String,
+    pub family: Family,
+    pub about: Text,
+    pub params: Params,
+    /// Where it came from, for messages.
+    pub origin: String,
+}
+
+impl Preset {
+    pub fn params_family_is_abc(&self) -> bool {
+        self.family == Family::Abc
+    }
+}
+
+/// A problem in a scenario file, pointing at the place to fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresetError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    /// The key at fault, when there is one.
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;
+        if let Some(key) = &self.key {
+            write!(f, "`{key}`: ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for PresetError {}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPreset {
+    family: Spanned<String>,
+    about: Spanned<Text>,
+    #[serde(default)]
+    params: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    faults: Vec<Spanned<RawFault>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFault {
+    kind: Spanned<String>,
+    client: Option<Spanned<String>>,
+    at: Option<Spanned<f64>>,
+    len: Option<Spanned<f64>>,
+    owner: Option<Spanned<String>>,
+    reader: Option<Spanned<String>>,
+}
+
+const FAULT_KINDS: &str = "freeze, disconnect, crash, drop_create_response, delete_between";
+const CLIENTS: [&str; 3] = ["A", "B", "C"];
+
+struct Ctx<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(
+        &self,
+        span: std::ops::Range<usize>,
+        key: Option<&str>,
+        message: impl Into<String>,
+    ) -> PresetError {
+        let (line, column) = line_col(self.text, span.start);
+        PresetError {
+            file: self.file.to_string(),
+            line,
+            column,
+            key: key.map(str::to_string),
+            message: message.into(),
+        }
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Parses one scenario file. `file` names it in messages; `name` is its preset name.
+pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> {
+    let ctx = Ctx { file, text };
+    let raw: RawPreset = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let key = unknown_key(e.message());
+        ctx.err(span, key.as_deref(), e.message().trim().to_string())
+    })?;
+    let family = match raw.family.get_ref().as_str() {
+        "frozen" => Family::Frozen,
+        "abc" => Family::Abc,
+        "herd" => Family::Herd,
+        other => {
+            return Err(ctx.err(
+                raw.family.span(),
+                Some("family"),
+                format!("unknown family `{other}`; known families: frozen, abc, herd"),
+            ));
+        }
+    };
+    if family != Family::Abc
+        && let Some(first) = raw.faults.first()
+    {
+        return Err(ctx.err(
+            first.span(),
+            Some("faults"),
+            "only the abc family takes faults",
+        ));
+    }
+    let about = raw.about.into_inner();
+    if about.zh.trim().is_empty() || about.en.trim().is_empty() {
+        return Err(ctx.err(
+            0..0,
+            Some("about"),
+            "`about` needs a sentence in both zh and en",
+        ));
+    }
+    let params = match family {
+        Family::Frozen => Params::Frozen(frozen_params(&ctx, &raw.params)?),
+        Family::Herd => Params::Herd(herd_params(&ctx, &raw.params)?),
+        Family::Abc => Params::Abc(abc_params(&ctx, &raw.params, &raw.faults)?),
+    };
+    Ok(Preset {
+        name: name.to_string(),
+        family,
+        about,
+        params,
+        origin: file.to_string(),
+    })
+}
+
+fn unknown_key(message: &str) -> Option<String> {
+    let rest = message.split("unknown field `").nth(1)?;
+    Some(rest.split('`').next()?.to_string())
+}
+
+fn number(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>) -> Result<f64, PresetError> {
+    match v.get_ref() {
+        toml::Value::Integer(i) => Ok(*i as f64),
+        toml::Value::Float(f) => Ok(*f),
+        _ => Err(ctx.err(v.span(), Some(key), "must be a number")),
+    }
+}
+
+fn boolean(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>) -> Result<bool, PresetError> {
+    v.get_ref()
+        .as_bool()
+        .ok_or_else(|| ctx.err(v.span(), Some(key), "must be true or false"))
+}
+
+fn string<'v>(ctx: &Ctx, key: &str, v: &'v Spanned<toml::Value>) -> Result<&'v str, PresetError> {
+    v.get_ref()
+        .as_str()
+        .ok_or_else(|| ctx.err(v.span(), Some(key), "must be a string"))
+}
+
+fn param_err(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>, e: ParamError) -> PresetError {
+    ctx.err(v.span(), Some(key), e.to_string())
+}
+
+fn unknown_param(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>, valid: &[&str]) -> PresetError {
+    ctx.err(
+        v.span(),
+        Some(key),
+        format!("unknown parameter; valid parameters: {}", valid.join(", ")),
+    )
+}
+
+fn frozen_params(
+    ctx: &Ctx,
+    table: &BTreeMap<String, Spanned<toml::Value>>,
+) -> Result<FrozenParams, PresetError> {
+    let mut p = FrozenParams::default();
+    for (key, v) in table {
+        if FrozenParams::BOOL_KEYS.contains(&key.as_str()) {
+            let on = boolean(ctx, key, v)?;
+            p.set_bool(key, on).map_err(|e| param_err(ctx, key, v, e))?;
+        } else if FrozenParams::spec(key).is_some() {
+            let n = number(ctx, key, v)?;
+            p.set(key, n).map_err(|e| param_err(ctx, key, v, e))?;
+        } else {
+            return Err(unknown_param(ctx, key, v, &FrozenParams::keys()));
+        }
+    }
+    Ok(p)
+}
+
+fn herd_params(
+    ctx: &Ctx,
+    table: &BTreeMap<String, Spanned<toml::Value>>,
+) -> Result<HerdParams, PresetError> {
+    let mut p = HerdParams::default();
+    for (key, v) in table {
+        if HerdParams::spec(key).is_none() {
+            return Err(unknown_param(ctx, key, v, &HerdParams::keys()));
+        }
+        let n = number(ctx, key, v)?;
+        p.set(key, n).map_err(|e| param_err(ctx, key, v, e))?;
+    }
+    if let Err(e) = p.validate() {
+        let (key, v) = table
+            .get_key_value("fanout")
+            .or_else(|| table.iter().next())
+            .expect("set");
+        return Err(param_err(ctx, key, v, e));
+    }
+    Ok(p)
+}
+
+fn choice<T: Copy>(
+    ctx: &Ctx,
+    key: &str,
+    v: &Spanned<toml::Value>,
+    options: &[(&str, T)],
+) -> Result<T, PresetError> {
+    let s = string(ctx, key, v)?;
+    options
+        .iter()
+        .find(|(name, _)| *name == s)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            ctx.err(
+                v.span(),
+                Some(key),
+                format!("`{s}` is not one of: {}", names.join(", ")),
+            )
+        })
+}
+
+fn abc_params(
+    ctx: &Ctx,
+    table: &BTreeMap<String, Spanned<toml::Value>>,
+    faults: &[Spanned<RawFault>],
+) -> Result<AbcParams, PresetError> {
+    let mut p = AbcParams::default();
+    let mut fanout: Option<u32> = None;
+    for (key, v) in table {
+        let k = key.as_str();
+        match k {
+            "watch" => {
+                p.watch = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[
+                        ("predecessor", WatchMode::Predecessor),
+                        ("children", WatchMode::Children),
+                        ("ahead", WatchMode::Ahead(1)),
+                    ],
+                )?
+            }
+            "fanout" => {
+                let n = number(ctx, k, v)?;
+                if !(1.0..=3.0).contains(&n) || n.fract() != 0.0 {
+                    return Err(ctx.err(
+                        v.span(),
+                        Some(k),
+                        format!("must be a whole number 1 to 3 (got {n})"),
+                    ));
+                }
+                fanout = Some(n as u32);
+            }
+            "recovery" => {
+                p.recovery = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[("guid", Recovery::Guid), ("blind", Recovery::Blind)],
+                )?
+            }
+            "registration" => {
+                p.registration = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[
+                        ("atomic", Registration::Atomic),
+                        ("two_step", Registration::TwoStep),
+                    ],
+                )?
+            }
+            "on_disconnect" => {
+                p.on_disconnect = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[
+                        ("suspend", OnDisconnect::Suspend),
+                        ("carry_on", OnDisconnect::CarryOn),
+                    ],
+                )?
+            }
+            "on_loss" => {
+                p.on_loss = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[("stop", OnLoss::Stop), ("carry_on", OnLoss::CarryOn)],
+                )?
+            }
+            "fencing" => p.fencing = boolean(ctx, k, v)?,
+            "first_sequence" => {
+                let n = number(ctx, k, v)?;
+                if n.fract() != 0.0 || n < f64::from(i32::MIN) || n > f64::from(i32::MAX) {
+                    return Err(ctx.err(v.span(), Some(k), "must be a signed 32-bit whole number"));
+                }
+                p.first_sequence = n as i32;
+            }
+            "seed" => {
+                let n = number(ctx, k, v)?;
+                if n < 0.0 || n.fract() != 0.0 {
+                    return Err(ctx.err(v.span(), Some(k), "must be a whole number of 0 or more"));
+                }
+                p.seed = n as u64;
+            }
+            _ if AbcParams::spec(k).is_some() => {
+                let n = number(ctx, k, v)?;
+                p.set(k, n).map_err(|e| param_err(ctx, k, v, e))?;
+            }
+            _ => return Err(unknown_param(ctx, k, v, &AbcParams::keys())),
+        }
+    }
+    if let Some(k) = fanout {
+        p.watch = match p.watch {
+            WatchMode::Ahead(_) => WatchMode::Ahead(k),
+            other => other,
+        };
+    }
+    for f in faults {
+        p.faults.push(fault(ctx, f, p.duration_ms)?);
+    }
+    Ok(p)
+}
+
+fn fault(ctx: &Ctx, f: &Spanned<RawFault>, duration_ms: u64) -> Result<Fault, PresetError> {
+    let raw = f.get_ref();
+    let client_named =
+        |field: &Option<Spanned<String>>, key: &str| -> Result<String, PresetError> {
+            let v = field
+                .as_ref()
+                .ok_or_else(|| ctx.err(f.span(), Some(key), "this fault needs it"))?;
+            let name = v.get_ref().to_ascii_uppercase();
+            if CLIENTS.contains(&name.as_str()) {
+                Ok(name)
+            } else {
+                Err(ctx.err(
+                    v.span(),
+                    Some(key),
+                    format!("`{}` is not one of: A, B, C", v.get_ref()),
+                ))
+            }
+        };
+    let time = |field: &Option<Spanned<f64>>, key: &str| -> Result<u64, PresetError> {
+        let v = field
+            .as_ref()
+            .ok_or_else(|| ctx.err(f.span(), Some(key), "this fault needs it"))?;
+        let secs = *v.get_ref();
+        let max = duration_ms as f64 / 1000.0;
+        if !(0.0..=max).contains(&secs) {
+            return Err(ctx.err(
+                v.span(),
+                Some(key),
+                format!("must be 0 to {max} s, within the run (got {secs})"),
+            ));
+        }
+        Ok(from_secs(secs))
+    };
+    let kind = raw.kind.get_ref().as_str();
+    Ok(match kind {
+        "freeze" => Fault::Freeze {
+            client: client_named(&raw.client, "client")?,
+            at_ms: time(&raw.at, "at")?,
+            len_ms: time(&raw.len, "len")?,
+        },
+        "disconnect" => Fault::Disconnect {
+            client: client_named(&raw.client, "client")?,
+            at_ms: time(&raw.at, "at")?,
+            len_ms: time(&raw.len, "len")?,
+        },
+        "crash" => Fault::Crash {
+            client: client_named(&raw.client, "client")?,
+            at_ms: time(&raw.at, "at")?,
+        },
+        "drop_create_response" => Fault::DropCreateResponse {
+            client: client_named(&raw.client, "client")?,
+        },
+        "delete_between" => Fault::DeleteBetween {
+            owner: client_named(&raw.owner, "owner")?,
+            reader: client_named(&raw.reader, "reader")?,
+        },
+        other => {
+            return Err(ctx.err(
+                raw.kind.span(),
+                Some("kind"),
+                format!("unknown fault `{other}`; known faults: {FAULT_KINDS}"),
+            ));
+        }
+    })
+}
+
+/// Why presets could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{0}")]
+    Preset(#[from] PresetError),
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+/// Every preset under `assets/scenarios/`, sorted by name.
+pub fn load_all(source: &Source) -> Result<Vec<Preset>, LoadError> {
+    let files = source
+        .files("assets/scenarios", "toml")
+        .map_err(|e| LoadError::Io {
+            path: "assets/scenarios".into(),
+            source: e,
+        })?;
+    let mut presets = files
+        .iter()
+        .map(parse_file)
+        .collect::<Result<Vec<_>, _>>()?;
+    presets.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(presets)
+}
+
+fn parse_file(f: &SourceFile) -> Result<Preset, PresetError> {
+    let name = f
+        .rel
+        .rsplit('/')
+        .next()
+        .unwrap_or(&f.rel)
+        .trim_end_matches(".toml");
+    parse(name, &f.display, &f.text)
+}
+
+/// The shipped presets, parsed once. A shipped preset that fails to parse is a build defect,
+/// caught by the test suite; here it is reported and skipped rather than crashing a user's run.
+pub fn builtin() -> &'static [Preset] {
+    static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
+    PRESETS.get_or_init(|| load_all(&Source::Embedded).unwrap_or_default())
+}
+
+/// A shipped preset by name.
+pub fn find(name: &str) -> Option<&'static Preset> {
+    builtin().iter().find(|p| p.name == name)
+}
+
+/// Reads a user's scenario file.
+pub fn load_file(path: &Path) -> Result<Preset, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io {
+        path: path.display().to_string(),
+        source: e,
+    })?;
+    let name = path
+        .file_stem()
+        .map_or_else(|| "scenario".into(), |s| s.to_string_lossy().to_string());
+    Ok(parse(&name, &path.display().to_string(), &text)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ABOUT: &str = "[about]\nzh = \"说明\"\nen = \"About\"\n";
+
+    #[test]
+    fn errors_name_the_file_line_column_and_key() {
+        let text = format!("family = \"frozen\"\n{ABOUT}[params]\nttl = 45\n");
+        let err = parse("x", "my.toml", &text).unwrap_err();
+        assert_eq!((err.line, err.column), (6, 7));
+        assert_eq!(err.key.as_deref(), Some("ttl"));
+        assert_eq!(
+            err.to_string(),
+            "my.toml:6:7: `ttl`: ttl must be 1 to 30 s (got 45)"
+        );
+
+        let text = format!("family = \"frozen\"\n{ABOUT}[params]\ncolour = 1\n");
+        let err = parse("x", "my.toml", &text).unwrap_err();
+        assert!(
+            err.to_string().contains("valid parameters: ttl, keepalive"),
+            "{err}"
+        );
+
+        let text = format!("family = \"frozen\"\n{ABOUT}[params]\nttl = \"ten\"\n");
+        let err = parse("x", "my.toml", &text).unwrap_err();
+        assert_eq!(err.to_string(), "my.toml:6:7: `ttl`: must be a number");
+
+        let err = parse("x", "bad.toml", "family = \"frozen\"\nttl = 3\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        assert_eq!(err.key.as_deref(), Some("ttl"));
+
+        let err = parse("x", "bad.toml", "family = [\n").unwrap_err();
+        assert_eq!(err.file, "bad.toml");
+        assert_eq!(err.line, 1);
+    }
+
+    #[test]
+    fn abc_files_take_variants_and_faults() {
+        let text = format!(
+            "family = \"abc\"\n{ABOUT}[params]\nwatch = \"children\"\nfencing = false\n\n\
+             [[faults]]\nkind = \"freeze\"\nclient = \"a\"\nat = 0.5\nlen = 8\n"
+        );
+        let p = parse("x", "f.toml", &text).unwrap();
+        let Params::Abc(abc) = p.params else {
+            panic!("abc")
+        };
+        assert_eq!(abc.watch, WatchMode::Children);
+        assert!(!abc.fencing);
+        assert_eq!(
+            abc.faults,
+            [Fault::Freeze {
+                client: "A".into(),
+                at_ms: 500,
+                len_ms: 8_000
+            }]
+        );
+
+        let text =
+            format!("family = \"abc\"\n{ABOUT}\n[[faults]]\nkind = \"melt\"\nclient = \"A\"\n");
+        let err = parse("x", "f.toml", &text).unwrap_err();
+        assert_eq!((err.line, err.key.as_deref()), (7, Some("kind")));
+        assert!(err.message.contains("known faults: freeze"));
+    }
+
+    #[test]
+    fn line_col_counts_characters() {
+        assert_eq!(line_col("ab\n中文x", 9), (2, 3));
+    }
+}

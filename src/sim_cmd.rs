@@ -1,0 +1,169 @@
+//! `locklab sim`: run a scenario headless and print what the engine computed.
+
+use std::io::Write;
+
+use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, RunArgs, SimCommand};
+use crate::engine::params::{FrozenParams, HerdParams, Params};
+use crate::export;
+use crate::i18n::Lang;
+use crate::preset::{self, Preset};
+use crate::source::Source;
+
+/// A failure to report to the user, with the exit status to use.
+#[derive(Debug)]
+pub struct UserError {
+    pub message: String,
+    pub status: i32,
+}
+
+impl UserError {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            status: 2,
+        }
+    }
+}
+
+pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError> {
+    match cmd {
+        SimCommand::Frozen(args) => frozen(args, lang),
+        SimCommand::Abc(args) => abc(args, lang, source),
+        SimCommand::Herd(args) => herd(args, lang),
+        SimCommand::Run(args) => run_file(args, lang),
+        SimCommand::List => list(lang, source),
+    }
+}
+
+fn frozen(args: FrozenArgs, lang: Lang) -> Result<(), UserError> {
+    let mut p = FrozenParams::default();
+    let numbers = [
+        ("ttl", args.ttl),
+        ("keepalive", args.keepalive),
+        ("pause_start", args.pause_start),
+        ("pause_len", args.pause_len),
+        ("delay", args.delay),
+    ];
+    for (key, value) in numbers {
+        if let Some(v) = value {
+            p.set(key, v).map_err(|e| UserError::usage(e.to_string()))?;
+        }
+    }
+    if let Some(f) = args.fencing {
+        p.fencing = f.is_on();
+    }
+    if let Some(s) = args.stop_on_loss {
+        p.stop_on_loss = s.is_on();
+    }
+    let title = lang.pick("凝固的持锁者", "The frozen holder");
+    emit(
+        title,
+        None,
+        None,
+        &Params::Frozen(p),
+        args.output.json,
+        lang,
+    )
+}
+
+fn herd(args: HerdArgs, lang: Lang) -> Result<(), UserError> {
+    let mut p = HerdParams::default();
+    p.set("waiters", args.waiters)
+        .map_err(|e| UserError::usage(e.to_string()))?;
+    p.set("fanout", args.fanout)
+        .map_err(|e| UserError::usage(e.to_string()))?;
+    if let Some(v) = args.grab_cost_ms {
+        p.set("grab_cost_ms", v)
+            .map_err(|e| UserError::usage(e.to_string()))?;
+    }
+    if let Some(v) = args.hold_ms {
+        p.set("hold_ms", v)
+            .map_err(|e| UserError::usage(e.to_string()))?;
+    }
+    p.validate().map_err(|_| {
+        UserError::usage(format!(
+            "--fanout must be 1 to {} (the number of waiters)",
+            p.waiters
+        ))
+    })?;
+    let title = lang.pick("羊群与链式唤醒", "Herd versus chain");
+    emit(title, None, None, &Params::Herd(p), args.output.json, lang)
+}
+
+fn presets(source: &Source) -> Result<Vec<Preset>, UserError> {
+    preset::load_all(source).map_err(|e| UserError::usage(e.to_string()))
+}
+
+fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    let all = presets(source)?;
+    let found = all
+        .iter()
+        .find(|p| p.name == args.preset && p.params_family_is_abc());
+    let Some(p) = found else {
+        let known: Vec<&str> = all
+            .iter()
+            .filter(|p| p.params_family_is_abc())
+            .map(|p| p.name.as_str())
+            .collect();
+        return Err(UserError::usage(format!(
+            "unknown A/B/C preset `{}`; known presets: {}",
+            args.preset,
+            known.join(", ")
+        )));
+    };
+    emit_preset(p, args.output.json, lang)
+}
+
+fn run_file(args: RunArgs, lang: Lang) -> Result<(), UserError> {
+    let p = preset::load_file(&args.file).map_err(|e| UserError::usage(e.to_string()))?;
+    emit_preset(&p, args.output.json, lang)
+}
+
+fn emit_preset(p: &Preset, json: bool, lang: Lang) -> Result<(), UserError> {
+    let about = lang.pick(&p.about.zh, &p.about.en);
+    emit(&p.name, Some(about), Some(&p.name), &p.params, json, lang)
+}
+
+fn list(lang: Lang, source: &Source) -> Result<(), UserError> {
+    let mut out = String::new();
+    for p in presets(source)? {
+        let about = lang.pick(&p.about.zh, &p.about.en);
+        let line = format!("{:<22} {:<7} {about}", p.name, p.family.name());
+        out.push_str(&crate::text::wrap_indent(&line, 100, 31));
+    }
+    write_stdout(out.as_bytes())
+}
+
+fn emit(
+    title: &str,
+    about: Option<&str>,
+    preset: Option<&str>,
+    params: &Params,
+    json: bool,
+    lang: Lang,
+) -> Result<(), UserError> {
+    let trace = crate::engine::run(params);
+    if json {
+        let mut buf = Vec::new();
+        export::json::write(&mut buf, preset, params, &trace).map_err(|e| UserError {
+            message: e.to_string(),
+            status: 1,
+        })?;
+        write_stdout(&buf)
+    } else {
+        write_stdout(export::text::report(title, about, params, &trace, lang).as_bytes())
+    }
+}
+
+/// Writes to standard output; a reader that went away (`| head`) is a normal end, not an error.
+pub fn write_stdout(bytes: &[u8]) -> Result<(), UserError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(UserError {
+            message: format!("cannot write output: {e}"),
+            status: 1,
+        }),
+    }
+}

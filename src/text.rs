@@ -1,0 +1,127 @@
+//! Display width and wrapping that respect wide (CJK) characters.
+
+use unicode_width::UnicodeWidthStr;
+
+/// Columns a string takes in a terminal.
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// Characters that must not start a line in Chinese text: they stay with the line before.
+const NO_LINE_START: &str = "，。、；：？！）」』》〉】,.;:?!)]}%";
+
+/// Wraps `text` to `cols` display columns, breaking at spaces for Latin text and between any
+/// two characters for CJK text, keeping closing punctuation on the line before.
+pub fn wrap(text: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(2);
+    let mut lines = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        let mut line_w = 0;
+        for word in split_words(para) {
+            let w = width(word);
+            let fits = line_w + w <= cols;
+            let glued = word
+                .chars()
+                .next()
+                .is_some_and(|c| NO_LINE_START.contains(c));
+            if !fits && !line.is_empty() && !(glued && line_w + w <= cols + 2) {
+                lines.push(line.trim_end().to_string());
+                line = String::new();
+                line_w = 0;
+                if word == " " {
+                    continue;
+                }
+            }
+            if w > cols {
+                // A single word wider than the line: break it by characters.
+                for ch in word.chars() {
+                    let cw = width(ch.encode_utf8(&mut [0; 4]));
+                    if line_w + cw > cols && !line.is_empty() {
+                        lines.push(std::mem::take(&mut line));
+                        line_w = 0;
+                    }
+                    line.push(ch);
+                    line_w += cw;
+                }
+                continue;
+            }
+            line.push_str(word);
+            line_w += w;
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
+/// Splits into wrap units: runs of non-space Latin characters, single spaces, and single wide
+/// characters (each CJK character may end a line).
+fn split_words(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut iter = s.char_indices().peekable();
+    while let Some((i, c)) = iter.next() {
+        let wide = width(c.encode_utf8(&mut [0; 4])) > 1;
+        if c == ' ' || wide {
+            if start < i {
+                out.push(&s[start..i]);
+            }
+            out.push(&s[i..i + c.len_utf8()]);
+            start = i + c.len_utf8();
+        } else if iter
+            .peek()
+            .is_some_and(|(_, n)| width(n.encode_utf8(&mut [0; 4])) > 1)
+        {
+            out.push(&s[start..i + c.len_utf8()]);
+            start = i + c.len_utf8();
+        }
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
+}
+
+/// Wraps a line and indents the continuation lines by `indent` columns.
+pub fn wrap_indent(text: &str, cols: usize, indent: usize) -> String {
+    let mut out = String::new();
+    let first_cols = cols;
+    let lines = wrap(text, first_cols);
+    let (first, rest) = lines
+        .split_first()
+        .map_or((String::new(), Vec::new()), |(f, r)| {
+            (f.clone(), r.to_vec())
+        });
+    out.push_str(&first);
+    out.push('\n');
+    let rest_text = rest.join(" ");
+    if !rest_text.is_empty() {
+        for l in wrap(&rest_text, cols.saturating_sub(indent)) {
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wraps_latin_at_spaces_and_cjk_anywhere() {
+        assert_eq!(
+            wrap("the lock is free now", 10),
+            ["the lock", "is free", "now"]
+        );
+        let zh = wrap("租约到期，锁从此刻起空闲。", 8);
+        assert!(zh.iter().all(|l| width(l) <= 10), "{zh:?}");
+        assert!(
+            !zh.iter()
+                .any(|l| l.starts_with('，') || l.starts_with('。')),
+            "{zh:?}"
+        );
+        assert_eq!(width("中文ab"), 6);
+    }
+}
