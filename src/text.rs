@@ -25,7 +25,10 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
                 .chars()
                 .next()
                 .is_some_and(|c| NO_LINE_START.contains(c));
-            if !fits && !line.is_empty() && !(glued && line_w + w <= cols + 2) {
+            // Closing punctuation may overhang by one wide character rather than start a line.
+            let overhang_ok = glued && line_w + w <= cols + 2;
+            let overflows = !(fits || overhang_ok);
+            if overflows && !line.is_empty() {
                 lines.push(line.trim_end().to_string());
                 line = String::new();
                 line_w = 0;

@@ -37,10 +37,13 @@ pub enum Phase {
     Write = 9,
 }
 
+/// One queued event with its ordering key: (time, phase, insertion order).
+type Entry<E> = Reverse<(Millis, Phase, u64, Slot<E>)>;
+
 /// A min-queue of events keyed by (time, phase, insertion order).
 #[derive(Debug, Clone)]
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Reverse<(Millis, Phase, u64, Slot<E>)>>,
+    heap: BinaryHeap<Entry<E>>,
     next_seq: u64,
 }
 

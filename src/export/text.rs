@@ -387,9 +387,14 @@ pub fn report(
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
     if let Some(about) = about {
-        let _ = writeln!(out, "{about}");
+        for line in crate::text::wrap(about, 100) {
+            let _ = writeln!(out, "{line}");
+        }
     }
-    let _ = writeln!(out, "{}\n", params_line(params));
+    for line in crate::text::wrap(&params_line(params), 100) {
+        let _ = writeln!(out, "{line}");
+    }
+    out.push('\n');
     match &trace.metrics {
         Metrics::Herd(m) => {
             out.push_str(&herd_chart(m, 40, lang));

@@ -459,12 +459,11 @@ impl World {
 
     /// The lock directory's children ordered by sequence number, as the recipe reads them.
     fn sorted_children(&self) -> Vec<NodeId> {
-        let mut nodes: Vec<NodeId> = self
-            .coord
-            .node(self.dir)
-            .alive
-            .then(|| self.coord.children(self.dir))
-            .unwrap_or_default();
+        let mut nodes: Vec<NodeId> = if self.coord.node(self.dir).alive {
+            self.coord.children(self.dir)
+        } else {
+            Vec::new()
+        };
         nodes.sort_by_key(|n| sequence_after(&self.coord.node(*n).name, MARKER));
         nodes
     }
