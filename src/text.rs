@@ -25,7 +25,7 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
                 .chars()
                 .next()
                 .is_some_and(|c| NO_LINE_START.contains(c));
-            if !fits && !line.is_empty() && !(glued && line_w + w <= cols + 2) {
+            if !(fits || line.is_empty() || (glued && line_w + w <= cols + 2)) {
                 lines.push(line.trim_end().to_string());
                 line = String::new();
                 line_w = 0;
