@@ -564,8 +564,9 @@ fn check_model(d: &DeckFile, q: &Question, presets: &[Preset], r: &mut Report) {
         return;
     };
     let report = |e: model::ModelError, r: &mut Report| {
+        let message = format!("question `{}`: {}", e.question, e.message);
         r.problems
-            .push(d.problem(e.offset, e.key.as_deref(), e.to_string()));
+            .push(d.problem(e.offset, e.key.as_deref(), message));
     };
     // Every seed a learner may get, and the whole grid when it is small, must compute.
     for seed in SEEDS {
@@ -597,7 +598,7 @@ fn check_model(d: &DeckFile, q: &Question, presets: &[Preset], r: &mut Report) {
                     spec.ask.get_ref()
                 ),
             ));
-        } else if !(*t.get_ref() >= 0.0) {
+        } else if t.get_ref().is_nan() || *t.get_ref() < 0.0 {
             r.problems.push(d.problem(
                 t.span().start,
                 Some("tolerance"),

@@ -53,12 +53,6 @@ impl fmt::Display for Located {
 
 impl std::error::Error for Located {}
 
-/// The name a toml error gives to an unknown field, so the message can name the key.
-pub(crate) fn unknown_key(message: &str) -> Option<String> {
-    let rest = message.split("unknown field `").nth(1)?;
-    Some(rest.split('`').next()?.to_string())
-}
-
 /// Parses TOML into `T`, turning a syntax or shape error into a [`Located`] problem.
 pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
     file: &str,
@@ -66,7 +60,7 @@ pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
 ) -> Result<T, Located> {
     toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
-        let key = unknown_key(e.message());
+        let key = crate::preset::unknown_key(e.message());
         Located::at(
             file,
             text,
