@@ -250,6 +250,11 @@ fn broken_lessons_links_and_placeholders_are_reported() {
         "(sim:frozen-fenced-typo)",
     );
     edit(&dir.join("content/zh/06-leases.md"), "\n## ", "\n### ");
+    let summary = edit(
+        &dir.join("content/en/03-lost-create.md"),
+        "## Key takeaways",
+        "## Summary",
+    );
     let prompt = dir.join("quizzes/06-leases.toml");
     edit(&prompt, "{keepalive} s", "{keepalive} s (TTL {ttl} s)");
     edit(
@@ -271,6 +276,14 @@ fn broken_lessons_links_and_placeholders_are_reported() {
     );
     assert!(
         has("content/zh/06-leases.md", Some(1), "`##` sections"),
+        "{msgs:#?}"
+    );
+    assert!(
+        has(
+            "content/en/03-lost-create.md",
+            Some(summary),
+            "ends with `## Key takeaways`"
+        ),
         "{msgs:#?}"
     );
     assert!(

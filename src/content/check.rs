@@ -242,6 +242,29 @@ fn check_lessons(lessons: &[Lesson], r: &mut Report) {
                 "the lesson has no `##` sections".into(),
             ));
         }
+        let takeaways = l.lang.pick("要点", "Key takeaways");
+        match l.sections().last() {
+            Some(h) if h.text == takeaways && !(4..=7).contains(&l.last_section_items) => {
+                r.problems.push(line(
+                    &l.file,
+                    h.line,
+                    format!(
+                        "`## {takeaways}` has {} bullets; it takes 4 to 7",
+                        l.last_section_items
+                    ),
+                ));
+            }
+            Some(h) if h.text == takeaways => {}
+            Some(h) => r.problems.push(line(
+                &l.file,
+                h.line,
+                format!(
+                    "the last section is `## {}`; a lesson ends with `## {takeaways}`",
+                    h.text
+                ),
+            )),
+            None => {}
+        }
         for h in l.headings.iter().filter(|h| h.text.is_empty()) {
             r.problems
                 .push(line(&l.file, h.line, "empty heading".into()));

@@ -58,6 +58,8 @@ pub struct Lesson {
     pub title: Option<String>,
     pub headings: Vec<Heading>,
     pub links: Vec<Link>,
+    /// Top-level list items after the last `##` heading (the key takeaways).
+    pub last_section_items: usize,
 }
 
 impl Lesson {
@@ -85,11 +87,20 @@ pub fn parse(lang: Lang, id: &str, file: &str, text: &str) -> Lesson {
     let mut links = Vec::new();
     // The heading being read: its level, text so far and where it starts.
     let mut open: Option<(u8, String, usize)> = None;
+    let mut list_depth = 0usize;
+    let mut last_section_items = 0;
     for (event, range) in Parser::new_ext(text, Options::ENABLE_TABLES).into_offset_iter() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => {
-                open = Some((level_number(level), String::new(), range.start));
+                let level = level_number(level);
+                if level == 2 {
+                    last_section_items = 0;
+                }
+                open = Some((level, String::new(), range.start));
             }
+            Event::Start(Tag::List(_)) => list_depth += 1,
+            Event::End(TagEnd::List(_)) => list_depth = list_depth.saturating_sub(1),
+            Event::Start(Tag::Item) if list_depth == 1 => last_section_items += 1,
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text, start)) = open.take() {
                     headings.push(Heading {
@@ -123,6 +134,7 @@ pub fn parse(lang: Lang, id: &str, file: &str, text: &str) -> Lesson {
         title,
         headings,
         links,
+        last_section_items,
     }
 }
 
@@ -223,6 +235,7 @@ mod tests {
         );
         assert_eq!(l.links[0].line, 3);
         assert_eq!(l.links[1].line, 9);
+        assert_eq!(l.last_section_items, 1);
     }
 
     #[test]
