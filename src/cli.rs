@@ -31,6 +31,15 @@ pub enum Command {
     /// Run a scenario headless and print what the engine computed.
     #[command(subcommand)]
     Sim(SimCommand),
+    /// Validate lessons, quiz decks, glossaries and presets; exit 1 if anything is wrong.
+    Check(CheckArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Print the counts and problems as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Subcommand)]

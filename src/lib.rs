@@ -1,7 +1,9 @@
 //! locklab: a terminal lab where people learn distributed locks by watching them fail.
 #![forbid(unsafe_code)]
 
+pub mod check_cmd;
 pub mod cli;
+pub mod content;
 pub mod engine;
 pub mod export;
 pub mod i18n;

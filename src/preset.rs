@@ -173,7 +173,8 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
     })
 }
 
-fn unknown_key(message: &str) -> Option<String> {
+/// The key a toml "unknown field" error names, so the message can point at it.
+pub(crate) fn unknown_key(message: &str) -> Option<String> {
     let rest = message.split("unknown field `").nth(1)?;
     Some(rest.split('`').next()?.to_string())
 }

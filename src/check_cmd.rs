@@ -1,0 +1,35 @@
+//! `locklab check`: run the content checker and print its report as text or JSON.
+
+use crate::cli::CheckArgs;
+use crate::content::check;
+use crate::i18n::Lang;
+use crate::sim_cmd::{UserError, write_stdout};
+use crate::source::Source;
+
+/// Prints the report; any problem makes the exit status 1.
+pub fn run(args: &CheckArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    let report = check::check(source);
+    let out = if args.json {
+        let mut s = serde_json::to_string_pretty(&report).map_err(|e| UserError {
+            message: e.to_string(),
+            status: 1,
+        })?;
+        s.push('\n');
+        s
+    } else {
+        report.render(lang)
+    };
+    write_stdout(out.as_bytes())?;
+    if report.ok() {
+        Ok(())
+    } else {
+        Err(UserError {
+            message: format!(
+                "{} {}",
+                report.problems.len(),
+                lang.pick("个内容问题", "content problem(s)")
+            ),
+            status: 1,
+        })
+    }
+}

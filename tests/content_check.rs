@@ -1,0 +1,367 @@
+//! The content checker on the shipped lessons and decks, on broken copies, and from the command
+//! line; model answers checked against the engine run independently.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use locklab::content::check::{self, Report};
+use locklab::content::deck::{self, DeckFile, Kind, Question};
+use locklab::content::model::{self, ModelAnswer};
+use locklab::engine::params::{FrozenParams, HerdParams, Params};
+use locklab::engine::trace::Metrics;
+use locklab::preset;
+use locklab::source::Source;
+
+fn shipped_decks() -> Vec<DeckFile> {
+    deck::load_all(&Source::Embedded)
+        .expect("embedded")
+        .into_iter()
+        .map(|d| d.expect("shipped decks parse"))
+        .collect()
+}
+
+fn question<'a>(decks: &'a [DeckFile], id: &str) -> &'a Question {
+    decks
+        .iter()
+        .flat_map(|d| &d.deck.questions)
+        .find(|q| q.id.get_ref() == id)
+        .unwrap_or_else(|| panic!("no question {id}"))
+}
+
+#[test]
+fn shipped_content_has_no_problems_and_enough_questions() {
+    let r = check::check(&Source::Embedded);
+    assert!(r.ok(), "{}", r.render(locklab::i18n::Lang::En));
+    assert_eq!((r.lessons.zh, r.lessons.en), (12, 12));
+    assert!(
+        r.questions.zh >= 120 && r.questions.en >= 120,
+        "{:?}",
+        r.questions
+    );
+    assert_eq!(r.decks.len(), 12);
+    for d in &r.decks {
+        assert!(d.questions.zh >= 8 && d.questions.en >= 8, "{d:?}");
+    }
+    assert!(r.model_questions >= 20, "{}", r.model_questions);
+    assert!(r.presets >= 21);
+
+    let decks = shipped_decks();
+    let recalls: Vec<&Question> = decks
+        .iter()
+        .flat_map(|d| &d.deck.questions)
+        .filter(|q| q.kind == Kind::Recall)
+        .collect();
+    assert!(!recalls.is_empty());
+    for q in recalls {
+        assert!(!q.points.is_empty(), "{} has no points", q.id.get_ref());
+        if let Some(f) = &q.follow_up {
+            assert!(!f.points.is_empty(), "{} follow-up", q.id.get_ref());
+        }
+    }
+}
+
+#[test]
+fn model_answers_are_what_the_engine_computes() {
+    let decks = shipped_decks();
+    let presets = preset::load_all(&Source::Embedded).unwrap();
+
+    // A frozen question with two drawn parameters.
+    let q = question(&decks, "leases.danger-window");
+    let spec = q.model.as_ref().unwrap();
+    for seed in 0..8 {
+        let (v, a) = model::compute(q, seed, &presets).unwrap();
+        let mut p = FrozenParams::default();
+        for (k, val) in &spec.params {
+            match val.get_ref() {
+                toml::Value::Boolean(b) => p.set_bool(k, *b).unwrap(),
+                toml::Value::Float(f) => p.set(k, *f).unwrap(),
+                toml::Value::Integer(i) => p.set(k, *i as f64).unwrap(),
+                other => panic!("{other:?}"),
+            }
+        }
+        for (k, range) in &spec.vary {
+            let [min, max, step] = range.get_ref()[..] else {
+                panic!("vary")
+            };
+            let x = v.drawn[k];
+            assert!((min..=max).contains(&x), "{k} = {x}");
+            let steps = (x - min) / step;
+            assert!(
+                (steps - steps.round()).abs() < 1e-9,
+                "{k} = {x} off the grid"
+            );
+            p.set(k, x).unwrap();
+        }
+        let trace = locklab::engine::run(&Params::Frozen(p));
+        let Metrics::Frozen(m) = trace.metrics else {
+            panic!("frozen")
+        };
+        assert_eq!(a, ModelAnswer::Number(m.danger_window), "seed {seed}");
+        let filled = model::fill(&q.en.as_ref().unwrap().prompt, &v);
+        assert!(!filled.contains('{'), "{filled}");
+        assert!(filled.contains(&format!(
+            "t = {} s",
+            model::fmt_value(v.drawn["pause_start"])
+        )));
+    }
+
+    // A herd question: the count of wasted wake-ups.
+    let q = question(&decks, "abc-queue.model-wasted-wakeups");
+    for seed in 0..4 {
+        let (v, a) = model::compute(q, seed, &presets).unwrap();
+        let mut p = HerdParams::default();
+        p.set("waiters", 50.0).unwrap();
+        p.set("fanout", v.drawn["fanout"]).unwrap();
+        let Metrics::Herd(m) = locklab::engine::run(&Params::Herd(p)).metrics else {
+            panic!("herd")
+        };
+        assert_eq!(a, ModelAnswer::Number(m.wasted_wakeups as f64));
+    }
+
+    // An abc question runs its preset.
+    let q = question(&decks, "lost-create.model-blind-stuck");
+    let (_, a) = model::compute(q, 0, &presets).unwrap();
+    let blind = preset::find("lost-create-blind").unwrap();
+    let Metrics::Abc(m) = locklab::engine::run(&blind.params).metrics else {
+        panic!("abc")
+    };
+    assert_eq!(a, ModelAnswer::Number(m.stuck_clients.len() as f64));
+}
+
+#[test]
+fn a_seed_always_draws_the_same_variant() {
+    let decks = shipped_decks();
+    let presets = preset::load_all(&Source::Embedded).unwrap();
+    let q = question(&decks, "leases.danger-window");
+    let first = model::compute(q, 42, &presets).unwrap();
+    assert_eq!(model::compute(q, 42, &presets).unwrap(), first);
+    let distinct: BTreeSet<String> = (0..20)
+        .map(|s| format!("{:?}", model::variant(q, s, &presets).unwrap().drawn))
+        .collect();
+    assert!(
+        distinct.len() > 3,
+        "seeds should vary the draw: {distinct:?}"
+    );
+}
+
+/// A scratch copy of the content folders for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("locklab-check-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for folder in ["content", "quizzes", "assets"] {
+        copy_dir(&root.join(folder), &dir.join(folder));
+    }
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Replaces the first `from` in a file, returning the 1-based line where it was.
+fn edit(path: &Path, from: &str, to: &str) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let at = text
+        .find(from)
+        .unwrap_or_else(|| panic!("{from} not in {}", path.display()));
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    text[..at].matches('\n').count() + 1
+}
+
+fn problems_in<'a>(r: &'a Report, file: &str) -> Vec<&'a locklab::content::Located> {
+    r.problems
+        .iter()
+        .filter(|p| p.file.ends_with(file))
+        .collect()
+}
+
+#[test]
+fn broken_decks_are_reported_with_file_and_line() {
+    let dir = scratch("decks");
+    let q = dir.join("quizzes");
+    // A model question asking for a parameter out of range.
+    let bad_vary = edit(
+        &q.join("05-fencing.toml"),
+        "pause_len = [4.0, 12.0, 1.0]",
+        "pause_len = [4.0, 42.0, 1.0]",
+    );
+    // A choice question with no correct option.
+    let text = std::fs::read_to_string(q.join("09-recipes.toml")).unwrap();
+    let id_line = text[..text.find("kind = \"choice\"").unwrap()]
+        .matches('\n')
+        .count();
+    let choice = &text[text.find("kind = \"choice\"").unwrap()..];
+    let options = &choice[..choice.find("[[questions]]").unwrap_or(choice.len())];
+    std::fs::write(
+        q.join("09-recipes.toml"),
+        text.replacen(
+            options,
+            &options.replace("correct = true", "correct = false"),
+            1,
+        ),
+    )
+    .unwrap();
+    // A syntax error stops only its own deck.
+    let syntax = edit(
+        &q.join("12-task-leases.toml"),
+        "difficulty = ",
+        "difficulty = = ",
+    );
+
+    let r = check::check(&Source::Dir(dir.clone()));
+    let fencing = problems_in(&r, "quizzes/05-fencing.toml");
+    assert!(
+        fencing
+            .iter()
+            .any(|p| p.line == bad_vary && p.message.contains("pause_len must be 0 to 30 s")),
+        "{fencing:?}"
+    );
+    let recipes = problems_in(&r, "quizzes/09-recipes.toml");
+    assert!(
+        recipes
+            .iter()
+            .any(|p| p.line == id_line && p.message.contains("no correct option")),
+        "{recipes:?}"
+    );
+    let tasks = problems_in(&r, "quizzes/12-task-leases.toml");
+    assert_eq!(tasks.len(), 1, "{tasks:?}");
+    assert_eq!(tasks[0].line, syntax);
+    assert_eq!(r.decks.len(), 11, "the other decks are still checked");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn broken_lessons_links_and_placeholders_are_reported() {
+    let dir = scratch("lessons");
+    let link = edit(
+        &dir.join("content/en/05-fencing.md"),
+        "(sim:frozen-fenced)",
+        "(sim:frozen-fenced-typo)",
+    );
+    edit(&dir.join("content/zh/06-leases.md"), "\n## ", "\n### ");
+    let summary = edit(
+        &dir.join("content/en/03-lost-create.md"),
+        "## Key takeaways",
+        "## Summary",
+    );
+    let prompt = dir.join("quizzes/06-leases.toml");
+    edit(&prompt, "{keepalive} s", "{keepalive} s (TTL {ttl} s)");
+    edit(
+        &dir.join("quizzes/02-abc-queue.toml"),
+        "id = \"abc-queue.model-wasted-wakeups\"",
+        "id = \"abc-queue.model-total-notifications\"",
+    );
+
+    let r = check::check(&Source::Dir(dir.clone()));
+    let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
+    let has = |file: &str, line: Option<usize>, text: &str| {
+        r.problems.iter().any(|p| {
+            p.file.ends_with(file) && line.is_none_or(|l| p.line == l) && p.message.contains(text)
+        })
+    };
+    assert!(
+        has("content/en/05-fencing.md", Some(link), "names no preset"),
+        "{msgs:#?}"
+    );
+    assert!(
+        has("content/zh/06-leases.md", Some(1), "`##` sections"),
+        "{msgs:#?}"
+    );
+    assert!(
+        has(
+            "content/en/03-lost-create.md",
+            Some(summary),
+            "ends with `## Key takeaways`"
+        ),
+        "{msgs:#?}"
+    );
+    assert!(
+        has(
+            "quizzes/06-leases.toml",
+            None,
+            "`{ttl}`, which is not drawn"
+        ),
+        "{msgs:#?}"
+    );
+    assert!(
+        has("quizzes/02-abc-queue.toml", None, "is already used at"),
+        "{msgs:#?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_command_prints_json() {
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["check", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lessons"]["zh"], 12);
+    assert_eq!(v["lessons"]["en"], 12);
+    assert!(v["questions"]["zh"].as_u64().unwrap() >= 120);
+    assert!(v["questions"]["en"].as_u64().unwrap() >= 120);
+    assert_eq!(v["decks"].as_array().unwrap().len(), 12);
+    assert!(v["model_questions"].as_u64().unwrap() >= 20);
+    assert!(v["presets"].as_u64().unwrap() >= 21);
+    assert_eq!(v["problems"], serde_json::json!([]));
+}
+
+#[test]
+fn check_command_fails_on_a_broken_copy() {
+    let dir = scratch("cli");
+    let line = edit(
+        &dir.join("content/en/01-ephemeral-nodes.md"),
+        "](sim:",
+        "](sim:nowhere-",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .arg("--content")
+        .arg(&dir)
+        .args(["check", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let problems = v["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("content/en/01-ephemeral-nodes.md")
+            && p["line"] == line),
+        "{problems:?}"
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .arg("--content")
+        .arg(&dir)
+        .arg("check")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "01-ephemeral-nodes.md:{line}:1: link `sim:nowhere-"
+        )),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
