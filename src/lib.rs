@@ -8,6 +8,7 @@ pub mod engine;
 pub mod export;
 pub mod i18n;
 pub mod preset;
+pub mod script;
 pub mod sim_cmd;
 pub mod source;
 pub mod text;

@@ -16,6 +16,7 @@ use crate::engine::params::{
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
+use crate::script::{Ask, Question, Step};
 use crate::source::{Source, SourceFile};
 
 /// A sentence in both languages.
@@ -32,6 +33,10 @@ pub struct Preset {
     pub family: Family,
     pub about: Text,
     pub params: Params,
+    /// Parameters a presenter cannot change, so a demonstration cannot drift.
+    pub locked: Vec<String>,
+    /// The instructor's script, if any.
+    pub script: Vec<Step>,
     /// Where it came from, for messages.
     pub origin: String,
 }
@@ -74,6 +79,22 @@ struct RawPreset {
     params: BTreeMap<String, Spanned<toml::Value>>,
     #[serde(default)]
     faults: Vec<Spanned<RawFault>>,
+    #[serde(default)]
+    locked: Vec<Spanned<String>>,
+    #[serde(default)]
+    script: Vec<Spanned<RawStep>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStep {
+    at: Option<Spanned<f64>>,
+    #[serde(default)]
+    set: BTreeMap<String, Spanned<toml::Value>>,
+    zh: String,
+    en: String,
+    ask: Option<Spanned<String>>,
+    question: Option<Spanned<Text>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -151,7 +172,7 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
             "only the abc family takes faults",
         ));
     }
-    let about = raw.about.into_inner();
+    let about = raw.about.get_ref().clone();
     if about.zh.trim().is_empty() || about.en.trim().is_empty() {
         return Err(ctx.err(
             0..0,
@@ -159,18 +180,145 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
             "`about` needs a sentence in both zh and en",
         ));
     }
-    let params = match family {
-        Family::Frozen => Params::Frozen(frozen_params(&ctx, &raw.params)?),
-        Family::Herd => Params::Herd(herd_params(&ctx, &raw.params)?),
-        Family::Abc => Params::Abc(abc_params(&ctx, &raw.params, &raw.faults)?),
+    let params = family_params(&ctx, family, &raw.params, &raw.faults)?;
+    let valid = match family {
+        Family::Frozen => FrozenParams::keys(),
+        Family::Herd => HerdParams::keys(),
+        Family::Abc => AbcParams::keys(),
     };
+    let mut locked = Vec::new();
+    for key in &raw.locked {
+        if !valid.contains(&key.get_ref().as_str()) {
+            let message = format!(
+                "unknown parameter `{}`; valid parameters: {}",
+                key.get_ref(),
+                valid.join(", ")
+            );
+            return Err(ctx.err(key.span(), Some("locked"), message));
+        }
+        locked.push(key.get_ref().clone());
+    }
+    let script = script_steps(&ctx, family, &raw)?;
     Ok(Preset {
         name: name.to_string(),
         family,
         about,
         params,
+        locked,
+        script,
         origin: file.to_string(),
     })
+}
+
+fn family_params(
+    ctx: &Ctx,
+    family: Family,
+    table: &BTreeMap<String, Spanned<toml::Value>>,
+    faults: &[Spanned<RawFault>],
+) -> Result<Params, PresetError> {
+    Ok(match family {
+        Family::Frozen => Params::Frozen(frozen_params(ctx, table)?),
+        Family::Herd => Params::Herd(herd_params(ctx, table)?),
+        Family::Abc => Params::Abc(abc_params(ctx, table, faults)?),
+    })
+}
+
+/// The run's last instant for these parameters (`None` for the herd, which has no time cursor).
+pub fn run_end(params: &Params) -> Option<u64> {
+    match params {
+        Params::Frozen(_) => Some(crate::engine::params::frozen_fixed::RUN_MS),
+        Params::Abc(p) => Some(p.duration_ms),
+        Params::Herd(_) => None,
+    }
+}
+
+/// Validates the script at load, so nothing surprises a presenter in front of a class: every
+/// step's parameters are checked as the engine will run them, every time lies within the run,
+/// and every question can be answered by this family's trace.
+fn script_steps(ctx: &Ctx, family: Family, raw: &RawPreset) -> Result<Vec<Step>, PresetError> {
+    let mut table = raw.params.clone();
+    let mut steps = Vec::new();
+    for raw_step in &raw.script {
+        let step = raw_step.get_ref();
+        for (k, v) in &step.set {
+            table.insert(k.clone(), v.clone());
+        }
+        let params = family_params(ctx, family, &table, &raw.faults)?;
+        let at_ms = match (&step.at, run_end(&params)) {
+            (None, _) => None,
+            (Some(at), None) => {
+                return Err(ctx.err(at.span(), Some("at"), "herd scripts have no time cursor"));
+            }
+            (Some(at), Some(end)) => {
+                let secs = *at.get_ref();
+                let end_secs = end as f64 / 1000.0;
+                if !(0.0..=end_secs).contains(&secs) {
+                    let message = format!("must be within the run, 0 to {end_secs} s (got {secs})");
+                    return Err(ctx.err(at.span(), Some("at"), message));
+                }
+                Some(from_secs(secs))
+            }
+        };
+        if step.zh.trim().is_empty() || step.en.trim().is_empty() {
+            let message = "every step needs a caption in zh and en";
+            return Err(ctx.err(raw_step.span(), Some("script"), message));
+        }
+        let question = script_question(ctx, family, step, at_ms.is_some())?;
+        steps.push(Step {
+            at_ms,
+            params,
+            changes_params: !step.set.is_empty(),
+            caption: Text {
+                zh: step.zh.clone(),
+                en: step.en.clone(),
+            },
+            question,
+        });
+    }
+    Ok(steps)
+}
+
+fn script_question(
+    ctx: &Ctx,
+    family: Family,
+    step: &RawStep,
+    has_time: bool,
+) -> Result<Option<Question>, PresetError> {
+    match (&step.ask, &step.question) {
+        (None, None) => Ok(None),
+        (Some(ask), Some(text)) => {
+            let name = ask.get_ref();
+            let Some(a) = Ask::parse(name) else {
+                let names: Vec<&str> = Ask::ALL.iter().map(|(n, _)| *n).collect();
+                let message = format!("`{name}` is not one of: {}", names.join(", "));
+                return Err(ctx.err(ask.span(), Some("ask"), message));
+            };
+            if !a.families().contains(&family) {
+                let message = format!("a {} scenario cannot answer `{name}`", family.name());
+                return Err(ctx.err(ask.span(), Some("ask"), message));
+            }
+            if a.needs_time() && !has_time {
+                return Err(ctx.err(
+                    ask.span(),
+                    Some("ask"),
+                    "this question needs the step's `at` time",
+                ));
+            }
+            Ok(Some(Question {
+                ask: a,
+                text: text.get_ref().clone(),
+            }))
+        }
+        (Some(ask), None) => {
+            let message = "a step with `ask` needs a `question` in zh and en";
+            Err(ctx.err(ask.span(), Some("question"), message))
+        }
+        (None, Some(text)) => Err(ctx.err(
+            text.span(),
+            Some("ask"),
+            "a step with a `question` needs `ask`",
+        )),
+    }
 }
 
 /// The key a toml "unknown field" error names, so the message can point at it.
@@ -569,6 +717,47 @@ mod tests {
         let err = parse("x", "f.toml", &text).unwrap_err();
         assert_eq!((err.line, err.key.as_deref()), (7, Some("kind")));
         assert!(err.message.contains("known faults: freeze"));
+    }
+
+    #[test]
+    fn scripts_are_validated_at_load() {
+        let base = format!("family = \"frozen\"\nlocked = [\"ttl\"]\n{ABOUT}");
+        let good = format!(
+            "{base}\n[[script]]\nat = 20\nzh = \"看\"\nen = \"Look\"\nask = \"holder_at\"\n\
+             question = {{ zh = \"谁？\", en = \"Who?\" }}\n\n[[script]]\nset = {{ fencing = false }}\n\
+             zh = \"关\"\nen = \"Off\"\n"
+        );
+        let p = parse("x", "s.toml", &good).unwrap();
+        assert_eq!(p.locked, ["ttl"]);
+        assert_eq!(p.script.len(), 2);
+        assert_eq!(p.script[0].at_ms, Some(20_000));
+        let Params::Frozen(second) = &p.script[1].params else {
+            panic!("frozen")
+        };
+        assert!(!second.fencing && p.script[1].changes_params);
+
+        let late = format!("{base}[[script]]\nat = 41\nzh = \"a\"\nen = \"a\"\n");
+        let err = parse("x", "s.toml", &late).unwrap_err();
+        assert_eq!((err.line, err.key.as_deref()), (7, Some("at")));
+        assert!(err.message.contains("0 to 40 s"), "{err}");
+
+        let unknown = format!("{base}[[script]]\nset = {{ colour = 1 }}\nzh = \"a\"\nen = \"a\"\n");
+        let err = parse("x", "s.toml", &unknown).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some("colour"));
+        assert!(err.message.contains("valid parameters"), "{err}");
+
+        let wrong = format!(
+            "{base}[[script]]\nzh = \"a\"\nen = \"a\"\nask = \"total_notifications\"\n\
+             question = {{ zh = \"?\", en = \"?\" }}\n"
+        );
+        let err = parse("x", "s.toml", &wrong).unwrap_err();
+        assert!(err.message.contains("cannot answer"), "{err}");
+
+        let bad_lock = format!("family = \"frozen\"\nlocked = [\"speed\"]\n{ABOUT}");
+        assert_eq!(
+            parse("x", "s.toml", &bad_lock).unwrap_err().key.as_deref(),
+            Some("locked")
+        );
     }
 
     #[test]

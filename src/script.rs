@@ -1,0 +1,220 @@
+//! Instructor scripts: the steps of a scripted preset and the questions a step poses to a class.
+//!
+//! A question is answered from the simulation's own trace, never from text in the file, so the
+//! answer a presenter reveals is the engine's.
+
+use serde::Serialize;
+
+use crate::engine::Params;
+use crate::engine::Trace;
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::{Family, Metrics, State};
+use crate::i18n::{Lang, verdict_short};
+use crate::preset::Text;
+
+/// What a question step asks, answered from the trace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ask {
+    /// Who holds the lock in the coordination service's view at the step's time.
+    HolderAt,
+    /// What the resource holds at the step's time.
+    ValueAt,
+    /// Whether A's write was accepted (frozen holder).
+    WriteAccepted,
+    Verdict,
+    FinalValue,
+    DangerWindow,
+    HandoverDelay,
+    StuckClients,
+    DuplicateNodes,
+    StaleWritesAccepted,
+    StaleWritesRejected,
+    WakeupsPerRelease,
+    TotalNotifications,
+    WastedWakeups,
+}
+
+impl Ask {
+    pub const ALL: [(&'static str, Ask); 14] = [
+        ("holder_at", Ask::HolderAt),
+        ("value_at", Ask::ValueAt),
+        ("write_accepted", Ask::WriteAccepted),
+        ("verdict", Ask::Verdict),
+        ("final_value", Ask::FinalValue),
+        ("danger_window", Ask::DangerWindow),
+        ("handover_delay", Ask::HandoverDelay),
+        ("stuck_clients", Ask::StuckClients),
+        ("duplicate_nodes", Ask::DuplicateNodes),
+        ("stale_writes_accepted", Ask::StaleWritesAccepted),
+        ("stale_writes_rejected", Ask::StaleWritesRejected),
+        ("wakeups_per_release", Ask::WakeupsPerRelease),
+        ("total_notifications", Ask::TotalNotifications),
+        ("wasted_wakeups", Ask::WastedWakeups),
+    ];
+
+    pub fn parse(s: &str) -> Option<Ask> {
+        Self::ALL.iter().find(|(n, _)| *n == s).map(|(_, a)| *a)
+    }
+
+    /// The families whose traces can answer this question.
+    pub fn families(self) -> &'static [Family] {
+        match self {
+            Ask::HolderAt | Ask::ValueAt => &[Family::Frozen, Family::Abc],
+            Ask::WriteAccepted
+            | Ask::Verdict
+            | Ask::FinalValue
+            | Ask::DangerWindow
+            | Ask::HandoverDelay => &[Family::Frozen],
+            Ask::StuckClients
+            | Ask::DuplicateNodes
+            | Ask::StaleWritesAccepted
+            | Ask::StaleWritesRejected
+            | Ask::WakeupsPerRelease => &[Family::Abc],
+            Ask::TotalNotifications | Ask::WastedWakeups => &[Family::Herd],
+        }
+    }
+
+    /// Whether the question needs a time on its step.
+    pub fn needs_time(self) -> bool {
+        matches!(self, Ask::HolderAt | Ask::ValueAt)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    pub ask: Ask,
+    pub text: Text,
+}
+
+/// One step of a script: where the cursor goes, with which parameters, and what is said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// The time cursor, if the step moves it.
+    pub at_ms: Option<Millis>,
+    /// The parameters in force at this step (the preset's, with every change so far applied).
+    pub params: Params,
+    /// Whether this step changed any parameter.
+    pub changes_params: bool,
+    pub caption: Text,
+    pub question: Option<Question>,
+}
+
+fn nobody(lang: Lang) -> String {
+    lang.pick("无人", "nobody").to_string()
+}
+
+fn yes_no(b: bool, lang: Lang) -> String {
+    match b {
+        true => lang.pick("是", "yes"),
+        false => lang.pick("否", "no"),
+    }
+    .to_string()
+}
+
+/// The engine's answer to `ask` on `trace`, at time `at` where the question needs one.
+pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
+    let secs = |v: Option<f64>| {
+        v.map_or_else(
+            || lang.pick("无", "none").to_string(),
+            |s| format!("{} s", fmt_secs((s * 1000.0).round() as u64)),
+        )
+    };
+    match (&trace.metrics, ask) {
+        (_, Ask::HolderAt) => holder_at(trace, at, lang),
+        (_, Ask::ValueAt) => value_at(trace, at, lang),
+        (Metrics::Frozen(m), Ask::WriteAccepted) => match m.holder_write_accepted {
+            Some(b) => yes_no(b, lang),
+            None => lang.pick("A 没有写入", "A never wrote").to_string(),
+        },
+        (Metrics::Frozen(m), Ask::Verdict) => verdict_short(m.verdict, lang).to_string(),
+        (Metrics::Frozen(m), Ask::FinalValue) => {
+            m.final_value.clone().unwrap_or_else(|| nobody(lang))
+        }
+        (Metrics::Frozen(m), Ask::DangerWindow) => {
+            format!("{} s", fmt_secs((m.danger_window * 1000.0).round() as u64))
+        }
+        (Metrics::Frozen(m), Ask::HandoverDelay) => secs(m.handover_delay),
+        (Metrics::Abc(m), Ask::StuckClients) => {
+            if m.stuck_clients.is_empty() {
+                nobody(lang)
+            } else {
+                m.stuck_clients.join(", ")
+            }
+        }
+        (Metrics::Abc(m), Ask::DuplicateNodes) => m.duplicate_nodes.to_string(),
+        (Metrics::Abc(m), Ask::StaleWritesAccepted) => m.stale_writes_accepted.to_string(),
+        (Metrics::Abc(m), Ask::StaleWritesRejected) => m.stale_writes_rejected.to_string(),
+        (Metrics::Abc(m), Ask::WakeupsPerRelease) => {
+            let v: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
+            format!("[{}]", v.join(", "))
+        }
+        (Metrics::Herd(m), Ask::TotalNotifications) => m.total_notifications.to_string(),
+        (Metrics::Herd(m), Ask::WastedWakeups) => m.wasted_wakeups.to_string(),
+        _ => lang
+            .pick("（此场景无法回答）", "(this scenario cannot answer that)")
+            .to_string(),
+    }
+}
+
+/// Who holds the lock at `at` in the service's view: the lease holder, or the owner of the
+/// lock directory's first node.
+pub fn holder_at(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let Some(span) = trace.lane("service").and_then(|l| l.span_at(at)) else {
+        return nobody(lang);
+    };
+    match span.state {
+        State::LeaseLive => span.note.clone().unwrap_or_else(|| nobody(lang)),
+        State::Queue => span
+            .note
+            .as_deref()
+            .and_then(|n| n.split_whitespace().next())
+            .map(|head| {
+                let (seq, owner) = head.split_at(head.len().saturating_sub(1));
+                if lang == Lang::Zh {
+                    format!("{owner}（节点 {seq}）")
+                } else {
+                    format!("{owner} (node {seq})")
+                }
+            })
+            .unwrap_or_else(|| nobody(lang)),
+        _ => nobody(lang),
+    }
+}
+
+/// What the resource holds at `at`: the writer and its token, or nothing yet.
+pub fn value_at(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let span = trace.lane("resource").and_then(|l| l.span_at(at));
+    match span.and_then(|s| s.note.as_deref()) {
+        Some(note) => {
+            let (value, token) = note.split_once('/').unwrap_or((note, "?"));
+            if lang == Lang::Zh {
+                format!("{value}（令牌 {token}）")
+            } else {
+                format!("{value} (token {token})")
+            }
+        }
+        None => lang.pick("还没有值", "no value yet").to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::params::FrozenParams;
+
+    #[test]
+    fn answers_come_from_the_trace() {
+        let t = crate::engine::run(&Params::Frozen(FrozenParams::default()));
+        assert_eq!(answer(Ask::HolderAt, &t, 18_000, Lang::En), "A");
+        assert_eq!(answer(Ask::HolderAt, &t, 20_000, Lang::En), "B");
+        assert_eq!(answer(Ask::ValueAt, &t, 20_000, Lang::En), "no value yet");
+        assert_eq!(answer(Ask::ValueAt, &t, 22_000, Lang::En), "B (token 2)");
+        assert_eq!(answer(Ask::WriteAccepted, &t, 0, Lang::En), "no");
+        assert_eq!(
+            answer(Ask::Verdict, &t, 0, Lang::En),
+            "stale_write_rejected"
+        );
+        assert_eq!(answer(Ask::DangerWindow, &t, 0, Lang::Zh), "19 s");
+    }
+}
