@@ -31,6 +31,8 @@ pub enum Command {
     /// Run a scenario headless and print what the engine computed.
     #[command(subcommand)]
     Sim(SimCommand),
+    /// Write a scenario's diagram as a standalone SVG (slides) or plain text (handouts).
+    Export(ExportArgs),
     /// Validate lessons, quiz decks, glossaries and presets; exit 1 if anything is wrong.
     Check(CheckArgs),
 }
@@ -135,6 +137,27 @@ pub struct RunArgs {
     pub file: PathBuf,
     #[command(flatten)]
     pub output: Output,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Svg,
+    Txt,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// A preset name (see `locklab sim list`) or a scenario file.
+    pub scenario: String,
+    /// svg for slides, txt for handouts.
+    #[arg(long, value_enum)]
+    pub format: ExportFormat,
+    /// Put the time cursor here, in seconds from the start of the run.
+    #[arg(long, value_name = "SECONDS")]
+    pub at: Option<f64>,
+    /// Where to write; `-` for standard output.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: std::path::PathBuf,
 }
 
 fn parse_lang(s: &str) -> Result<crate::i18n::Lang, String> {

@@ -6,6 +6,7 @@ pub mod cli;
 pub mod content;
 pub mod engine;
 pub mod export;
+pub mod export_cmd;
 pub mod i18n;
 pub mod preset;
 pub mod script;

@@ -13,6 +13,7 @@ fn main() {
     let source = cli.content.clone().map_or(Source::Embedded, Source::Dir);
     let result = match cli.command {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
+        Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
         None => {
             use clap::CommandFactory;

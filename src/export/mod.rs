@@ -1,4 +1,5 @@
 //! Views of a trace outside the terminal UI: plain text (for `locklab sim` and handouts) and JSON.
 
 pub mod json;
+pub mod svg;
 pub mod text;

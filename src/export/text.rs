@@ -384,6 +384,40 @@ pub fn report(
     trace: &Trace,
     lang: Lang,
 ) -> String {
+    report_at(title, about, params, trace, None, lang)
+}
+
+/// What the run looks like at the cursor: a marker under the lanes and the state in words.
+fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let end = trace.end_ms.max(1);
+    let col = (at.min(end) as u128 * TIMELINE_COLS as u128 / end as u128) as usize;
+    let marker = " ".repeat(col.min(TIMELINE_COLS));
+    let mut out = format!("{}{marker}^ {} s\n", pad(""), fmt_secs(at));
+    let holder = crate::script::holder_at(trace, at, lang);
+    let value = crate::script::value_at(trace, at, lang);
+    let _ = writeln!(
+        out,
+        "  {} {holder}; {} {value}",
+        lang.pick("持锁者（服务视角）：", "holder (service view):"),
+        lang.pick("资源：", "resource:")
+    );
+    if let Some(i) = trace.event_index_at(at) {
+        let e = &trace.events[i];
+        let line = format!("  {} s: {}", fmt_secs(e.at_ms), describe(e, lang));
+        out.push_str(&crate::text::wrap_indent(&line, 100, 4));
+    }
+    out
+}
+
+/// The report with a time cursor, for handouts of one moment of a run.
+pub fn report_at(
+    title: &str,
+    about: Option<&str>,
+    params: &Params,
+    trace: &Trace,
+    at: Option<Millis>,
+    lang: Lang,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
     if let Some(about) = about {
@@ -403,11 +437,17 @@ pub fn report(
         }
         Metrics::Frozen(m) => {
             out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
             out.push('\n');
             out.push_str(&frozen_summary(m, lang));
         }
         Metrics::Abc(m) => {
             out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
             out.push('\n');
             out.push_str(&abc_summary(m, lang));
         }

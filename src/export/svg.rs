@@ -1,0 +1,463 @@
+//! A standalone SVG of a run, for slides and handouts: the lanes, the danger window, the writes
+//! and the verdict, or the herd chart. Styles are embedded and nothing is referenced outside the
+//! file; labels use system fonts with CJK fallbacks.
+
+use std::fmt::Write as _;
+
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::{EventKind, Family, HerdMetrics, Lane, Metrics, State, Trace};
+use crate::i18n::{Lang, describe, invariant_label, state_label, verdict_text};
+
+const WIDTH: f64 = 1000.0;
+const LEFT: f64 = 140.0;
+const RIGHT: f64 = 30.0;
+const LANE_H: f64 = 34.0;
+const LANE_GAP: f64 = 12.0;
+
+/// Fill colour of a span. Holders and values are coloured by who they are.
+pub fn fill(state: State, note: Option<&str>) -> &'static str {
+    let by_actor = |n: Option<&str>| match n.and_then(|s| s.chars().next()) {
+        Some('A') => "#43a047",
+        Some('B') => "#1e88e5",
+        Some('C') => "#8e24aa",
+        _ => "#bdbdbd",
+    };
+    match state {
+        State::Held => "#2e7d32",
+        State::FrozenHolding => "#ef6c00",
+        State::Frozen => "#ffcc80",
+        State::Suspended => "#fdd835",
+        State::Lost => "#c62828",
+        State::Released => "#cfd8dc",
+        State::Stuck => "#6a1b9a",
+        State::Crashed => "#424242",
+        State::Retrying => "#bbdefb",
+        State::Written => "#1565c0",
+        State::Idle => "#f5f5f5",
+        State::Creating => "#b3e5fc",
+        State::CreateUnknown => "#ffe082",
+        State::Reading => "#81d4fa",
+        State::Waiting => "#e3f2fd",
+        State::Queue => match note
+            .and_then(|n| n.split_whitespace().next())
+            .and_then(|h| h.chars().last())
+        {
+            Some(c) => by_actor(Some(c.encode_utf8(&mut [0; 4]))),
+            None => "#ffffff",
+        },
+        State::LeaseLive | State::Value => by_actor(note),
+        State::Free => "#ffffff",
+        State::Empty => "#fafafa",
+    }
+}
+
+/// Text colour that stays readable on `fill`.
+fn ink(fill: &str) -> &'static str {
+    let dark = [
+        "#2e7d32", "#ef6c00", "#c62828", "#6a1b9a", "#424242", "#1565c0", "#43a047", "#1e88e5",
+        "#8e24aa",
+    ];
+    if dark.contains(&fill) {
+        "#ffffff"
+    } else {
+        "#212121"
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn header(out: &mut String, height: f64, title: &str) {
+    let _ = writeln!(
+        out,
+        r##"<?xml version="1.0" encoding="UTF-8"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{}">
+<style>
+  text {{ font-family: "Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "PingFang SC", "Microsoft YaHei", "DejaVu Sans", Arial, sans-serif; font-size: 13px; fill: #212121; }}
+  .title {{ font-size: 20px; font-weight: bold; }}
+  .sub {{ font-size: 13px; fill: #455a64; }}
+  .label {{ font-size: 14px; font-weight: bold; }}
+  .tick {{ font-size: 11px; fill: #607d8b; }}
+  .span {{ font-size: 11px; }}
+  .small {{ font-size: 12px; }}
+  .bad {{ fill: #c62828; font-weight: bold; }}
+  .good {{ fill: #2e7d32; font-weight: bold; }}
+</style>
+<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>"##,
+        esc(title)
+    );
+}
+
+fn x_of(t: Millis, end: Millis) -> f64 {
+    LEFT + (WIDTH - LEFT - RIGHT) * t as f64 / end.max(1) as f64
+}
+
+fn lane_label(actor: &str, family: Family, lang: Lang) -> String {
+    match (actor, family) {
+        ("A", Family::Frozen) => lang.pick("A（自认）", "A as A believes").into(),
+        ("service", _) => lang.pick("协调服务", "service view").into(),
+        ("resource", _) => lang.pick("受保护资源", "resource").into(),
+        (other, _) => other.into(),
+    }
+}
+
+fn draw_lane(out: &mut String, lane: &Lane, y: f64, end: Millis, family: Family, lang: Lang) {
+    let _ = writeln!(
+        out,
+        r#"<text class="label" x="12" y="{:.1}">{}</text>"#,
+        y + LANE_H / 2.0 + 5.0,
+        esc(&lane_label(&lane.actor, family, lang))
+    );
+    for span in &lane.spans {
+        let x0 = x_of(span.start_ms, end);
+        let x1 = x_of(span.end_ms.min(end), end);
+        let colour = fill(span.state, span.note.as_deref());
+        let _ = writeln!(
+            out,
+            r##"<rect x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{LANE_H}" fill="{colour}" stroke="#90a4ae" stroke-width="0.5"/>"##,
+            (x1 - x0).max(0.5)
+        );
+        let mut label = state_label(span.state, lang).to_string();
+        if let Some(note) = &span.note
+            && !note.is_empty()
+        {
+            label = match span.state {
+                State::LeaseLive => format!("{} {note}", lang.pick("租约", "lease")),
+                State::Queue => note.clone(),
+                State::Value => note.clone(),
+                _ => format!("{label} {note}"),
+            };
+        }
+        let approx = crate::text::width(&label) as f64 * 6.5;
+        if approx + 8.0 < x1 - x0 {
+            let _ = writeln!(
+                out,
+                r#"<text class="span" x="{:.1}" y="{:.1}" fill="{}" style="fill:{}">{}</text>"#,
+                x0 + 4.0,
+                y + LANE_H / 2.0 + 4.0,
+                ink(colour),
+                ink(colour),
+                esc(&label)
+            );
+        }
+    }
+}
+
+fn axis(out: &mut String, y: f64, end: Millis, lang: Lang) {
+    let step = [1_000u64, 2_000, 5_000, 10_000, 30_000, 60_000]
+        .into_iter()
+        .find(|s| end / s <= 10)
+        .unwrap_or(120_000);
+    let _ = writeln!(
+        out,
+        r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#607d8b"/>"##,
+        WIDTH - RIGHT
+    );
+    let mut t = 0;
+    while t <= end {
+        let x = x_of(t, end);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{y:.1}" x2="{x:.1}" y2="{:.1}" stroke="#607d8b"/>"##,
+            y + 5.0
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="tick" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            y + 18.0,
+            fmt_secs(t)
+        );
+        t += step;
+    }
+    let _ = writeln!(
+        out,
+        r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+        WIDTH - RIGHT,
+        y + 32.0,
+        lang.pick("时间（秒）", "time (s)")
+    );
+}
+
+/// The lanes view of a frozen-holder or A/B/C run.
+fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: Lang) -> String {
+    let end = trace.end_ms;
+    let top = 86.0;
+    let lanes_h = trace.lanes.len() as f64 * (LANE_H + LANE_GAP);
+    let footer = 150.0;
+    let height = top + lanes_h + 40.0 + footer;
+    let mut out = String::new();
+    header(&mut out, height, title);
+    let _ = writeln!(
+        out,
+        r#"<text class="title" x="12" y="30">{}</text>"#,
+        esc(title)
+    );
+    for (i, line) in crate::text::wrap(about, 150).iter().take(2).enumerate() {
+        let _ = writeln!(
+            out,
+            r#"<text class="sub" x="12" y="{}">{}</text>"#,
+            52 + i * 17,
+            esc(line)
+        );
+    }
+    for (i, lane) in trace.lanes.iter().enumerate() {
+        draw_lane(
+            &mut out,
+            lane,
+            top + i as f64 * (LANE_H + LANE_GAP),
+            end,
+            trace.family,
+            lang,
+        );
+    }
+    let bottom = top + lanes_h;
+    // The danger window spans every lane: from the lease's expiry to the stale write's arrival.
+    if let Metrics::Frozen(m) = &trace.metrics
+        && let (Some(from), Some(to)) = (m.lease_expiry, m.holder_write_arrival)
+        && to > from
+    {
+        let x0 = x_of((from * 1000.0).round() as u64, end);
+        let x1 = x_of((to * 1000.0).round() as u64, end);
+        let _ = writeln!(
+            out,
+            r##"<rect x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#e53935" fill-opacity="0.12" stroke="#e53935" stroke-dasharray="4 3"/>"##,
+            top - 6.0,
+            x1 - x0,
+            lanes_h + 2.0
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="bad" x="{x0:.1}" y="{:.1}">{} {} s</text>"#,
+            top - 10.0,
+            lang.pick("危险窗口", "danger window"),
+            fmt_secs((m.danger_window * 1000.0).round() as u64)
+        );
+    }
+    // Write arrivals at the resource: accepted or refused, with the token.
+    if let Some(row) = trace.lanes.iter().position(|l| l.actor == "resource") {
+        let y = top + row as f64 * (LANE_H + LANE_GAP) + LANE_H + 11.0;
+        for e in &trace.events {
+            if let EventKind::WriteArrived {
+                value,
+                token,
+                accepted,
+                ..
+            } = &e.kind
+            {
+                let x = x_of(e.at_ms, end);
+                let (class, mark) = if *accepted {
+                    ("good", "✓")
+                } else {
+                    ("bad", "✗")
+                };
+                let _ = writeln!(
+                    out,
+                    r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="middle">{mark} {} #{token}</text>"#,
+                    esc(value)
+                );
+            }
+        }
+    }
+    axis(&mut out, bottom + 6.0, end, lang);
+    if let Some(at) = at {
+        let x = x_of(at.min(end), end);
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="#000000" stroke-width="2"/>"##,
+            top - 4.0,
+            bottom
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="small" x="{:.1}" y="{:.1}">t = {} s</text>"#,
+            x + 4.0,
+            bottom - 4.0,
+            fmt_secs(at)
+        );
+    }
+    let mut y = bottom + 60.0;
+    for line in footer_lines(trace, at, lang) {
+        let _ = writeln!(
+            out,
+            r#"<text class="small" x="12" y="{y:.1}">{}</text>"#,
+            esc(&line)
+        );
+        y += 18.0;
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(at) = at
+        && let Some(i) = trace.event_index_at(at)
+    {
+        lines.push(format!(
+            "{} s: {}",
+            fmt_secs(trace.events[i].at_ms),
+            describe(&trace.events[i], lang)
+        ));
+    }
+    match &trace.metrics {
+        Metrics::Frozen(m) => {
+            let num = |v: Option<f64>| {
+                v.map_or_else(
+                    || "-".to_string(),
+                    |s| fmt_secs((s * 1000.0).round() as u64),
+                )
+            };
+            lines.push(format!(
+                "{} = max(0, {} - {}) = {} s    {} = {} - {} = {}",
+                lang.pick("危险窗口", "danger window"),
+                num(m.holder_write_arrival),
+                num(m.lease_expiry),
+                fmt_secs((m.danger_window * 1000.0).round() as u64),
+                lang.pick("交接延迟", "handover delay"),
+                num(m.successor_acquire),
+                num(m.lease_expiry),
+                m.handover_delay.map_or_else(
+                    || "-".into(),
+                    |d| format!("{} s", fmt_secs((d * 1000.0).round() as u64))
+                ),
+            ));
+            lines.push(verdict_text(m.verdict, lang).to_string());
+        }
+        Metrics::Abc(m) => {
+            let wake: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
+            lines.push(format!(
+                "{} [{}]   {} {}   {} {}",
+                lang.pick("每次释放唤醒", "wake-ups per release"),
+                wake.join(", "),
+                lang.pick("重复节点", "duplicate nodes"),
+                m.duplicate_nodes,
+                lang.pick("卡死", "stuck"),
+                if m.stuck_clients.is_empty() {
+                    "-".into()
+                } else {
+                    m.stuck_clients.join(", ")
+                },
+            ));
+            lines.push(format!(
+                "{} {}   {} {}",
+                lang.pick("过期写入被接受", "stale writes accepted"),
+                m.stale_writes_accepted,
+                lang.pick("过期写入被拒", "stale writes rejected"),
+                m.stale_writes_rejected
+            ));
+        }
+        Metrics::Herd(_) => {}
+    }
+    let badges: Vec<String> = trace
+        .invariants
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {}",
+                if i.held { "✓" } else { "✗" },
+                invariant_label(i.name, lang)
+            )
+        })
+        .collect();
+    lines.push(badges.join("    "));
+    lines
+}
+
+/// The herd chart: one row per release, the winner at the left, wasted wake-ups, then the
+/// waiters not notified.
+fn herd_svg(title: &str, about: &str, m: &HerdMetrics, lang: Lang) -> String {
+    let rows = m.rows.len().max(1);
+    let waiters = m
+        .rows
+        .first()
+        .map_or(1, |r| r.woken + r.not_notified)
+        .max(1) as f64;
+    let row_h = (560.0 / rows as f64).clamp(0.5, 14.0);
+    let top = 90.0;
+    let chart_h = row_h * rows as f64;
+    let height = top + chart_h + 110.0;
+    let cell = (WIDTH - LEFT - RIGHT) / waiters;
+    let mut out = String::new();
+    header(&mut out, height, title);
+    let _ = writeln!(
+        out,
+        r#"<text class="title" x="12" y="30">{}</text>"#,
+        esc(title)
+    );
+    let _ = writeln!(
+        out,
+        r#"<text class="sub" x="12" y="52">{}</text>"#,
+        esc(about)
+    );
+    let _ = writeln!(
+        out,
+        r#"<text class="tick" x="12" y="{:.1}">{}</text>"#,
+        top + 10.0,
+        lang.pick("每行一次释放", "one row per release")
+    );
+    for (i, r) in m.rows.iter().enumerate() {
+        let y = top + i as f64 * row_h;
+        let parts = [
+            (1u32, "#2e7d32"),
+            (r.wasted, "#ef6c00"),
+            (r.not_notified, "#eceff1"),
+        ];
+        let mut x = LEFT;
+        for (n, colour) in parts {
+            let w = n as f64 * cell;
+            if w > 0.0 {
+                let _ = writeln!(
+                    out,
+                    r#"<rect x="{x:.2}" y="{y:.2}" width="{w:.2}" height="{row_h:.2}" fill="{colour}"/>"#
+                );
+            }
+            x += w;
+        }
+    }
+    let y = top + chart_h + 30.0;
+    let legend = [
+        ("#2e7d32", lang.pick("拿到锁", "takes the lock")),
+        ("#ef6c00", lang.pick("白醒", "woken for nothing")),
+        ("#eceff1", lang.pick("未被通知", "not notified")),
+    ];
+    let mut x = LEFT;
+    for (colour, label) in legend {
+        let _ = writeln!(
+            out,
+            r##"<rect x="{x:.1}" y="{:.1}" width="14" height="14" fill="{colour}" stroke="#90a4ae"/>"##,
+            y - 11.0
+        );
+        let _ = writeln!(
+            out,
+            r#"<text class="small" x="{:.1}" y="{y:.1}">{}</text>"#,
+            x + 20.0,
+            esc(label)
+        );
+        x += 200.0;
+    }
+    let _ = writeln!(
+        out,
+        r#"<text class="small" x="{LEFT}" y="{:.1}">{} {}   {} {}   {} {} ms</text>"#,
+        y + 26.0,
+        lang.pick("通知总数", "notifications"),
+        m.total_notifications,
+        lang.pick("白醒次数", "wasted wake-ups"),
+        m.wasted_wakeups,
+        lang.pick("总耗时", "total time"),
+        m.total_time_ms,
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// A standalone SVG of the run, with the cursor at `at` when given.
+pub fn render(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: Lang) -> String {
+    match &trace.metrics {
+        Metrics::Herd(m) => herd_svg(title, about, m, lang),
+        _ => lanes_svg(title, about, trace, at, lang),
+    }
+}
