@@ -31,6 +31,15 @@ pub enum Command {
     /// Run a scenario headless and print what the engine computed.
     #[command(subcommand)]
     Sim(SimCommand),
+    /// Open the frozen-holder screen.
+    Frozen,
+    /// Open the A/B/C queue screen, on a preset (see `locklab sim list`).
+    Abc {
+        /// The A/B/C preset to open first.
+        preset: Option<String>,
+    },
+    /// Open the herd-versus-chain screen.
+    Herd,
 }
 
 #[derive(Debug, Subcommand)]

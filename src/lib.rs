@@ -9,3 +9,4 @@ pub mod preset;
 pub mod sim_cmd;
 pub mod source;
 pub mod text;
+pub mod tui;
