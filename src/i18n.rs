@@ -626,6 +626,7 @@ pub enum Ui {
     LaneDanger,
     Cursor,
     Value,
+    Token,
     LastToken,
     LastWriter,
     None,
@@ -737,12 +738,13 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         LaneDanger => ("危险窗口", "danger"),
         Cursor => ("光标", "cursor"),
         Value => ("取值", "value"),
+        Token => ("令牌", "token"),
         LastToken => ("已见最大令牌", "last seen token"),
         LastWriter => ("最后写入者", "last writer"),
         None => ("无", "none"),
         FormulaDanger => (
             "危险窗口 = max(0, A 写入到达 - 租约到期)",
-            "danger window = max(0, A's write arrival - lease expiry)",
+            "danger window = max(0, A's write - lease expiry)",
         ),
         FormulaHandover => (
             "交接延迟 = B 拿到锁 - 租约到期",

@@ -128,3 +128,6 @@ pub fn run(start: Start, lang: Lang) -> Result<(), TuiError> {
     restore();
     result.map_err(TuiError::Io)
 }
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Widget;
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::{line, wrapped};
 use crate::engine::params::{AbcParams, OnLoss, Recovery, Registration, WatchMode};
@@ -285,7 +285,7 @@ pub fn layout(area: Rect, lane_count: u16, compare: bool) -> AbcLayout {
     };
     let children = take(1);
     let event = take(2);
-    let badges = take(1);
+    let badges = take(2);
     let wakeups = take(1);
     let recipe = take(1);
     let footer = Rect::new(
@@ -441,7 +441,9 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, lang)),
     );
     wrapped(buf, lay.event, &explain, Style::new());
-    badges(&s.trace, cursor, lang, theme).render(lay.badges, buf);
+    Paragraph::new(badges(&s.trace, cursor, lang, theme))
+        .wrap(Wrap { trim: true })
+        .render(lay.badges, buf);
     if let Metrics::Abc(m) = &s.trace.metrics {
         let list: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
         let list = if list.is_empty() {

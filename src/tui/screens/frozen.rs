@@ -269,15 +269,26 @@ fn resource_at(trace: &Trace, t: Millis) -> (Option<String>, u64, Option<String>
         .lane("resource")
         .and_then(|l| l.span_at(t))
         .and_then(|s| s.note.clone());
+    // The writer of an arrival is whoever sent that value with that token.
+    let sender = |v: &str, tok: u64| {
+        trace.events.iter().find_map(|e| match &e.kind {
+            EventKind::WriteSent { value, token } if value == v && *token == tok => {
+                Some(e.actor.clone())
+            }
+            _ => None,
+        })
+    };
     let arrivals: Vec<_> = trace
         .events
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::WriteArrived {
+                value,
+                token,
                 accepted,
                 last_seen_before,
                 ..
-            } => Some((e.at_ms, e.actor.clone(), *accepted, *last_seen_before)),
+            } => Some((e.at_ms, sender(value, *token), *accepted, *last_seen_before)),
             _ => None,
         })
         .collect();
@@ -288,7 +299,7 @@ fn resource_at(trace: &Trace, t: Millis) -> (Option<String>, u64, Option<String>
         .iter()
         .rev()
         .find(|a| a.2)
-        .map(|a| a.1.clone());
+        .and_then(|a| a.1.clone());
     (value, seen, writer)
 }
 
@@ -345,6 +356,11 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
 
     let (value, seen, writer) = resource_at(&s.trace, cursor);
     let none = ui(Ui::None, lang);
+    // The resource span's note is `value/token`.
+    let value = value.map(|v| match v.split_once('/') {
+        Some((v, t)) => format!("{v} ({} {t})", ui(Ui::Token, lang)),
+        None => v,
+    });
     line(
         buf,
         lay.cursor,
@@ -385,7 +401,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
             line(
                 buf,
                 Rect { height: 1, ..f },
-                &format!("{}  =>  {danger}", ui(Ui::FormulaDanger, lang)),
+                &format!("{} = {danger}", ui(Ui::FormulaDanger, lang)),
                 Style::new(),
             );
             line(
@@ -395,7 +411,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                     height: 1,
                     ..f
                 },
-                &format!("{}  =>  {handover}", ui(Ui::FormulaHandover, lang)),
+                &format!("{} = {handover}", ui(Ui::FormulaHandover, lang)),
                 Style::new(),
             );
         }

@@ -57,7 +57,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
 
 pub fn render(screen: ScreenId, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let keys = keys(screen);
-    let w = area.width.min(64);
+    let w = area.width.min(78);
     let h = (keys.len() as u16 + 3).min(area.height);
     let boxed = Rect::new(
         area.x + (area.width - w) / 2,
