@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::{line, wrapped};
+use super::{colon, line, wrapped};
 use crate::engine::params::{AbcParams, OnLoss, Recovery, Registration, WatchMode};
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Metrics, Trace};
@@ -276,7 +276,8 @@ pub fn layout(area: Rect, lane_count: u16, compare: bool) -> AbcLayout {
         r
     };
     let title = take(1);
-    let about = take(2);
+    // Comparing on a small terminal: the second run's lanes need the preset's sentence's rows.
+    let about = take(if compare && area.height < 30 { 0 } else { 2 });
     let lanes = take(1 + lane_count);
     let (caption2, lanes2) = if compare {
         (Some(take(1)), Some(take(1 + lane_count)))
@@ -287,7 +288,7 @@ pub fn layout(area: Rect, lane_count: u16, compare: bool) -> AbcLayout {
     let event = take(2);
     let badges = take(2);
     let wakeups = take(1);
-    let recipe = take(1);
+    let recipe = take(2);
     let footer = Rect::new(
         area.x,
         area.bottom().saturating_sub(1),
@@ -340,10 +341,14 @@ fn lanes_widget<'a>(
 
 /// Invariant badges: `[ok]` while an invariant holds at the cursor, `[!!]` from its first
 /// violation on (so the mono theme still tells them apart).
-fn badges<'a>(trace: &Trace, at: Millis, lang: Lang, theme: Theme) -> Line<'a> {
-    let mut spans = vec![Span::raw(format!("{}: ", ui(Ui::Invariants, lang)))];
+fn badges<'a>(trace: &Trace, at: Millis, lang: Lang, theme: Theme, only_broken: bool) -> Line<'a> {
+    let c = colon(lang);
+    let mut spans = vec![Span::raw(format!("{}{c}", ui(Ui::Invariants, lang)))];
     for inv in &trace.invariants {
         let broken = inv.first_violation_ms.is_some_and(|t| t <= at);
+        if only_broken && !broken {
+            continue;
+        }
         let (mark, style) = if broken {
             ("[!!]", theme.bad())
         } else {
@@ -355,11 +360,15 @@ fn badges<'a>(trace: &Trace, at: Millis, lang: Lang, theme: Theme) -> Line<'a> {
         ));
         spans.push(Span::raw("  "));
     }
+    if spans.len() == 1 {
+        spans.push(Span::styled("[ok]", theme.good()));
+    }
     Line::from(spans)
 }
 
 pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let lay = layout(area, s.trace.lanes.len() as u16, s.compare());
+    let c = colon(lang);
     let cursor = s.tl.cursor_ms;
     let end = s.end_ms();
     let name = s.preset().map_or("-", |p| p.name.as_str());
@@ -400,11 +409,11 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         s.last.flip(&mut flipped);
         let (_, words) = s.last.describe(&flipped, lang);
         let text = format!(
-            "{}: {}",
+            "{}{c}{}",
             ui(Ui::Compare, lang),
             ui(Ui::Flipped, lang).replace("{}", &words)
         );
-        let l = badges(other, cursor, lang, theme);
+        let l = badges(other, cursor, lang, theme, true);
         line(buf, cap, &text, theme.title());
         let used = crate::text::width(&text) as u16 + 3;
         if cap.width > used {
@@ -430,7 +439,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         buf,
         lay.children,
         &format!(
-            "{} {}: {children}",
+            "{} {}{c}{children}",
             ui(Ui::LaneService, lang),
             ui(Ui::Children, lang)
         ),
@@ -441,7 +450,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, lang)),
     );
     wrapped(buf, lay.event, &explain, Style::new());
-    Paragraph::new(badges(&s.trace, cursor, lang, theme))
+    Paragraph::new(badges(&s.trace, cursor, lang, theme, false))
         .wrap(Wrap { trim: true })
         .render(lay.badges, buf);
     if let Metrics::Abc(m) = &s.trace.metrics {
@@ -454,7 +463,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         line(
             buf,
             lay.wakeups,
-            &format!("{}: [{list}]", ui(Ui::Wakeups, lang)),
+            &format!("{}{c}[{list}]", ui(Ui::Wakeups, lang)),
             Style::new(),
         );
     }
@@ -465,6 +474,6 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             format!("[{k}] {words}")
         })
         .collect();
-    line(buf, lay.recipe, &recipe.join("  "), theme.title());
+    wrapped(buf, lay.recipe, &recipe.join("  "), theme.title());
     line(buf, lay.footer, ui(Ui::FooterAbc, lang), theme.dim());
 }

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use super::{line, secs, wrapped};
+use super::{colon, line, secs, wrapped};
 use crate::engine::params::{FROZEN_SPECS, FrozenParams};
 use crate::engine::time::{Millis, fmt_secs, from_secs};
 use crate::engine::trace::{EventKind, FrozenMetrics, Metrics, Trace, Verdict};
@@ -312,6 +312,7 @@ fn verdict_style(v: Verdict, theme: Theme) -> Style {
 
 pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let lay = layout(area, s.compare());
+    let c = colon(lang);
     let end = s.trace.end_ms;
     let cursor = s.tl.cursor_ms;
     let play = ui(
@@ -345,7 +346,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
             buf,
             cap,
             &format!(
-                "{}: {}",
+                "{}{c}{}",
                 ui(Ui::Compare, lang),
                 ui(Ui::Flipped, lang).replace("{}", &flipped)
             ),
@@ -365,7 +366,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         buf,
         lay.cursor,
         &format!(
-            "{} {}: {}   {}: {seen}   {}: {}",
+            "{} {}{c}{}   {}{c}{seen}   {}{c}{}",
             ui(Ui::LaneResource, lang),
             ui(Ui::Value, lang),
             value.as_deref().unwrap_or(none),
@@ -421,7 +422,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                 buf,
                 Rect { height: 1, ..v },
                 &format!(
-                    "{}: {}",
+                    "{}{c}{}",
                     ui(Ui::Verdict, lang),
                     verdict_short(m.verdict, lang)
                 ),
@@ -435,7 +436,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                     ..v
                 },
                 &format!(
-                    "{} ({}): {}",
+                    "{} ({}){c}{}",
                     ui(Ui::Verdict, lang),
                     ui(Ui::Compare, lang),
                     verdict_short(om.verdict, lang)
@@ -444,7 +445,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
             );
         } else {
             let text = format!(
-                "{}: {}  {}",
+                "{}{c}{}  {}",
                 ui(Ui::Verdict, lang),
                 verdict_short(m.verdict, lang),
                 verdict_text(m.verdict, lang)
@@ -456,7 +457,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         buf,
         lay.toggles,
         &format!(
-            "  [f] {}: {}   [s] {}: {}",
+            "  [f] {}{c}{}   [s] {}{c}{}",
             ui(Ui::Fencing, lang),
             on_off(s.params.fencing, lang),
             ui(Ui::StopOnLoss, lang),

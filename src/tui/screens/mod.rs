@@ -34,6 +34,11 @@ pub fn line(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
     buf.set_stringn(area.x, area.y, text, area.width as usize, style);
 }
 
+/// The colon after a label: full-width in Chinese, so it is two columns in every terminal.
+pub fn colon(lang: crate::i18n::Lang) -> &'static str {
+    lang.pick("：", ": ")
+}
+
 /// Seconds as a short number: `19`, `19.5`, `0.125`.
 pub fn secs(v: f64) -> String {
     let s = format!("{v:.3}");
