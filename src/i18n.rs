@@ -797,8 +797,8 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         HelpTitle => ("按键", "Keys"),
         HelpClose => ("按 ? 或 Esc 关闭", "? or Esc closes"),
         FooterFrozen => (
-            "上/下 滑块  左/右 调整  空格 播放  ,/. 事件  f 栅栏  s 自停  c 对比  ? 帮助  q 返回",
-            "Up/Down slider  Left/Right adjust  Space play  ,/. event  f fencing  s stop  c compare  ? help  q back",
+            "上/下 滑块  左/右 调整  空格 播放  ,/. 事件  c 对比  ? 按键  q 返回",
+            "Up/Down/Left/Right sliders  Space play  ,/. event  c compare  ? keys  q back",
         ),
         FooterAbc => (
             "p 换预设  空格 播放  ,/. 事件  w r a f s 切换做法  c 对比  ? 帮助  q 返回",

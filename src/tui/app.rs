@@ -158,10 +158,6 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             dir: 1,
             coarse: shift,
         }),
-        KeyCode::Char('H') => Some(Msg::Adjust {
-            dir: -1,
-            coarse: true,
-        }),
         _ => None,
     };
     match app.screen {

@@ -502,7 +502,7 @@ fn input() -> impl Strategy<Value = Input> {
         Just(KeyCode::Enter),
         Just(KeyCode::Esc),
         Just(KeyCode::Tab),
-        proptest::sample::select(" ,.[]fswracpPLq?hjklH".chars().collect::<Vec<_>>())
+        proptest::sample::select(" ,.[]fswracpPLq?hjkl".chars().collect::<Vec<_>>())
             .prop_map(KeyCode::Char),
     ];
     prop_oneof![
@@ -574,5 +574,34 @@ proptest! {
             let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, a.size.0, a.size.1));
             super::app::render(&a, buf.area, &mut buf);
         }
+    }
+}
+
+#[test]
+fn no_color_draws_states_by_glyph_alone() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    a.theme = Theme { mono: true };
+    let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+    super::app::render(&a, buf.area, &mut buf);
+    use ratatui::style::Color;
+    for cell in &buf.content {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+    }
+    // Held, frozen-while-holding and lost still read differently.
+    let s = text(&buf);
+    assert!(s.contains("=#") && s.contains("#x"), "{s}");
+}
+
+#[test]
+fn snapshots_at_80x24() {
+    for (name, screen_id, lang) in [
+        ("home_en", ScreenId::Home, Lang::En),
+        ("frozen_en", ScreenId::Frozen, Lang::En),
+        ("frozen_zh", ScreenId::Frozen, Lang::Zh),
+        ("abc_en", ScreenId::Abc, Lang::En),
+        ("herd_zh", ScreenId::Herd, Lang::Zh),
+    ] {
+        let a = app(screen_id, lang, (80, 24));
+        insta::assert_snapshot!(name, screen(&a));
     }
 }

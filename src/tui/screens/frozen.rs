@@ -444,12 +444,16 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                 verdict_style(om.verdict, theme),
             );
         } else {
-            let text = format!(
-                "{}{c}{}  {}",
-                ui(Ui::Verdict, lang),
+            // The Chinese sentence already opens with the short verdict: say it once.
+            let (short, full) = (
                 verdict_short(m.verdict, lang),
-                verdict_text(m.verdict, lang)
+                verdict_text(m.verdict, lang),
             );
+            let text = if full.starts_with(short) {
+                format!("{}{c}{full}", ui(Ui::Verdict, lang))
+            } else {
+                format!("{}{c}{short}  {full}", ui(Ui::Verdict, lang))
+            };
             wrapped(buf, lay.verdict, &text, verdict_style(m.verdict, theme));
         }
     }
