@@ -28,8 +28,13 @@ fn main() {
 /// Opens the terminal screens, turning failures into a message and exit status.
 fn tui(start: Start, lang: Lang) -> Result<(), sim_cmd::UserError> {
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
-    locklab::tui::run(start, lang).map_err(|e| sim_cmd::UserError {
-        message: e.message(lang),
-        status: 1,
-    })
+    match locklab::tui::run(start, lang) {
+        Ok(locklab::tui::Ended::Quit) => Ok(()),
+        // Killed by a signal: the terminal is restored; exit the way a shell expects.
+        Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),
+        Err(e) => Err(sim_cmd::UserError {
+            message: e.message(lang),
+            status: 1,
+        }),
+    }
 }

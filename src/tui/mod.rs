@@ -76,8 +76,17 @@ fn restore() {
     let _ = std::io::stdout().flush();
 }
 
+/// How the screens ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit.
+    Quit,
+    /// SIGTERM or SIGHUP arrived (the signal number), after the terminal was restored.
+    Signal(i32),
+}
+
 /// Opens the terminal UI and runs it until the user quits or a signal arrives.
-pub fn run(start: Start, lang: Lang) -> Result<(), TuiError> {
+pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
@@ -89,10 +98,18 @@ pub fn run(start: Start, lang: Lang) -> Result<(), TuiError> {
     };
     let mut app = App::new(screen, preset.as_deref(), lang, theme::Theme::from_env());
 
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(sig, Arc::clone(&stop)).map_err(TuiError::Io)?;
+    let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
+    let flags = signals.map(|_| Arc::new(AtomicBool::new(false)));
+    for (sig, flag) in signals.iter().zip(&flags) {
+        signal_hook::flag::register(*sig, Arc::clone(flag)).map_err(TuiError::Io)?;
     }
+    let caught = || {
+        signals
+            .iter()
+            .zip(&flags)
+            .find(|(_, f)| f.load(Ordering::Relaxed))
+            .map(|(s, _)| *s)
+    };
     let mut terminal = ratatui::try_init().map_err(TuiError::Io)?;
     // ratatui's hook restores raw mode and the screen; ours also turns mouse reporting off.
     let hook = std::panic::take_hook();
@@ -104,7 +121,7 @@ pub fn run(start: Start, lang: Lang) -> Result<(), TuiError> {
         execute!(std::io::stdout(), EnableMouseCapture)?;
         let size = terminal.size()?;
         app.size = (size.width, size.height);
-        while !app.quit && !stop.load(Ordering::Relaxed) {
+        while !app.quit && caught().is_none() {
             terminal.draw(|f| app::draw(f, &app))?;
             let wait = if app.playing() { TICK } else { IDLE_WAKE };
             if !event::poll(wait)? {
@@ -126,7 +143,8 @@ pub fn run(start: Start, lang: Lang) -> Result<(), TuiError> {
         Ok(())
     })();
     restore();
-    result.map_err(TuiError::Io)
+    result.map_err(TuiError::Io)?;
+    Ok(caught().map_or(Ended::Quit, Ended::Signal))
 }
 
 #[cfg(test)]
