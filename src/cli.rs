@@ -35,6 +35,15 @@ pub enum Command {
     Export(ExportArgs),
     /// Validate lessons, quiz decks, glossaries and presets; exit 1 if anything is wrong.
     Check(CheckArgs),
+    /// Open the frozen-holder screen.
+    Frozen,
+    /// Open the A/B/C queue screen, on a preset (see `locklab sim list`).
+    Abc {
+        /// The A/B/C preset to open first.
+        preset: Option<String>,
+    },
+    /// Open the herd-versus-chain screen.
+    Herd,
 }
 
 #[derive(Debug, Args)]

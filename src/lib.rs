@@ -13,3 +13,4 @@ pub mod script;
 pub mod sim_cmd;
 pub mod source;
 pub mod text;
+pub mod tui;

@@ -6,6 +6,7 @@ use locklab::cli::{Cli, Command};
 use locklab::i18n::Lang;
 use locklab::sim_cmd;
 use locklab::source::Source;
+use locklab::tui::Start;
 
 fn main() {
     let cli = Cli::parse();
@@ -15,14 +16,27 @@ fn main() {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
-        None => {
-            use clap::CommandFactory;
-            let help = Cli::command().render_help().to_string();
-            sim_cmd::write_stdout(help.as_bytes())
-        }
+        Some(Command::Frozen) => tui(Start::Frozen, lang),
+        Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang),
+        Some(Command::Herd) => tui(Start::Herd, lang),
+        None => tui(Start::Home, lang),
     };
     if let Err(e) = result {
         eprintln!("locklab: {}", e.message);
         std::process::exit(e.status);
+    }
+}
+
+/// Opens the terminal screens, turning failures into a message and exit status.
+fn tui(start: Start, lang: Lang) -> Result<(), sim_cmd::UserError> {
+    locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
+    match locklab::tui::run(start, lang) {
+        Ok(locklab::tui::Ended::Quit) => Ok(()),
+        // Killed by a signal: the terminal is restored; exit the way a shell expects.
+        Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),
+        Err(e) => Err(sim_cmd::UserError {
+            message: e.message(lang),
+            status: 1,
+        }),
     }
 }

@@ -1,0 +1,315 @@
+//! The application state, the messages that change it, the pure key mapping and `update`.
+//!
+//! Input becomes a [`Msg`] through [`map_key`] / [`map_mouse`] (pure, no terminal needed), and
+//! [`update`] applies it. Drawing only reads the state (see [`draw`]).
+
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::engine::params::{FrozenParams, HerdParams};
+use crate::engine::trace::Family;
+use crate::i18n::{Lang, Ui, ui};
+use crate::preset::{self, Preset};
+use crate::tui::screens;
+use crate::tui::screens::abc::{AbcState, Variant};
+use crate::tui::screens::frozen::FrozenState;
+use crate::tui::screens::herd::HerdState;
+use crate::tui::screens::home::{HomeState, Item};
+use crate::tui::theme::Theme;
+
+/// The smallest terminal the screens are laid out for.
+pub const MIN_COLS: u16 = 80;
+pub const MIN_ROWS: u16 = 24;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScreenId {
+    Home,
+    Frozen,
+    Abc,
+    Herd,
+}
+
+/// Something the user asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Msg {
+    Quit,
+    /// Back to home; quits from home.
+    Back,
+    ToggleHelp,
+    ToggleLang,
+    /// Home: move the selection. Slider screens: select a slider.
+    Up,
+    Down,
+    Enter,
+    /// Adjust the focused slider one step (`coarse` with Shift).
+    Adjust {
+        dir: i8,
+        coarse: bool,
+    },
+    /// Step to the previous/next event.
+    Step(i8),
+    /// Jump to the start (`false`) or end (`true`).
+    Jump(bool),
+    TogglePlay,
+    Tick,
+    ToggleFencing,
+    ToggleStopOnLoss,
+    Variant(Variant),
+    Preset(i8),
+    Compare,
+    Resize(u16, u16),
+    /// A left click or drag at a cell.
+    Pointer {
+        col: u16,
+        row: u16,
+    },
+}
+
+pub struct App {
+    pub lang: Lang,
+    pub theme: Theme,
+    pub screen: ScreenId,
+    pub help: bool,
+    pub size: (u16, u16),
+    pub quit: bool,
+    pub presets: Vec<&'static Preset>,
+    pub home: HomeState,
+    pub frozen: FrozenState,
+    pub abc: AbcState,
+    pub herd: HerdState,
+}
+
+impl App {
+    pub fn new(screen: ScreenId, abc_preset: Option<&str>, lang: Lang, theme: Theme) -> Self {
+        let presets: Vec<&'static Preset> = preset::builtin()
+            .iter()
+            .filter(|p| p.family == Family::Abc)
+            .collect();
+        Self {
+            lang,
+            theme,
+            screen,
+            help: false,
+            size: (MIN_COLS, MIN_ROWS),
+            quit: false,
+            home: HomeState::new(presets.len()),
+            frozen: FrozenState::new(FrozenParams::default()),
+            abc: AbcState::new(presets.clone(), abc_preset),
+            herd: HerdState::new(HerdParams::default()),
+            presets,
+        }
+    }
+
+    pub fn too_small(&self) -> bool {
+        self.size.0 < MIN_COLS || self.size.1 < MIN_ROWS
+    }
+
+    /// Whether a playback is running, so the loop should wake for ticks.
+    pub fn playing(&self) -> bool {
+        match self.screen {
+            ScreenId::Frozen => self.frozen.tl.playing,
+            ScreenId::Abc => self.abc.tl.playing,
+            _ => false,
+        }
+    }
+
+    fn area(&self) -> Rect {
+        Rect::new(0, 0, self.size.0, self.size.1)
+    }
+}
+
+/// Maps a key press to a message for the current screen; `None` for keys that do nothing here.
+pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    match key.code {
+        KeyCode::Char('c') if ctrl => return Some(Msg::Quit),
+        KeyCode::Char('?') => return Some(Msg::ToggleHelp),
+        KeyCode::Char('L') => return Some(Msg::ToggleLang),
+        KeyCode::Esc | KeyCode::Char('q') if app.help => return Some(Msg::ToggleHelp),
+        KeyCode::Esc | KeyCode::Char('q') => return Some(Msg::Back),
+        _ if app.help || ctrl => return None,
+        _ => {}
+    }
+    let timeline = || match key.code {
+        KeyCode::Char(',') | KeyCode::Char('[') => Some(Msg::Step(-1)),
+        KeyCode::Char('.') | KeyCode::Char(']') => Some(Msg::Step(1)),
+        KeyCode::Home => Some(Msg::Jump(false)),
+        KeyCode::End => Some(Msg::Jump(true)),
+        KeyCode::Char(' ') => Some(Msg::TogglePlay),
+        KeyCode::Char('c') => Some(Msg::Compare),
+        _ => None,
+    };
+    let sliders = || match key.code {
+        KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
+        KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
+        KeyCode::Left | KeyCode::Char('h') => Some(Msg::Adjust {
+            dir: -1,
+            coarse: shift,
+        }),
+        KeyCode::Right | KeyCode::Char('l') => Some(Msg::Adjust {
+            dir: 1,
+            coarse: shift,
+        }),
+        _ => None,
+    };
+    match app.screen {
+        ScreenId::Home => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
+            KeyCode::Enter => Some(Msg::Enter),
+            _ => None,
+        },
+        ScreenId::Frozen => match key.code {
+            KeyCode::Char('f') => Some(Msg::ToggleFencing),
+            KeyCode::Char('s') => Some(Msg::ToggleStopOnLoss),
+            _ => sliders().or_else(timeline),
+        },
+        ScreenId::Herd => sliders(),
+        ScreenId::Abc => match key.code {
+            KeyCode::Char('p') | KeyCode::Tab => Some(Msg::Preset(1)),
+            KeyCode::Char('P') | KeyCode::BackTab => Some(Msg::Preset(-1)),
+            KeyCode::Left => Some(Msg::Step(-1)),
+            KeyCode::Right => Some(Msg::Step(1)),
+            KeyCode::Char('w') => Some(Msg::Variant(Variant::Watch)),
+            KeyCode::Char('r') => Some(Msg::Variant(Variant::Recovery)),
+            KeyCode::Char('a') => Some(Msg::Variant(Variant::Registration)),
+            KeyCode::Char('f') => Some(Msg::Variant(Variant::Fencing)),
+            KeyCode::Char('s') => Some(Msg::Variant(Variant::OnLoss)),
+            _ => timeline(),
+        },
+    }
+}
+
+/// Maps a mouse event: a left press or drag becomes a pointer message.
+pub fn map_mouse(m: MouseEvent) -> Option<Msg> {
+    match m.kind {
+        MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
+            Some(Msg::Pointer {
+                col: m.column,
+                row: m.row,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Applies one message.
+pub fn update(app: &mut App, msg: Msg) {
+    match msg {
+        Msg::Quit => app.quit = true,
+        Msg::ToggleHelp => app.help = !app.help,
+        Msg::ToggleLang => app.lang = app.lang.toggle(),
+        Msg::Resize(w, h) => app.size = (w, h),
+        Msg::Back => {
+            app.help = false;
+            app.frozen.tl.playing = false;
+            app.abc.tl.playing = false;
+            if app.screen == ScreenId::Home {
+                app.quit = true;
+            } else {
+                app.screen = ScreenId::Home;
+            }
+        }
+        Msg::Tick => match app.screen {
+            ScreenId::Frozen => app.frozen.tl.tick(&app.frozen.trace),
+            ScreenId::Abc => app.abc.tl.tick(&app.abc.trace),
+            _ => {}
+        },
+        _ => screen_update(app, msg),
+    }
+}
+
+fn screen_update(app: &mut App, msg: Msg) {
+    let area = app.area();
+    let small = app.too_small();
+    match app.screen {
+        ScreenId::Home => match msg {
+            Msg::Up => app.home.move_by(-1),
+            Msg::Down => app.home.move_by(1),
+            Msg::Enter => match app.home.current() {
+                Item::Frozen => app.screen = ScreenId::Frozen,
+                Item::Herd => app.screen = ScreenId::Herd,
+                Item::Abc(i) => {
+                    if i != app.abc.index {
+                        app.abc.select(i);
+                    }
+                    app.screen = ScreenId::Abc;
+                }
+            },
+            Msg::Pointer { row, .. } if !app.too_small() => app.home.click(area, row),
+            _ => {}
+        },
+        ScreenId::Frozen => {
+            let s = &mut app.frozen;
+            match msg {
+                Msg::Up => s.focus_by(-1),
+                Msg::Down => s.focus_by(1),
+                Msg::Adjust { dir, coarse } => s.adjust(dir, coarse),
+                Msg::Step(d) => s.tl.step(&s.trace, d),
+                Msg::Jump(e) => s.tl.jump(&s.trace, e),
+                Msg::TogglePlay => s.tl.toggle_play(&s.trace),
+                Msg::ToggleFencing => s.toggle_fencing(),
+                Msg::ToggleStopOnLoss => s.toggle_stop_on_loss(),
+                Msg::Compare => s.toggle_compare(),
+                Msg::Pointer { col, row } if !small => s.click(area, col, row),
+                _ => {}
+            }
+        }
+        ScreenId::Herd => {
+            let s = &mut app.herd;
+            match msg {
+                Msg::Up => s.focus_by(-1),
+                Msg::Down => s.focus_by(1),
+                Msg::Adjust { dir, coarse } => s.adjust(dir, coarse),
+                Msg::Pointer { col, row } if !small => s.click(area, col, row),
+                _ => {}
+            }
+        }
+        ScreenId::Abc => {
+            let s = &mut app.abc;
+            match msg {
+                Msg::Step(d) => s.tl.step(&s.trace, d),
+                Msg::Jump(e) => s.tl.jump(&s.trace, e),
+                Msg::TogglePlay => s.tl.toggle_play(&s.trace),
+                Msg::Variant(v) => s.toggle(v),
+                Msg::Preset(d) => s.cycle(d),
+                Msg::Compare => s.toggle_compare(),
+                Msg::Pointer { col, row } if !small => s.click(area, col, row),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Draws the whole screen into `buf`; used by the terminal loop and the rendering tests.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    if area.width < MIN_COLS || area.height < MIN_ROWS {
+        let size = format!("{}x{}", area.width, area.height);
+        let text = ui(Ui::Enlarge, app.lang).replace("{}", &size);
+        screens::wrapped(buf, area, &text, app.theme.bad());
+        return;
+    }
+    let (lang, theme) = (app.lang, app.theme);
+    match app.screen {
+        ScreenId::Home => screens::home::render(&app.home, &app.presets, lang, theme, area, buf),
+        ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
+        ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
+        ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
+    }
+    if app.help {
+        screens::help::render(app.screen, lang, theme, area, buf);
+    }
+}
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    render(app, area, frame.buffer_mut());
+}

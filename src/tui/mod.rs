@@ -1,0 +1,151 @@
+//! The terminal screens: setup and teardown of the terminal, and the event loop.
+//!
+//! The loop is synchronous: it waits for input (waking only to check for SIGTERM/SIGHUP while
+//! idle, and for animation ticks while playing), maps it to a message, updates and redraws.
+
+pub mod app;
+pub mod screens;
+pub mod theme;
+pub mod timeline;
+pub mod widgets;
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::execute;
+
+use crate::i18n::{Lang, Ui, ui};
+use app::{App, Msg, ScreenId};
+
+/// How often playback advances.
+const TICK: Duration = Duration::from_millis(50);
+/// While idle, how long to wait for input before checking the signal flag again. A blocking
+/// read would never see SIGTERM: crossterm retries reads interrupted by a signal.
+const IDLE_WAKE: Duration = Duration::from_millis(500);
+
+/// Which screen to open first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    Home,
+    Frozen,
+    Abc(Option<String>),
+    Herd,
+}
+
+/// Why the terminal UI could not run.
+#[derive(Debug)]
+pub enum TuiError {
+    NotATerminal,
+    Io(std::io::Error),
+}
+
+impl TuiError {
+    pub fn message(&self, lang: Lang) -> String {
+        match self {
+            TuiError::NotATerminal => ui(Ui::NeedTerminal, lang).to_string(),
+            TuiError::Io(e) => format!("terminal error: {e}"),
+        }
+    }
+}
+
+/// Checks what the command line asked to open before touching the terminal.
+pub fn check_start(start: &Start) -> Result<(), String> {
+    if let Start::Abc(Some(name)) = start {
+        let abc: Vec<&str> = crate::preset::builtin()
+            .iter()
+            .filter(|p| p.family == crate::engine::trace::Family::Abc)
+            .map(|p| p.name.as_str())
+            .collect();
+        if !abc.contains(&name.as_str()) {
+            return Err(format!(
+                "no A/B/C preset named `{name}`; choose one of: {}",
+                abc.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Leaves the alternate screen, raw mode and mouse reporting. Safe to call more than once.
+fn restore() {
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    let _ = std::io::stdout().flush();
+}
+
+/// How the screens ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit.
+    Quit,
+    /// SIGTERM or SIGHUP arrived (the signal number), after the terminal was restored.
+    Signal(i32),
+}
+
+/// Opens the terminal UI and runs it until the user quits or a signal arrives.
+pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(TuiError::NotATerminal);
+    }
+    let (screen, preset) = match start {
+        Start::Home => (ScreenId::Home, None),
+        Start::Frozen => (ScreenId::Frozen, None),
+        Start::Abc(p) => (ScreenId::Abc, p),
+        Start::Herd => (ScreenId::Herd, None),
+    };
+    let mut app = App::new(screen, preset.as_deref(), lang, theme::Theme::from_env());
+
+    let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
+    let flags = signals.map(|_| Arc::new(AtomicBool::new(false)));
+    for (sig, flag) in signals.iter().zip(&flags) {
+        signal_hook::flag::register(*sig, Arc::clone(flag)).map_err(TuiError::Io)?;
+    }
+    let caught = || {
+        signals
+            .iter()
+            .zip(&flags)
+            .find(|(_, f)| f.load(Ordering::Relaxed))
+            .map(|(s, _)| *s)
+    };
+    let mut terminal = ratatui::try_init().map_err(TuiError::Io)?;
+    // ratatui's hook restores raw mode and the screen; ours also turns mouse reporting off.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        hook(info);
+    }));
+    let result = (|| -> std::io::Result<()> {
+        execute!(std::io::stdout(), EnableMouseCapture)?;
+        let size = terminal.size()?;
+        app.size = (size.width, size.height);
+        while !app.quit && caught().is_none() {
+            terminal.draw(|f| app::draw(f, &app))?;
+            let wait = if app.playing() { TICK } else { IDLE_WAKE };
+            if !event::poll(wait)? {
+                if app.playing() {
+                    app::update(&mut app, Msg::Tick);
+                }
+                continue;
+            }
+            let msg = match event::read()? {
+                Event::Key(k) => app::map_key(k, &app),
+                Event::Mouse(m) => app::map_mouse(m),
+                Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+                _ => None,
+            };
+            if let Some(msg) = msg {
+                app::update(&mut app, msg);
+            }
+        }
+        Ok(())
+    })();
+    restore();
+    result.map_err(TuiError::Io)?;
+    Ok(caught().map_or(Ended::Quit, Ended::Signal))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,88 @@
+//! The `?` overlay: every key of the current screen, in the current language.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::i18n::{Lang, Ui, ui};
+use crate::tui::app::ScreenId;
+use crate::tui::theme::Theme;
+
+/// The keys of `screen`, as (key names, what they do).
+pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
+    let mut keys: Vec<(&'static str, Ui)> = Vec::new();
+    match screen {
+        ScreenId::Home => {
+            keys.push(("Up/Down j/k", Ui::KeyHomeMove));
+            keys.push(("Enter", Ui::KeyHomeOpen));
+        }
+        ScreenId::Frozen => {
+            keys.push(("Up/Down", Ui::KeySliderSelect));
+            keys.push(("Left/Right h/l", Ui::KeySliderAdjust));
+            keys.push((", . [ ]", Ui::KeyStep));
+            keys.push(("Home/End", Ui::KeyJump));
+            keys.push(("Space", Ui::KeyPlay));
+            keys.push(("f", Ui::KeyFencing));
+            keys.push(("s", Ui::KeyStopOnLoss));
+            keys.push(("c", Ui::KeyCompare));
+            keys.push(("mouse", Ui::KeyMouseSlider));
+            keys.push(("mouse", Ui::KeyMouseTimeline));
+        }
+        ScreenId::Abc => {
+            keys.push(("p/P Tab", Ui::KeyPreset));
+            keys.push((", . [ ] Left/Right", Ui::KeyStep));
+            keys.push(("Home/End", Ui::KeyJump));
+            keys.push(("Space", Ui::KeyPlay));
+            keys.push(("w", Ui::KeyWatch));
+            keys.push(("r", Ui::KeyRecovery));
+            keys.push(("a", Ui::KeyRegistration));
+            keys.push(("f", Ui::KeyFencing));
+            keys.push(("s", Ui::KeyOnLoss));
+            keys.push(("c", Ui::KeyCompare));
+            keys.push(("mouse", Ui::KeyMouseTimeline));
+        }
+        ScreenId::Herd => {
+            keys.push(("Up/Down", Ui::KeySliderSelect));
+            keys.push(("Left/Right h/l", Ui::KeySliderAdjust));
+            keys.push(("mouse", Ui::KeyMouseSlider));
+        }
+    }
+    keys.push(("L", Ui::KeyLang));
+    keys.push(("?", Ui::KeyHelp));
+    keys.push(("q Esc", Ui::KeyBack));
+    keys.push(("Ctrl-C", Ui::KeyQuit));
+    keys
+}
+
+pub fn render(screen: ScreenId, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let keys = keys(screen);
+    let w = area.width.min(78);
+    let h = (keys.len() as u16 + 3).min(area.height);
+    let boxed = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    Clear.render(boxed, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(ui(Ui::HelpTitle, lang))
+        .title_bottom(ui(Ui::HelpClose, lang));
+    let inner = block.inner(boxed);
+    block.render(boxed, buf);
+    for (i, (key, what)) in keys.iter().enumerate().take(inner.height as usize) {
+        let y = inner.y + i as u16;
+        buf.set_stringn(inner.x + 1, y, key, 20, theme.title());
+        if inner.width > 22 {
+            buf.set_stringn(
+                inner.x + 22,
+                y,
+                ui(*what, lang),
+                (inner.width - 22) as usize,
+                Style::new(),
+            );
+        }
+    }
+}

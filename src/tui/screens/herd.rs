@@ -1,0 +1,256 @@
+//! Herd versus chain: sliders for N, k, grab cost and hold; the release-by-release chart; and
+//! the totals for the current k beside the chain (k = 1) and the herd (k = N), all engine runs.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use super::{line, secs};
+use crate::engine::params::{HERD_SPECS, HerdParams, NumSpec};
+use crate::engine::trace::{HerdMetrics, Metrics, Trace};
+use crate::engine::{Params, run};
+use crate::i18n::{Lang, Ui, ui};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::herd_chart::HerdChart;
+use crate::tui::widgets::slider::{self, Slider};
+
+/// The screen keeps N to what a chart can show; the command line allows more.
+pub const SCREEN_MAX_WAITERS: u32 = 200;
+const SLIDER_WORDS: [Ui; 4] = [Ui::Waiters, Ui::Fanout, Ui::GrabCost, Ui::Hold];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HerdState {
+    pub params: HerdParams,
+    pub focus: usize,
+    pub current: Trace,
+    pub chain: Trace,
+    pub herd: Trace,
+}
+
+fn run_herd(p: &HerdParams) -> Trace {
+    run(&Params::Herd(p.clone()))
+}
+
+impl HerdState {
+    pub fn new(mut params: HerdParams) -> Self {
+        params.waiters = params.waiters.clamp(1, SCREEN_MAX_WAITERS);
+        params.fanout = params.fanout.clamp(1, params.waiters);
+        let (current, chain, herd) = Self::runs(&params);
+        Self {
+            params,
+            focus: 0,
+            current,
+            chain,
+            herd,
+        }
+    }
+
+    fn runs(p: &HerdParams) -> (Trace, Trace, Trace) {
+        let chain = HerdParams {
+            fanout: 1,
+            ..p.clone()
+        };
+        let herd = HerdParams {
+            fanout: p.waiters,
+            ..p.clone()
+        };
+        (run_herd(p), run_herd(&chain), run_herd(&herd))
+    }
+
+    fn rerun(&mut self) {
+        (self.current, self.chain, self.herd) = Self::runs(&self.params);
+    }
+
+    /// The slider's spec as the screen uses it: N capped, k at most N.
+    pub fn spec(&self, i: usize) -> NumSpec {
+        let base = HERD_SPECS[i];
+        match i {
+            0 => NumSpec {
+                max: f64::from(SCREEN_MAX_WAITERS),
+                ..base
+            },
+            1 => NumSpec {
+                max: f64::from(self.params.waiters),
+                ..base
+            },
+            _ => base,
+        }
+    }
+
+    pub fn value(&self, i: usize) -> f64 {
+        self.params
+            .get(HERD_SPECS[i].key)
+            .unwrap_or(HERD_SPECS[i].min)
+    }
+
+    fn set(&mut self, i: usize, v: f64) {
+        let spec = self.spec(i);
+        let v = v.clamp(spec.min, spec.max);
+        if self.params.set(spec.key, v).is_ok() {
+            // Fewer waiters than the fan-out: the fan-out follows N down.
+            self.params.fanout = self.params.fanout.clamp(1, self.params.waiters);
+            self.rerun();
+        }
+    }
+
+    pub fn focus_by(&mut self, dir: i8) {
+        let n = HERD_SPECS.len() as i64;
+        self.focus = (self.focus as i64 + i64::from(dir)).rem_euclid(n) as usize;
+    }
+
+    pub fn adjust(&mut self, dir: i8, coarse: bool) {
+        let spec = self.spec(self.focus);
+        let v = slider::nudge(&spec, spec.max, self.value(self.focus), dir, coarse);
+        self.set(self.focus, v);
+    }
+
+    pub fn set_frac(&mut self, i: usize, frac: f64) {
+        let spec = self.spec(i);
+        self.focus = i;
+        self.set(i, slider::value_at(spec.min, spec.max, spec.step, frac));
+    }
+
+    pub fn click(&mut self, area: Rect, col: u16, row: u16) {
+        let lay = layout(area);
+        if let Some(i) = lay.sliders.iter().position(|r| r.y == row && r.height > 0) {
+            self.set_frac(i, slider::frac_at(slider::track(lay.sliders[i]), col));
+        }
+    }
+
+    pub fn metrics(trace: &Trace) -> Option<&HerdMetrics> {
+        match &trace.metrics {
+            Metrics::Herd(m) => Some(m),
+            _ => None,
+        }
+    }
+}
+
+pub struct HerdLayout {
+    pub title: Rect,
+    pub sliders: Vec<Rect>,
+    pub totals: Rect,
+    pub legend: Rect,
+    pub chart: Rect,
+    pub footer: Rect,
+}
+
+pub fn layout(area: Rect) -> HerdLayout {
+    let mut y = area.y;
+    let mut take = |h: u16| {
+        let r = Rect::new(
+            area.x,
+            y,
+            area.width,
+            h.min(area.bottom().saturating_sub(y)),
+        );
+        y = (y + h).min(area.bottom());
+        r
+    };
+    let title = take(1);
+    let sliders = (0..HERD_SPECS.len()).map(|_| take(1)).collect();
+    let totals = take(4);
+    let legend = take(1);
+    let chart_top = legend.bottom();
+    let footer = Rect::new(
+        area.x,
+        area.bottom().saturating_sub(1),
+        area.width,
+        1.min(area.height),
+    );
+    let chart = Rect::new(
+        area.x,
+        chart_top,
+        area.width,
+        footer.y.saturating_sub(chart_top),
+    );
+    HerdLayout {
+        title,
+        sliders,
+        totals,
+        legend,
+        chart,
+        footer,
+    }
+}
+
+pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let lay = layout(area);
+    line(buf, lay.title, ui(Ui::HomeHerd, lang), theme.title());
+    for (i, row) in lay.sliders.iter().enumerate() {
+        let spec = s.spec(i);
+        let v = s.value(i);
+        let unit = if i >= 2 { " ms" } else { "" };
+        let span = (spec.max - spec.min).max(f64::MIN_POSITIVE);
+        Slider {
+            label: ui(SLIDER_WORDS[i], lang),
+            value: format!("{}{unit}", secs(v)),
+            frac: (v - spec.min) / span,
+            focused: i == s.focus,
+            theme,
+        }
+        .render(*row, buf);
+    }
+    let t = lay.totals;
+    let header = format!(
+        "{}{}{}{}",
+        pad_to("", 16),
+        ralign(ui(Ui::Notifications, lang), 14),
+        ralign(ui(Ui::Wasted, lang), 10),
+        ralign(ui(Ui::TotalTime, lang), 14)
+    );
+    line(buf, Rect { height: 1, ..t }, &header, theme.dim());
+    let n = s.params.waiters;
+    let rows = [
+        (
+            format!("{} k={}", ui(Ui::Current, lang), s.params.fanout),
+            &s.current,
+        ),
+        (format!("{} k=1", ui(Ui::Chain, lang)), &s.chain),
+        (format!("{} k={n}", ui(Ui::Herd, lang)), &s.herd),
+    ];
+    for (i, (label, trace)) in rows.iter().enumerate() {
+        if let Some(m) = HerdState::metrics(trace) {
+            let text = format!(
+                "{}{:>14}{:>10}{:>14}",
+                pad_to(label, 16),
+                m.total_notifications,
+                m.wasted_wakeups,
+                format!("{} ms", secs(m.total_time_ms))
+            );
+            let style = if i == 0 { theme.title() } else { Style::new() };
+            line(
+                buf,
+                Rect {
+                    y: t.y + 1 + i as u16,
+                    height: 1,
+                    ..t
+                },
+                &text,
+                style,
+            );
+        }
+    }
+    line(buf, lay.legend, ui(Ui::HerdLegend, lang), theme.dim());
+    if let Some(m) = HerdState::metrics(&s.current) {
+        HerdChart {
+            metrics: m,
+            more: ui(Ui::MoreRows, lang).to_string(),
+            theme,
+        }
+        .render(lay.chart, buf);
+    }
+    line(buf, lay.footer, ui(Ui::FooterHerd, lang), theme.dim());
+}
+
+/// Pads to `cols` display columns (`format!` widths count chars, not columns).
+fn pad_to(s: &str, cols: usize) -> String {
+    let w = crate::text::width(s);
+    format!("{s}{}", " ".repeat(cols.saturating_sub(w)))
+}
+
+/// Right-aligns to `cols` display columns.
+fn ralign(s: &str, cols: usize) -> String {
+    let w = crate::text::width(s);
+    format!("{}{s}", " ".repeat(cols.saturating_sub(w)))
+}

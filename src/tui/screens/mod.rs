@@ -1,0 +1,46 @@
+//! One file per screen: its state, how messages change it, and how it is drawn.
+
+pub mod abc;
+pub mod frozen;
+pub mod help;
+pub mod herd;
+pub mod home;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+/// Writes `text` wrapped (CJK-aware) into `area`, one line per row, cutting what does not fit.
+pub fn wrapped(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
+    let area = area.intersection(buf.area);
+    if area.width == 0 {
+        return;
+    }
+    for (i, line) in crate::text::wrap(text, area.width as usize)
+        .iter()
+        .take(area.height as usize)
+        .enumerate()
+    {
+        buf.set_stringn(area.x, area.y + i as u16, line, area.width as usize, style);
+    }
+}
+
+/// Writes one line, cut at the area's width.
+pub fn line(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
+    let area = area.intersection(buf.area);
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    buf.set_stringn(area.x, area.y, text, area.width as usize, style);
+}
+
+/// The colon after a label: full-width in Chinese, so it is two columns in every terminal.
+pub fn colon(lang: crate::i18n::Lang) -> &'static str {
+    lang.pick("：", ": ")
+}
+
+/// Seconds as a short number: `19`, `19.5`, `0.125`.
+pub fn secs(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

@@ -1,0 +1,607 @@
+//! Rendering tests at 80x24 and 160x48 in both languages, key-mapping tests, and a property
+//! test that throws random input at `update`.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use proptest::prelude::*;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use super::app::{App, Msg, ScreenId, draw, map_key, map_mouse, update};
+use super::screens::abc::Variant;
+use super::screens::frozen::FrozenState;
+use super::screens::herd::HerdState;
+use super::theme::Theme;
+use crate::engine::time::fmt_secs;
+use crate::engine::trace::{Metrics, Verdict};
+use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
+const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
+
+fn app(screen: ScreenId, lang: Lang, (w, h): (u16, u16)) -> App {
+    let mut app = App::new(screen, None, lang, Theme { mono: false });
+    app.size = (w, h);
+    app
+}
+
+/// The screen as text, one line per row, wide characters counted once.
+fn text(buf: &Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut skip = 0usize;
+        for x in 0..buf.area.width {
+            let cell = &buf[(x, y)];
+            if skip == 0 {
+                out.push_str(cell.symbol());
+                skip = crate::text::width(cell.symbol()).max(1);
+            }
+            skip -= 1;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn screen(app: &App) -> String {
+    let mut term = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("test backend");
+    term.draw(|f| draw(f, app)).expect("draw");
+    text(term.backend().buffer())
+}
+
+fn key(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)
+}
+
+fn press(app: &mut App, k: KeyEvent) {
+    if let Some(msg) = map_key(k, app) {
+        update(app, msg);
+    }
+}
+
+fn frozen_verdict(s: &FrozenState) -> Verdict {
+    match &s.trace.metrics {
+        Metrics::Frozen(m) => m.verdict,
+        _ => panic!("not a frozen trace"),
+    }
+}
+
+#[test]
+fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
+    for size in SIZES {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Frozen, lang, size);
+            assert_eq!(frozen_verdict(&a.frozen), Verdict::StaleWriteRejected);
+            let s = screen(&a);
+            assert!(
+                s.contains(verdict_short(Verdict::StaleWriteRejected, lang)),
+                "{s}"
+            );
+            // The danger-window formula with this run's numbers, all from the trace.
+            let Metrics::Frozen(m) = &a.frozen.trace.metrics else {
+                panic!()
+            };
+            let (w, e) = (m.holder_write_arrival.unwrap(), m.lease_expiry.unwrap());
+            let filled = format!(
+                "max(0, {} - {}) = {} s",
+                super::screens::secs(w),
+                super::screens::secs(e),
+                super::screens::secs(m.danger_window)
+            );
+            assert!(s.contains(&filled), "{filled} missing:\n{s}");
+            assert!(s.contains(&format!("{} s", fmt_secs(0))));
+
+            press(&mut a, key('f'));
+            assert!(!a.frozen.params.fencing);
+            assert_eq!(frozen_verdict(&a.frozen), Verdict::Corruption);
+            let s = screen(&a);
+            assert!(s.contains(verdict_short(Verdict::Corruption, lang)), "{s}");
+            assert!(!s.contains(verdict_short(Verdict::StaleWriteRejected, lang)));
+        }
+    }
+}
+
+#[test]
+fn frozen_cursor_walks_events_and_shows_the_resource() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+    let end = a.frozen.trace.end_ms;
+    assert_eq!(a.frozen.tl.cursor_ms, end);
+    let s = screen(&a);
+    let Metrics::Frozen(m) = &a.frozen.trace.metrics else {
+        panic!()
+    };
+    // At the end the resource shows the final value and largest token the engine reports.
+    assert!(
+        s.contains(&format!(
+            "{}: {}",
+            ui(Ui::LastToken, Lang::En),
+            m.last_seen_token
+        )),
+        "{s}"
+    );
+    let final_value = m.final_value.clone().unwrap();
+    assert!(
+        s.contains(&format!("{}: {final_value}", ui(Ui::LastWriter, Lang::En))),
+        "{s}"
+    );
+    // Stepping back lands on events, each explained in words.
+    press(&mut a, key(','));
+    let e = a.frozen.tl.current(&a.frozen.trace).unwrap().clone();
+    assert_eq!(a.frozen.tl.cursor_ms, e.at_ms);
+    assert!(screen(&a).contains(&crate::i18n::describe(&e, Lang::En)[..30]));
+    press(&mut a, KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
+    assert_eq!(a.frozen.tl.cursor_ms, 0);
+}
+
+#[test]
+fn frozen_sliders_rerun_the_engine() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    let before = a.frozen.trace.clone();
+    // Select "pause length" and shorten it a lot: the catch-up keepalive then saves the lease.
+    for _ in 0..3 {
+        press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+    }
+    assert_eq!(a.frozen.focus, 3);
+    for _ in 0..3 {
+        press(&mut a, KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
+    }
+    assert_eq!(a.frozen.params.pause_len_ms, 0);
+    assert_ne!(a.frozen.trace, before);
+    assert_eq!(frozen_verdict(&a.frozen), Verdict::NoIncident);
+    assert!(screen(&a).contains(verdict_short(Verdict::NoIncident, Lang::En)));
+}
+
+#[test]
+fn frozen_mouse_sets_sliders_and_cursor() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    let lay = super::screens::frozen::layout(ratatui::layout::Rect::new(0, 0, 80, 24), false);
+    let track = super::widgets::slider::track(lay.sliders[0]);
+    let click = |col, row| MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: col,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(
+        &mut a,
+        map_mouse(click(track.right() - 1, lay.sliders[0].y)).unwrap(),
+    );
+    assert_eq!(a.frozen.params.ttl_ms, 30_000);
+    let lanes = super::widgets::lanes::track(lay.lanes);
+    update(
+        &mut a,
+        map_mouse(click(lanes.x + lanes.width / 2, lay.lanes.y + 2)).unwrap(),
+    );
+    assert_eq!(
+        a.frozen.tl.cursor_ms,
+        super::widgets::lanes::time_at(lanes, a.frozen.trace.end_ms, lanes.x + lanes.width / 2)
+    );
+    assert!(a.frozen.tl.cursor_ms > 0);
+}
+
+#[test]
+fn frozen_compare_shows_both_runs_with_one_cursor() {
+    for size in SIZES {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Frozen, lang, size);
+            press(&mut a, key('c'));
+            let s = screen(&a);
+            assert!(
+                s.contains(verdict_short(Verdict::StaleWriteRejected, lang)),
+                "{s}"
+            );
+            assert!(s.contains(verdict_short(Verdict::Corruption, lang)), "{s}");
+            assert!(s.contains(ui(Ui::Compare, lang)));
+        }
+    }
+}
+
+#[test]
+fn herd_totals_come_from_three_engine_runs() {
+    for size in SIZES {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Herd, lang, size);
+            a.herd = HerdState::new(crate::engine::HerdParams {
+                waiters: 50,
+                fanout: 50,
+                ..Default::default()
+            });
+            let herd = HerdState::metrics(&a.herd.current)
+                .unwrap()
+                .total_notifications;
+            // Everyone left wakes on every release: N(N+1)/2.
+            assert_eq!(herd, 50 * 51 / 2);
+            let chain = HerdState::metrics(&a.herd.chain)
+                .unwrap()
+                .total_notifications;
+            let s = screen(&a);
+            assert!(s.contains(&herd.to_string()), "{s}");
+            assert!(s.contains(&chain.to_string()), "{s}");
+            assert!(s.contains(ui(Ui::HerdLegend, lang)));
+            // The first chart row: the winner, then 49 woken for nothing.
+            assert!(s.contains(&format!("#{}", "+".repeat(49))), "{s}");
+        }
+    }
+}
+
+#[test]
+fn herd_fanout_follows_waiters_down() {
+    let mut a = app(ScreenId::Herd, Lang::En, (80, 24));
+    press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+    for _ in 0..10 {
+        press(&mut a, KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT));
+    }
+    assert_eq!(a.herd.params.fanout, a.herd.params.waiters);
+    press(&mut a, KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
+    for _ in 0..10 {
+        press(&mut a, KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
+    }
+    assert_eq!(a.herd.params.waiters, 1);
+    assert_eq!(a.herd.params.fanout, 1);
+}
+
+#[test]
+fn abc_badges_turn_red_from_the_first_violation() {
+    for size in SIZES {
+        for lang in LANGS {
+            let mut a = App::new(
+                ScreenId::Abc,
+                Some("watch-race-broken"),
+                lang,
+                Theme::default(),
+            );
+            a.size = size;
+            let inv = a
+                .abc
+                .trace
+                .invariants
+                .iter()
+                .find(|i| !i.held)
+                .expect("this preset breaks an invariant")
+                .clone();
+            let label = invariant_label(inv.name, lang);
+            let s = screen(&a);
+            assert!(s.contains(&format!("[ok] {label}")), "{s}");
+            press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+            assert!(a.abc.tl.cursor_ms >= inv.first_violation_ms.unwrap());
+            let s = screen(&a);
+            assert!(s.contains(&format!("[!!] {label}")), "{s}");
+            assert!(s.contains("watch-race-broken"));
+        }
+    }
+}
+
+#[test]
+fn abc_variants_and_presets_rerun_the_engine() {
+    let mut a = App::new(
+        ScreenId::Abc,
+        Some("watch-race-broken"),
+        Lang::En,
+        Theme::default(),
+    );
+    assert!(!a.abc.trace.all_invariants_hold());
+    press(&mut a, key('a'));
+    assert_eq!(a.abc.last, Variant::Registration);
+    assert!(
+        a.abc.trace.all_invariants_hold(),
+        "the atomic watch fixes the race"
+    );
+    let s = screen(&a);
+    assert!(s.contains(ui(Ui::RegAtomic, Lang::En)));
+    // Compare flips the last toggled variant back: the broken run beside the fixed one.
+    press(&mut a, key('c'));
+    assert!(!a.abc.other.as_ref().unwrap().all_invariants_hold());
+    assert!(
+        screen(&a).contains(&ui(Ui::Flipped, Lang::En).replace("{}", ui(Ui::RegTwoStep, Lang::En)))
+    );
+    let before = a.abc.index;
+    press(&mut a, key('p'));
+    assert_eq!(a.abc.index, (before + 1) % a.abc.presets.len());
+    // The herd preset wakes more than one per release; the chain preset exactly one.
+    let mut a = App::new(ScreenId::Abc, Some("herd"), Lang::En, Theme::default());
+    a.size = (160, 48);
+    let Metrics::Abc(m) = &a.abc.trace.metrics else {
+        panic!()
+    };
+    let list: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
+    assert!(screen(&a).contains(&format!("[{}]", list.join(", "))));
+}
+
+#[test]
+fn home_lists_every_simulation_and_opens_it() {
+    for size in SIZES {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Home, lang, size);
+            let s = screen(&a);
+            assert!(s.contains(ui(Ui::HomeFrozen, lang)));
+            assert!(s.contains(ui(Ui::HomeHerd, lang)));
+            for p in &a.presets {
+                assert!(s.contains(&p.name), "{} missing:\n{s}", p.name);
+            }
+            // The selected preset's purpose is shown whole (first words at least).
+            press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+            let p = a.presets[0];
+            let about = lang.pick(&p.about.zh, &p.about.en);
+            let start: String = about.chars().take(8).collect();
+            assert!(screen(&a).contains(&start));
+            press(&mut a, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+            assert_eq!(a.screen, ScreenId::Abc);
+            assert_eq!(a.abc.index, 0);
+            press(&mut a, key('q'));
+            assert_eq!(a.screen, ScreenId::Home);
+            press(&mut a, key('q'));
+            assert!(a.quit);
+        }
+    }
+}
+
+#[test]
+fn help_overlay_lists_the_keys_of_each_screen() {
+    for screen_id in [
+        ScreenId::Home,
+        ScreenId::Frozen,
+        ScreenId::Abc,
+        ScreenId::Herd,
+    ] {
+        for lang in LANGS {
+            let mut a = app(screen_id, lang, (160, 48));
+            press(&mut a, key('?'));
+            assert!(a.help);
+            let s = screen(&a);
+            for (k, what) in super::screens::help::keys(screen_id) {
+                assert!(s.contains(k), "{k} missing");
+                assert!(s.contains(ui(what, lang)), "{:?} missing:\n{s}", what);
+            }
+            // While help is open, screen keys do nothing; Esc closes it.
+            press(&mut a, key('f'));
+            assert!(a.frozen.params.fencing);
+            press(&mut a, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            assert!(!a.help);
+        }
+    }
+}
+
+#[test]
+fn small_terminals_ask_to_enlarge_and_never_panic() {
+    for lang in LANGS {
+        let a = app(ScreenId::Frozen, lang, (79, 24));
+        let s = screen(&a);
+        assert!(s.contains("80x24") && s.contains("79x24"), "{s}");
+    }
+    for screen_id in [
+        ScreenId::Home,
+        ScreenId::Frozen,
+        ScreenId::Abc,
+        ScreenId::Herd,
+    ] {
+        for (w, h) in [(1, 1), (0, 0), (80, 1), (1, 40), (80, 24)] {
+            let mut a = app(screen_id, Lang::Zh, (w, h));
+            a.help = true;
+            let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, w, h));
+            super::app::render(&a, buf.area, &mut buf);
+        }
+    }
+}
+
+#[test]
+fn chinese_labels_keep_lanes_aligned() {
+    let a = app(ScreenId::Frozen, Lang::Zh, (80, 24));
+    let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+    super::app::render(&a, buf.area, &mut buf);
+    let lay = super::screens::frozen::layout(buf.area, false);
+    let x = super::widgets::lanes::LABEL_COLS;
+    for (i, lane) in a.frozen.trace.lanes.iter().enumerate() {
+        let y = lay.lanes.y + 1 + i as u16;
+        let want = crate::export::text::glyph(lane.spans[0].state, lane.spans[0].note.as_deref());
+        let got = buf[(x + 1, y)].symbol().to_string();
+        assert_eq!(
+            got,
+            want.to_string(),
+            "lane {} row {y}: {}",
+            lane.actor,
+            text(&buf)
+        );
+    }
+}
+
+#[test]
+fn language_toggles_at_run_time() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    press(&mut a, key('L'));
+    assert_eq!(a.lang, Lang::Zh);
+    assert!(screen(&a).contains(ui(Ui::HomeFrozen, Lang::Zh)));
+}
+
+#[test]
+fn key_mapping() {
+    let a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(map_key(ctrl_c, &a), Some(Msg::Quit));
+    assert_eq!(map_key(key('c'), &a), Some(Msg::Compare));
+    assert_eq!(map_key(key('f'), &a), Some(Msg::ToggleFencing));
+    assert_eq!(map_key(key('s'), &a), Some(Msg::ToggleStopOnLoss));
+    assert_eq!(map_key(key(' '), &a), Some(Msg::TogglePlay));
+    assert_eq!(map_key(key(','), &a), Some(Msg::Step(-1)));
+    assert_eq!(map_key(key(']'), &a), Some(Msg::Step(1)));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT), &a),
+        Some(Msg::Adjust {
+            dir: 1,
+            coarse: true
+        })
+    );
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE), &a),
+        Some(Msg::Adjust {
+            dir: -1,
+            coarse: false
+        })
+    );
+    assert_eq!(map_key(key('q'), &a), Some(Msg::Back));
+    assert_eq!(map_key(key('L'), &a), Some(Msg::ToggleLang));
+    assert_eq!(map_key(key('w'), &a), None);
+
+    let b = app(ScreenId::Abc, Lang::En, (80, 24));
+    assert_eq!(map_key(key('w'), &b), Some(Msg::Variant(Variant::Watch)));
+    assert_eq!(map_key(key('r'), &b), Some(Msg::Variant(Variant::Recovery)));
+    assert_eq!(
+        map_key(key('a'), &b),
+        Some(Msg::Variant(Variant::Registration))
+    );
+    assert_eq!(map_key(key('f'), &b), Some(Msg::Variant(Variant::Fencing)));
+    assert_eq!(map_key(key('s'), &b), Some(Msg::Variant(Variant::OnLoss)));
+    assert_eq!(map_key(key('p'), &b), Some(Msg::Preset(1)));
+    assert_eq!(map_key(key('P'), &b), Some(Msg::Preset(-1)));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE), &b),
+        Some(Msg::Preset(1))
+    );
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE), &b),
+        Some(Msg::Step(1))
+    );
+
+    let h = app(ScreenId::Home, Lang::En, (80, 24));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &h),
+        Some(Msg::Enter)
+    );
+    assert_eq!(map_key(key('j'), &h), Some(Msg::Down));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &h),
+        Some(Msg::Back)
+    );
+    assert_eq!(map_key(key('f'), &h), None);
+
+    let mut release = key('f');
+    release.kind = crossterm::event::KeyEventKind::Release;
+    assert_eq!(map_key(release, &a), None);
+}
+
+#[test]
+fn playback_advances_and_stops_at_the_end() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    press(&mut a, key(' '));
+    assert!(a.playing());
+    for _ in 0..super::timeline::TICKS_PER_RUN + 5 {
+        update(&mut a, Msg::Tick);
+    }
+    assert!(!a.playing());
+    assert_eq!(a.frozen.tl.cursor_ms, a.frozen.trace.end_ms);
+}
+
+fn input() -> impl Strategy<Value = Input> {
+    let keys = prop_oneof![
+        Just(KeyCode::Up),
+        Just(KeyCode::Down),
+        Just(KeyCode::Left),
+        Just(KeyCode::Right),
+        Just(KeyCode::Home),
+        Just(KeyCode::End),
+        Just(KeyCode::Enter),
+        Just(KeyCode::Esc),
+        Just(KeyCode::Tab),
+        proptest::sample::select(" ,.[]fswracpPLq?hjkl".chars().collect::<Vec<_>>())
+            .prop_map(KeyCode::Char),
+    ];
+    prop_oneof![
+        4 => (keys, any::<bool>()).prop_map(|(k, shift)| Input::Key(k, shift)),
+        1 => (0u16..200, 0u16..60, any::<bool>()).prop_map(|(c, r, d)| Input::Mouse(c, r, d)),
+        1 => (0u16..200, 0u16..60).prop_map(|(w, h)| Input::Resize(w, h)),
+        1 => Just(Input::Tick),
+    ]
+}
+
+#[derive(Debug, Clone)]
+enum Input {
+    Key(KeyCode, bool),
+    Mouse(u16, u16, bool),
+    Resize(u16, u16),
+    Tick,
+}
+
+fn check_consistent(a: &App) {
+    assert!(a.home.selected < a.home.items.len());
+    assert!(a.frozen.focus < crate::engine::params::FROZEN_SPECS.len());
+    assert!(a.herd.focus < crate::engine::params::HERD_SPECS.len());
+    assert!(a.herd.params.fanout >= 1 && a.herd.params.fanout <= a.herd.params.waiters);
+    assert!(a.herd.params.waiters <= super::screens::herd::SCREEN_MAX_WAITERS);
+    assert!(a.frozen.tl.cursor_ms <= a.frozen.trace.end_ms);
+    assert!(a.abc.tl.cursor_ms <= a.abc.trace.end_ms);
+    for (tl, trace) in [(&a.frozen.tl, &a.frozen.trace), (&a.abc.tl, &a.abc.trace)] {
+        if let Some(i) = tl.event {
+            assert!(i < trace.events.len());
+        }
+    }
+    assert!(a.abc.index < a.abc.presets.len().max(1));
+    assert_eq!(a.frozen.other.is_some(), a.frozen.compare());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #[test]
+    fn random_input_never_panics_and_keeps_state_consistent(
+        inputs in proptest::collection::vec(input(), 1..40)
+    ) {
+        let mut a = app(ScreenId::Home, Lang::En, (80, 24));
+        for i in inputs {
+            let msg = match i {
+                Input::Key(k, shift) => {
+                    let m = if shift { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
+                    map_key(KeyEvent::new(k, m), &a)
+                }
+                Input::Mouse(c, r, drag) => map_mouse(MouseEvent {
+                    kind: if drag {
+                        MouseEventKind::Drag(MouseButton::Left)
+                    } else {
+                        MouseEventKind::Down(MouseButton::Left)
+                    },
+                    column: c,
+                    row: r,
+                    modifiers: KeyModifiers::NONE,
+                }),
+                Input::Resize(w, h) => Some(Msg::Resize(w, h)),
+                Input::Tick => Some(Msg::Tick),
+            };
+            if let Some(msg) = msg {
+                update(&mut a, msg);
+            }
+            if a.quit {
+                break;
+            }
+            check_consistent(&a);
+            let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, a.size.0, a.size.1));
+            super::app::render(&a, buf.area, &mut buf);
+        }
+    }
+}
+
+#[test]
+fn no_color_draws_states_by_glyph_alone() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    a.theme = Theme { mono: true };
+    let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+    super::app::render(&a, buf.area, &mut buf);
+    use ratatui::style::Color;
+    for cell in &buf.content {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
+    }
+    // Held, frozen-while-holding and lost still read differently.
+    let s = text(&buf);
+    assert!(s.contains("=#") && s.contains("#x"), "{s}");
+}
+
+#[test]
+fn snapshots_at_80x24() {
+    for (name, screen_id, lang) in [
+        ("home_en", ScreenId::Home, Lang::En),
+        ("frozen_en", ScreenId::Frozen, Lang::En),
+        ("frozen_zh", ScreenId::Frozen, Lang::Zh),
+        ("abc_en", ScreenId::Abc, Lang::En),
+        ("herd_zh", ScreenId::Herd, Lang::Zh),
+    ] {
+        let a = app(screen_id, lang, (80, 24));
+        insta::assert_snapshot!(name, screen(&a));
+    }
+}

@@ -1,0 +1,101 @@
+//! Styles for every screen, in one place.
+//!
+//! With `NO_COLOR` set the theme is monochrome: lane states then differ only by their glyph
+//! (the same characters as the text export), so nothing depends on colour to be understood.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::engine::trace::State;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Theme {
+    /// No colours at all: glyphs, bold and reverse video only.
+    pub mono: bool,
+}
+
+impl Theme {
+    /// Honours the `NO_COLOR` convention (any non-empty value).
+    pub fn from_env() -> Self {
+        let mono = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Self { mono }
+    }
+
+    fn fg(self, c: Color) -> Style {
+        if self.mono {
+            Style::new()
+        } else {
+            Style::new().fg(c)
+        }
+    }
+
+    /// The style of one lane cell in `state`. Colour mode paints the background so a span reads
+    /// as a bar; the glyph stays on top so mono and colour show the same information.
+    pub fn state(self, state: State) -> Style {
+        if self.mono {
+            return Style::new();
+        }
+        let bg = match state {
+            State::Held | State::LeaseLive => Color::Green,
+            State::FrozenHolding => Color::Magenta,
+            State::Frozen | State::Suspended => Color::Blue,
+            State::Lost | State::Crashed | State::Stuck => Color::Red,
+            State::Written | State::Value => Color::Cyan,
+            State::Waiting | State::Retrying | State::Queue => Color::Yellow,
+            State::Creating | State::CreateUnknown | State::Reading => Color::LightYellow,
+            State::Idle | State::Released | State::Free | State::Empty => return Style::new(),
+        };
+        Style::new().bg(bg).fg(Color::Black)
+    }
+
+    pub fn title(self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
+    }
+
+    pub fn dim(self) -> Style {
+        if self.mono {
+            Style::new()
+        } else {
+            Style::new().fg(Color::DarkGray)
+        }
+    }
+
+    pub fn focus(self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED)
+    }
+
+    pub fn cursor(self) -> Style {
+        Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
+    }
+
+    pub fn good(self) -> Style {
+        self.fg(Color::Green).add_modifier(Modifier::BOLD)
+    }
+
+    pub fn bad(self) -> Style {
+        self.fg(Color::Red).add_modifier(Modifier::BOLD)
+    }
+
+    pub fn danger(self) -> Style {
+        if self.mono {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+        }
+    }
+
+    /// The winner, wasted wake-ups and waiters left asleep in the herd chart.
+    pub fn herd(self, part: HerdPart) -> Style {
+        match part {
+            HerdPart::Winner => self.fg(Color::Green).add_modifier(Modifier::BOLD),
+            HerdPart::Wasted => self.fg(Color::Red),
+            HerdPart::Asleep => self.dim(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HerdPart {
+    Winner,
+    Wasted,
+    Asleep,
+}

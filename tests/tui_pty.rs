@@ -1,0 +1,121 @@
+//! End to end: runs the real binary in a pseudo-terminal, reads its screen through a terminal
+//! emulator, presses keys, and checks the terminal is restored on exit.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 30;
+const COLS: u16 = 100;
+
+fn nz(n: u16) -> std::num::NonZero<u16> {
+    std::num::NonZero::new(n).expect("a terminal size is never zero")
+}
+
+struct Screen {
+    parser: Arc<Mutex<vt100::Parser>>,
+    raw: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Screen {
+    fn contents(&self) -> String {
+        self.parser.lock().expect("parser lock").screen().contents()
+    }
+
+    /// Waits until the screen shows `needle`, failing with the screen after a while.
+    fn wait_for(&self, needle: &str) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if self.contents().contains(needle) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("`{needle}` never appeared; screen:\n{}", self.contents());
+    }
+}
+
+#[test]
+fn frozen_screen_in_a_real_terminal() {
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("open a pty");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_locklab"));
+    cmd.arg("frozen");
+    cmd.env("LC_ALL", "C");
+    cmd.env("NO_COLOR", "1");
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("spawn locklab");
+    drop(pair.slave);
+
+    let mut reader = pair.master.try_clone_reader().expect("pty reader");
+    let mut writer = pair.master.take_writer().expect("pty writer");
+    let screen = Screen {
+        parser: Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0))),
+        raw: Arc::new(Mutex::new(Vec::new())),
+    };
+    let (parser, raw) = (Arc::clone(&screen.parser), Arc::clone(&screen.raw));
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            parser.lock().expect("parser lock").process(&buf[..n]);
+            raw.lock().expect("raw lock").extend_from_slice(&buf[..n]);
+        }
+    });
+
+    screen.wait_for("stale_write_rejected");
+    writer.write_all(b"f").expect("press f");
+    writer.flush().expect("flush");
+    screen.wait_for("corruption");
+    assert!(screen.contents().contains("fencing: off"));
+    // Back to home, then quit from home.
+    writer.write_all(b"q").expect("press q");
+    writer.flush().expect("flush");
+    screen.wait_for("Herd vs chain");
+    writer.write_all(b"q").expect("press q");
+    writer.flush().expect("flush");
+
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "locklab did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    let raw = String::from_utf8_lossy(&screen.raw.lock().expect("raw lock")).to_string();
+    // Mouse reporting was turned on, then off again, and the alternate screen was left.
+    assert!(raw.contains("\x1b[?1000h"), "mouse capture never enabled");
+    assert!(raw.contains("\x1b[?1000l"), "mouse capture left on");
+    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
+}
+
+#[test]
+fn without_a_terminal_it_points_to_sim() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .env("LC_ALL", "C")
+        .output()
+        .expect("run locklab");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("needs a terminal") && err.contains("locklab sim"),
+        "{err}"
+    );
+}
