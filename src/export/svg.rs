@@ -185,7 +185,7 @@ fn axis(out: &mut String, y: f64, end: Millis, lang: Lang) {
 /// The lanes view of a frozen-holder or A/B/C run.
 fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: Lang) -> String {
     let end = trace.end_ms;
-    let top = 86.0;
+    let top = 110.0;
     let lanes_h = trace.lanes.len() as f64 * (LANE_H + LANE_GAP);
     let footer = 150.0;
     let height = top + lanes_h + 40.0 + footer;
@@ -239,7 +239,10 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
     }
     // Write arrivals at the resource: accepted or refused, with the token.
     if let Some(row) = trace.lanes.iter().position(|l| l.actor == "resource") {
-        let y = top + row as f64 * (LANE_H + LANE_GAP) + LANE_H + 11.0;
+        let base_y = top + row as f64 * (LANE_H + LANE_GAP) + LANE_H + 11.0;
+        // Stagger labels that would overlap their neighbour.
+        let mut last_x = f64::MIN;
+        let mut level = 0.0;
         for e in &trace.events {
             if let EventKind::WriteArrived {
                 value,
@@ -249,6 +252,9 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
             } = &e.kind
             {
                 let x = x_of(e.at_ms, end);
+                level = if x - last_x < 70.0 { 14.0 - level } else { 0.0 };
+                last_x = x;
+                let y = base_y + level;
                 let (class, mark) = if *accepted {
                     ("good", "✓")
                 } else {
@@ -273,9 +279,8 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
         );
         let _ = writeln!(
             out,
-            r#"<text class="small" x="{:.1}" y="{:.1}">t = {} s</text>"#,
-            x + 4.0,
-            bottom - 4.0,
+            r#"<text class="label" x="{x:.1}" y="{:.1}" text-anchor="middle">t = {} s</text>"#,
+            top - 24.0,
             fmt_secs(at)
         );
     }
@@ -283,7 +288,7 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
     for line in footer_lines(trace, at, lang) {
         let _ = writeln!(
             out,
-            r#"<text class="small" x="12" y="{y:.1}">{}</text>"#,
+            r#"<text class="small" x="12" y="{y:.1}" xml:space="preserve">{}</text>"#,
             esc(&line)
         );
         y += 18.0;
