@@ -62,6 +62,8 @@ pub enum Msg {
     Preset(i8),
     Compare,
     Resize(u16, u16),
+    /// Open a shipped preset on its screen (an index into `preset::builtin()`).
+    OpenPreset(usize),
     /// A left click or drag at a cell.
     Pointer {
         col: u16,
@@ -101,6 +103,29 @@ impl App {
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
             presets,
+        }
+    }
+
+    /// Opens a shipped preset (an index into [`preset::builtin`]) on its family's screen.
+    pub fn open_preset(&mut self, index: usize) {
+        let Some(p) = preset::builtin().get(index) else {
+            return;
+        };
+        match &p.params {
+            crate::engine::Params::Frozen(params) => {
+                self.frozen = FrozenState::new(params.clone());
+                self.screen = ScreenId::Frozen;
+            }
+            crate::engine::Params::Herd(params) => {
+                self.herd = HerdState::new(params.clone());
+                self.screen = ScreenId::Herd;
+            }
+            crate::engine::Params::Abc(_) => {
+                if let Some(i) = self.presets.iter().position(|q| q.name == p.name) {
+                    self.abc.select(i);
+                    self.screen = ScreenId::Abc;
+                }
+            }
         }
     }
 
@@ -208,6 +233,7 @@ pub fn update(app: &mut App, msg: Msg) {
         Msg::ToggleHelp => app.help = !app.help,
         Msg::ToggleLang => app.lang = app.lang.toggle(),
         Msg::Resize(w, h) => app.size = (w, h),
+        Msg::OpenPreset(i) => app.open_preset(i),
         Msg::Back => {
             app.help = false;
             app.frozen.tl.playing = false;

@@ -605,3 +605,30 @@ fn snapshots_at_80x24() {
         insta::assert_snapshot!(name, screen(&a));
     }
 }
+
+#[test]
+fn opening_a_preset_runs_its_parameters_on_its_screen() {
+    use crate::engine::trace::Verdict;
+    let mut app = App::new(ScreenId::Home, None, Lang::En, Theme { mono: false });
+    let early = crate::preset::builtin()
+        .iter()
+        .position(|p| p.name == "frozen-early-write")
+        .unwrap();
+    update(&mut app, Msg::OpenPreset(early));
+    assert_eq!(app.screen, ScreenId::Frozen);
+    let m = crate::engine::scenario::frozen::metrics(&app.frozen.trace).unwrap();
+    assert_eq!(m.verdict, Verdict::StaleWriteAccepted);
+    let blind = crate::preset::builtin()
+        .iter()
+        .position(|p| p.name == "lost-create-blind")
+        .unwrap();
+    update(&mut app, Msg::OpenPreset(blind));
+    assert_eq!(app.screen, ScreenId::Abc);
+    assert_eq!(app.presets[app.abc.index].name, "lost-create-blind");
+    let herd = crate::preset::builtin()
+        .iter()
+        .position(|p| p.name == "herd-50")
+        .unwrap();
+    update(&mut app, Msg::OpenPreset(herd));
+    assert_eq!((app.screen, app.herd.params.fanout), (ScreenId::Herd, 50));
+}
