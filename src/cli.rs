@@ -44,6 +44,11 @@ pub enum Command {
     },
     /// Open the herd-versus-chain screen.
     Herd,
+    /// Present a scripted preset (or scenario file) full-screen, step by step, for a class.
+    Present {
+        /// A preset name (see `locklab sim list`) or a scenario file.
+        scenario: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -19,6 +19,8 @@ fn main() {
         Some(Command::Frozen) => tui(Start::Frozen, lang),
         Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang),
         Some(Command::Herd) => tui(Start::Herd, lang),
+        Some(Command::Present { scenario }) => locklab::export_cmd::resolve(&scenario, &source)
+            .and_then(|p| tui(Start::Present(Box::new(p)), lang)),
         None => tui(Start::Home, lang),
     };
     if let Err(e) = result {

@@ -19,6 +19,7 @@ use crate::tui::screens::abc::{AbcState, Variant};
 use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::screens::home::{HomeState, Item};
+use crate::tui::screens::present::PresentState;
 use crate::tui::theme::Theme;
 
 /// The smallest terminal the screens are laid out for.
@@ -31,6 +32,7 @@ pub enum ScreenId {
     Frozen,
     Abc,
     Herd,
+    Present,
 }
 
 /// Something the user asked for.
@@ -62,6 +64,10 @@ pub enum Msg {
     Preset(i8),
     Compare,
     Resize(u16, u16),
+    /// Presenter: show the engine's answer to the step's question.
+    Reveal,
+    /// Presenter: blank the screen (or bring it back).
+    Blank,
     /// Open a shipped preset on its screen (an index into `preset::builtin()`).
     OpenPreset(usize),
     /// A left click or drag at a cell.
@@ -83,6 +89,9 @@ pub struct App {
     pub frozen: FrozenState,
     pub abc: AbcState,
     pub herd: HerdState,
+    pub present: Option<PresentState>,
+    /// Leaving the presenter quits instead of going home (it was opened from the command line).
+    pub present_only: bool,
 }
 
 impl App {
@@ -102,8 +111,17 @@ impl App {
             frozen: FrozenState::new(FrozenParams::default()),
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
+            present: None,
+            present_only: false,
             presets,
         }
+    }
+
+    /// Opens the presenter view of a preset; `only` when it is all this run shows.
+    pub fn present_preset(&mut self, preset: Preset, only: bool) {
+        self.present = Some(PresentState::new(preset));
+        self.present_only = only;
+        self.screen = ScreenId::Present;
     }
 
     /// Opens a shipped preset (an index into [`preset::builtin`]) on its family's screen.
@@ -186,6 +204,17 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         _ => None,
     };
     match app.screen {
+        ScreenId::Present => match key.code {
+            KeyCode::Char(' ') | KeyCode::Right | KeyCode::Char('l') | KeyCode::PageDown => {
+                Some(Msg::Step(1))
+            }
+            KeyCode::Left | KeyCode::Char('h') | KeyCode::PageUp | KeyCode::Backspace => {
+                Some(Msg::Step(-1))
+            }
+            KeyCode::Char('r') => Some(Msg::Reveal),
+            KeyCode::Char('b') => Some(Msg::Blank),
+            _ => None,
+        },
         ScreenId::Home => match key.code {
             KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
@@ -238,7 +267,8 @@ pub fn update(app: &mut App, msg: Msg) {
             app.help = false;
             app.frozen.tl.playing = false;
             app.abc.tl.playing = false;
-            if app.screen == ScreenId::Home {
+            if app.screen == ScreenId::Home || (app.screen == ScreenId::Present && app.present_only)
+            {
                 app.quit = true;
             } else {
                 app.screen = ScreenId::Home;
@@ -257,12 +287,28 @@ fn screen_update(app: &mut App, msg: Msg) {
     let area = app.area();
     let small = app.too_small();
     match app.screen {
+        ScreenId::Present => {
+            if let Some(s) = app.present.as_mut() {
+                match msg {
+                    Msg::Step(d) if d > 0 => s.next(),
+                    Msg::Step(_) => s.back(),
+                    Msg::Reveal => s.reveal(),
+                    Msg::Blank => s.blank = !s.blank,
+                    _ => {}
+                }
+            }
+        }
         ScreenId::Home => match msg {
             Msg::Up => app.home.move_by(-1),
             Msg::Down => app.home.move_by(1),
             Msg::Enter => match app.home.current() {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
+                Item::Present(i) => {
+                    if let Some(p) = preset::builtin().get(i) {
+                        app.present_preset(p.clone(), false);
+                    }
+                }
                 Item::Abc(i) => {
                     if i != app.abc.index {
                         app.abc.select(i);
@@ -329,6 +375,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
         ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
         ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
+        ScreenId::Present => {
+            if let Some(s) = &app.present {
+                screens::present::render(s, lang, theme, area, buf);
+            }
+        }
     }
     if app.help {
         screens::help::render(app.screen, lang, theme, area, buf);

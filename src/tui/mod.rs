@@ -27,12 +27,14 @@ const TICK: Duration = Duration::from_millis(50);
 const IDLE_WAKE: Duration = Duration::from_millis(500);
 
 /// Which screen to open first.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Start {
     Home,
     Frozen,
     Abc(Option<String>),
     Herd,
+    /// The presenter view of a preset or scenario file.
+    Present(Box<crate::preset::Preset>),
 }
 
 /// Why the terminal UI could not run.
@@ -90,13 +92,17 @@ pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
-    let (screen, preset) = match start {
-        Start::Home => (ScreenId::Home, None),
-        Start::Frozen => (ScreenId::Frozen, None),
-        Start::Abc(p) => (ScreenId::Abc, p),
-        Start::Herd => (ScreenId::Herd, None),
+    let (screen, preset, present) = match start {
+        Start::Home => (ScreenId::Home, None, None),
+        Start::Frozen => (ScreenId::Frozen, None, None),
+        Start::Abc(p) => (ScreenId::Abc, p, None),
+        Start::Herd => (ScreenId::Herd, None, None),
+        Start::Present(p) => (ScreenId::Home, None, Some(p)),
     };
     let mut app = App::new(screen, preset.as_deref(), lang, theme::Theme::from_env());
+    if let Some(p) = present {
+        app.present_preset(*p, true);
+    }
 
     let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
     let flags = signals.map(|_| Arc::new(AtomicBool::new(false)));

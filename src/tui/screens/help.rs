@@ -42,6 +42,12 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("c", Ui::KeyCompare));
             keys.push(("mouse", Ui::KeyMouseTimeline));
         }
+        ScreenId::Present => {
+            keys.push(("Space Right l", Ui::KeyPresentNext));
+            keys.push(("Left h", Ui::KeyPresentBack));
+            keys.push(("r", Ui::KeyReveal));
+            keys.push(("b", Ui::KeyBlank));
+        }
         ScreenId::Herd => {
             keys.push(("Up/Down", Ui::KeySliderSelect));
             keys.push(("Left/Right h/l", Ui::KeySliderAdjust));

@@ -16,6 +16,8 @@ pub enum Item {
     /// An index into the A/B/C presets.
     Abc(usize),
     Herd,
+    /// The presenter view of a scripted preset (an index into `preset::builtin()`).
+    Present(usize),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +31,13 @@ impl HomeState {
         let mut items = vec![Item::Frozen];
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
+        items.extend(
+            crate::preset::builtin()
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| !p.script.is_empty())
+                .map(|(i, _)| Item::Present(i)),
+        );
         Self { items, selected: 0 }
     }
 
@@ -81,6 +90,14 @@ fn words(item: Item, presets: &[&Preset], lang: Lang) -> (String, String) {
             ui(Ui::HomeHerd, lang).into(),
             ui(Ui::HomeHerdAbout, lang).into(),
         ),
+        Item::Present(i) => crate::preset::builtin()
+            .get(i)
+            .map_or_else(Default::default, |p| {
+                (
+                    format!("{}  {}", ui(Ui::HomePresent, lang), p.name),
+                    lang.pick(&p.about.zh, &p.about.en).to_string(),
+                )
+            }),
         Item::Abc(i) => presets.get(i).map_or_else(Default::default, |p| {
             (
                 format!("A/B/C  {}", p.name),
