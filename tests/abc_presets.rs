@@ -259,3 +259,82 @@ fn every_shipped_preset_loads_and_is_deterministic() {
     let loaded = preset::load_all(&locklab::source::Source::Embedded).unwrap();
     assert_eq!(loaded.len(), all.len(), "no shipped preset fails to parse");
 }
+
+fn variant(
+    name: &str,
+    f: impl FnOnce(&mut locklab::engine::params::AbcParams),
+) -> (Trace, AbcMetrics) {
+    let p = preset::find(name).unwrap();
+    let locklab::engine::Params::Abc(mut params) = p.params.clone() else {
+        panic!("abc preset")
+    };
+    f(&mut params);
+    let t = locklab::engine::run(&locklab::engine::Params::Abc(params));
+    let m = abc::metrics(&t).unwrap().clone();
+    (t, m)
+}
+
+#[test]
+fn fan_out_two_wakes_both_waiters_on_the_first_release() {
+    use locklab::engine::params::WatchMode;
+    let (t, m) = variant("chain", |p| p.watch = WatchMode::Ahead(2));
+    assert_eq!(m.wakeups_per_release, [2, 1]);
+    assert_eq!(acquired_by(&t), pairs(&[("A", 17), ("B", 18), ("C", 19)]));
+    assert!(t.all_invariants_hold());
+}
+
+#[test]
+fn carrying_on_while_disconnected_writes_without_confirming_the_session() {
+    use locklab::engine::params::OnDisconnect;
+    let (suspend, _) = run("disconnect");
+    let (carry, _) = variant("disconnect", |p| p.on_disconnect = OnDisconnect::CarryOn);
+    let write_time = |t: &Trace| {
+        t.events
+            .iter()
+            .find(|e| e.actor == "A" && matches!(e.kind, EventKind::WriteSent { .. }))
+            .unwrap()
+            .at_ms
+    };
+    assert!(write_time(&carry) < 2_500, "written during the disconnect");
+    assert!(
+        write_time(&suspend) >= 2_500,
+        "held back until the session was confirmed"
+    );
+    assert!(
+        carry
+            .events
+            .iter()
+            .all(|e| e.kind != EventKind::WriteDeferred)
+    );
+}
+
+#[test]
+fn carrying_on_after_learning_the_session_expired_is_a_stale_write() {
+    use locklab::engine::params::OnLoss;
+    let (stop, stop_m) = run("expire");
+    let (_, carry_m) = variant("expire", |p| p.on_loss = OnLoss::CarryOn);
+    assert_eq!(
+        stop_m.stale_writes_rejected + stop_m.stale_writes_accepted,
+        0
+    );
+    assert!(
+        !stop
+            .events
+            .iter()
+            .any(|e| e.actor == "A" && matches!(e.kind, EventKind::WriteSent { .. }))
+    );
+    assert_eq!(
+        carry_m.stale_writes_rejected, 1,
+        "fencing refuses token 17 after 18"
+    );
+    let (_, unfenced) = variant("expire", |p| {
+        p.on_loss = OnLoss::CarryOn;
+        p.fencing = false;
+    });
+    assert_eq!(unfenced.stale_writes_accepted, 1);
+    assert!(
+        unfenced
+            .violations
+            .contains(&"tokens_non_decreasing".to_string())
+    );
+}
