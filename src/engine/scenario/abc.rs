@@ -188,6 +188,8 @@ struct Client {
 
 struct World {
     p: AbcParams,
+    /// The run's only source of randomness: the GUIDs in node names.
+    rng: Xoshiro256PlusPlus,
     now: Millis,
     queue: EventQueue<Ev>,
     coord: Coord,
@@ -259,6 +261,7 @@ pub fn run(p: &AbcParams) -> Trace {
     let resource_lane = lanes.add(RESOURCE, 0, State::Empty, None);
     let mut w = World {
         p: p.clone(),
+        rng,
         now: 0,
         queue: EventQueue::new(),
         coord,
@@ -650,7 +653,7 @@ impl World {
                         self.forgotten.push((c, node));
                     }
                 }
-                let fresh = format!("{:08x}", self.clients[c].guid.len() as u32 * 7919 + request);
+                let fresh = format!("{:08x}", self.rng.next_u32());
                 self.clients[c].guid = fresh;
                 self.send_create(c);
             }
