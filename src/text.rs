@@ -11,48 +11,59 @@ pub fn width(s: &str) -> usize {
 const NO_LINE_START: &str = "，。、；：？！）」』》〉】,.;:?!)]}%";
 
 /// Wraps `text` to `cols` display columns, breaking at spaces for Latin text and between any
-/// two characters for CJK text, keeping closing punctuation on the line before.
+/// two characters for CJK text. Closing punctuation never starts a line: when it does not fit,
+/// the character before it moves down with it. From four columns up, no line is wider than
+/// `cols`.
 pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     let cols = cols.max(2);
     let mut lines = Vec::new();
     for para in text.split('\n') {
-        let mut line = String::new();
+        // The current line as wrap units, so the last one can move down with a punctuation mark.
+        let mut line: Vec<&str> = Vec::new();
         let mut line_w = 0;
         for word in split_words(para) {
             let w = width(word);
-            let fits = line_w + w <= cols;
-            let glued = word
-                .chars()
-                .next()
-                .is_some_and(|c| NO_LINE_START.contains(c));
-            // Closing punctuation may overhang by one wide character rather than start a line.
-            let overhang_ok = glued && line_w + w <= cols + 2;
-            let overflows = !(fits || overhang_ok);
-            if overflows && !line.is_empty() {
-                lines.push(line.trim_end().to_string());
-                line = String::new();
+            if line_w + w > cols && !line.is_empty() {
+                let glued = word
+                    .chars()
+                    .next()
+                    .is_some_and(|c| NO_LINE_START.contains(c));
+                let carried = match line.last() {
+                    Some(last) if glued && line.len() > 1 && *last != " " => line.pop(),
+                    _ => None,
+                };
+                lines.push(line.concat().trim_end().to_string());
+                line.clear();
                 line_w = 0;
+                if let Some(c) = carried {
+                    line.push(c);
+                    line_w = width(c);
+                }
                 if word == " " {
                     continue;
                 }
             }
             if w > cols {
                 // A single word wider than the line: break it by characters.
-                for ch in word.chars() {
+                let mut start = 0;
+                for (i, ch) in word.char_indices() {
                     let cw = width(ch.encode_utf8(&mut [0; 4]));
-                    if line_w + cw > cols && !line.is_empty() {
-                        lines.push(std::mem::take(&mut line));
+                    if line_w + cw > cols && (!line.is_empty() || i > start) {
+                        line.push(&word[start..i]);
+                        lines.push(line.concat());
+                        line.clear();
                         line_w = 0;
+                        start = i;
                     }
-                    line.push(ch);
                     line_w += cw;
                 }
+                line.push(&word[start..]);
                 continue;
             }
-            line.push_str(word);
+            line.push(word);
             line_w += w;
         }
-        lines.push(line.trim_end().to_string());
+        lines.push(line.concat().trim_end().to_string());
     }
     lines
 }
@@ -119,7 +130,21 @@ mod tests {
             ["the lock", "is free", "now"]
         );
         let zh = wrap("租约到期，锁从此刻起空闲。", 8);
-        assert!(zh.iter().all(|l| width(l) <= 10), "{zh:?}");
+        assert!(zh.iter().all(|l| width(l) <= 8), "{zh:?}");
+        assert_eq!(zh.concat(), "租约到期，锁从此刻起空闲。");
+        for cols in 4..30 {
+            for l in wrap(
+                "持锁者停顿超过会话超时，B 带着更大的令牌拿锁并写入；A 醒来后用旧令牌写入，被拒绝。",
+                cols,
+            ) {
+                assert!(width(&l) <= cols.max(2), "{cols}: {l}");
+                assert!(
+                    !l.starts_with('，') && !l.starts_with('。') && !l.starts_with('；'),
+                    "{cols}: {l}"
+                );
+            }
+        }
+        assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert!(
             !zh.iter()
                 .any(|l| l.starts_with('，') || l.starts_with('。')),

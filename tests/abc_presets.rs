@@ -338,3 +338,32 @@ fn carrying_on_after_learning_the_session_expired_is_a_stale_write() {
             .contains(&"tokens_non_decreasing".to_string())
     );
 }
+
+#[test]
+fn a_cut_off_holder_cannot_release_until_it_reconnects() {
+    use locklab::engine::params::{OnDisconnect, OnLoss};
+    // Cut off from 0.5 s to 6.5 s, carrying on: its release at 3.04 s cannot reach the service,
+    // so node 17 goes only when the session expires.
+    let (t, m) = variant("expire", |p| {
+        p.on_disconnect = OnDisconnect::CarryOn;
+        p.on_loss = OnLoss::CarryOn;
+    });
+    let deleted_17 = t
+        .events
+        .iter()
+        .find(|e| match &e.kind {
+            EventKind::NodeDeleted { node, .. } => node.ends_with("17"),
+            EventKind::SessionExpired { nodes_deleted, .. } => {
+                nodes_deleted.iter().any(|n| n.ends_with("17"))
+            }
+            _ => false,
+        })
+        .unwrap();
+    assert!(
+        matches!(deleted_17.kind, EventKind::SessionExpired { .. }),
+        "{:?}",
+        deleted_17.kind
+    );
+    assert_eq!(m.max_holders, 1);
+    assert!(t.all_invariants_hold(), "{:?}", m.violations);
+}

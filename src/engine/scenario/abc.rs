@@ -160,6 +160,18 @@ impl Ev {
             _ => None,
         }
     }
+
+    /// The client a message from the service is addressed to.
+    fn from_service_to(&self) -> Option<usize> {
+        match self {
+            Ev::CreateOk { client, .. }
+            | Ev::Children { client, .. }
+            | Ev::ExistsResult { client, .. }
+            | Ev::Notify { client, .. }
+            | Ev::ExpiredReply { client } => Some(*client),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -307,14 +319,20 @@ pub fn run(p: &AbcParams) -> Trace {
     for fault in &p.faults {
         w.schedule_fault(fault);
     }
-    while let Some((at, phase, ev)) = w.queue.pop() {
+    while let Some((at, _, ev)) = w.queue.pop() {
         w.now = at;
         if let Some(c) = ev.client_side()
             && let Some(until) = w.clients[c].frozen_until.filter(|u| *u > at)
         {
             // A frozen process does nothing: what was due runs when it wakes, right after the
             // wake-up itself and in the order it fell due.
-            let _ = phase;
+            w.queue.push(until, Phase::Wake, ev);
+            continue;
+        }
+        if let Some(c) = ev.from_service_to()
+            && let Some(until) = w.clients[c].disconnected_until.filter(|u| *u > at)
+        {
+            // Replies and notifications reach a cut-off client only once it reconnects.
             w.queue.push(until, Phase::Wake, ev);
             continue;
         }
@@ -845,7 +863,8 @@ impl World {
         if self.clients[c].step != Step::Held {
             return;
         }
-        if self.side_effects_paused(c) || self.clients[c].write_pending {
+        // A delete cannot reach the service over a cut connection: it waits for the reconnect.
+        if self.side_effects_paused(c) || self.clients[c].write_pending || !self.connected(c) {
             self.clients[c].release_pending = true;
             return;
         }
@@ -906,6 +925,8 @@ impl World {
         self.arm_session_check(c);
         if self.clients[c].step == Step::Held && self.clients[c].suspended {
             self.send_read(c, ReadPurpose::Revalidate);
+        } else if self.clients[c].release_pending {
+            self.resume_side_effects(c);
         }
     }
 
