@@ -1,6 +1,7 @@
 //! The protected resource: the only place that can refuse a stale holder's write.
 
 use super::time::Millis;
+use super::trace::{EventKind, InvariantReport, LaneRecorder, State};
 
 /// One write attempt as the resource saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +53,40 @@ impl Resource {
             last_seen_before,
         });
         accepted
+    }
+
+    /// Applies a write as a scenario sees it: checks that accepted tokens never go down
+    /// (recording the first failure in `tokens`), moves the resource's lane to the new value, and
+    /// returns whether it was accepted with the event to put in the trace.
+    pub fn apply(
+        &mut self,
+        at_ms: Millis,
+        writer: &str,
+        value: &str,
+        token: u64,
+        tokens: &mut InvariantReport,
+        (lanes, lane): (&mut LaneRecorder, usize),
+    ) -> (bool, EventKind) {
+        let last_seen_before = self.last_seen_token;
+        let last_accepted = self.accepted_tokens().last();
+        let accepted = self.write(at_ms, writer, value, token);
+        if accepted {
+            if let Some(prev) = last_accepted.filter(|prev| token < *prev) {
+                tokens.fail(
+                    at_ms,
+                    format!("{writer}'s token {token} was accepted after token {prev}"),
+                );
+            }
+            lanes.set(lane, at_ms, State::Value, Some(format!("{value}/{token}")));
+        }
+        let event = EventKind::WriteArrived {
+            value: value.into(),
+            token,
+            accepted,
+            last_seen_before,
+            fencing: self.fencing,
+        };
+        (accepted, event)
     }
 
     /// The tokens of accepted writes, in the order they were applied.

@@ -162,7 +162,7 @@ impl Ev {
     }
 
     /// The client a message from the service is addressed to.
-    fn from_service_to(&self) -> Option<usize> {
+    fn addressed_client(&self) -> Option<usize> {
         match self {
             Ev::CreateOk { client, .. }
             | Ev::Children { client, .. }
@@ -329,7 +329,7 @@ pub fn run(p: &AbcParams) -> Trace {
             w.queue.push(until, Phase::Wake, ev);
             continue;
         }
-        if let Some(c) = ev.from_service_to()
+        if let Some(c) = ev.addressed_client()
             && let Some(until) = w.clients[c].disconnected_until.filter(|u| *u > at)
         {
             // Replies and notifications reach a cut-off client only once it reconnects.
@@ -1143,10 +1143,16 @@ impl World {
     // --- the resource ---
 
     fn resource_write(&mut self, c: usize, token: u64) {
-        let last_seen_before = self.resource.last_seen_token;
-        let last_accepted = self.resource.accepted_tokens().last();
         let name = self.clients[c].name;
-        let accepted = self.resource.write(self.now, name, name, token);
+        let (accepted, event) = self.resource.apply(
+            self.now,
+            name,
+            name,
+            token,
+            &mut self.tokens,
+            (&mut self.lanes, self.resource_lane),
+        );
+        self.log_as(RESOURCE, event);
         let stale = !self.is_service_holder(c);
         if stale {
             if accepted {
@@ -1154,30 +1160,6 @@ impl World {
             } else {
                 self.stale_rejected += 1;
             }
-        }
-        self.log_as(
-            RESOURCE,
-            EventKind::WriteArrived {
-                value: name.into(),
-                token,
-                accepted,
-                last_seen_before,
-                fencing: self.p.fencing,
-            },
-        );
-        if accepted {
-            if last_accepted.is_some_and(|prev| token < prev) {
-                self.tokens.fail(
-                    self.now,
-                    format!("{name}'s token {token} accepted after {last_seen_before}"),
-                );
-            }
-            self.lanes.set(
-                self.resource_lane,
-                self.now,
-                State::Value,
-                Some(format!("{name}/{token}")),
-            );
         }
     }
 

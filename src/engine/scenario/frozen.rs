@@ -431,32 +431,17 @@ impl World {
     // --- the resource ---
 
     fn resource_write(&mut self, writer: &'static str, value: &str, token: u64) {
-        let last_seen_before = self.resource.last_seen_token;
-        let last_accepted = self.resource.accepted_tokens().last();
-        let accepted = self.resource.write(self.now, writer, value, token);
-        self.log(
-            RESOURCE,
-            EventKind::WriteArrived {
-                value: value.into(),
-                token,
-                accepted,
-                last_seen_before,
-                fencing: self.p.fencing,
-            },
+        let (accepted, event) = self.resource.apply(
+            self.now,
+            writer,
+            value,
+            token,
+            &mut self.tokens,
+            (&mut self.lanes, self.lane_resource),
         );
-        if accepted {
-            if last_accepted.is_some_and(|prev| token < prev) {
-                self.tokens.fail(
-                    self.now,
-                    format!("{writer}'s token {token} was accepted after token {last_seen_before}"),
-                );
-            }
-            let note = format!("{value}/{token}");
-            self.lanes
-                .set(self.lane_resource, self.now, State::Value, Some(note));
-            if writer == B && self.first_b_write_accepted.is_none() {
-                self.first_b_write_accepted = Some(self.now);
-            }
+        self.log(RESOURCE, event);
+        if accepted && writer == B && self.first_b_write_accepted.is_none() {
+            self.first_b_write_accepted = Some(self.now);
         }
         if writer == A {
             self.a_write_arrival = Some((self.now, accepted));
