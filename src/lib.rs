@@ -8,6 +8,8 @@ pub mod engine;
 pub mod export;
 pub mod i18n;
 pub mod preset;
+pub mod progress;
+pub mod quiz;
 pub mod sim_cmd;
 pub mod source;
 pub mod text;

@@ -14,6 +14,10 @@ fn main() {
     let result = match cli.command {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
+        Some(Command::Quiz(args)) => data_dir(cli.data_dir.as_deref())
+            .and_then(|dir| locklab::quiz::cmd::run(&args, lang, &source, &dir)),
+        Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())
+            .and_then(|dir| locklab::progress::cmd::run(&args, lang, &source, &dir)),
         None => {
             use clap::CommandFactory;
             let help = Cli::command().render_help().to_string();
@@ -24,4 +28,9 @@ fn main() {
         eprintln!("locklab: {}", e.message);
         std::process::exit(e.status);
     }
+}
+
+fn data_dir(flag: Option<&std::path::Path>) -> Result<std::path::PathBuf, sim_cmd::UserError> {
+    locklab::progress::store::resolve_dir(flag)
+        .map_err(|message| sim_cmd::UserError { message, status: 1 })
 }
