@@ -20,6 +20,7 @@ use crate::quiz::sched::Time;
 
 pub const FILE_NAME: &str = "progress.toml";
 pub const LOCK_NAME: &str = "progress.lock";
+const TEMP_PREFIX: &str = ".progress-";
 /// The environment variable that overrides the platform data dir.
 pub const ENV_DATA_DIR: &str = "LOCKLAB_DATA_DIR";
 
@@ -101,6 +102,9 @@ impl Store {
             }
         };
         let mut writable = lock.is_some();
+        if writable {
+            remove_stale_temps(dir);
+        }
         let data = match fs::read_to_string(&path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => Progress::default(),
             Err(e) => return Err(e),
@@ -269,7 +273,7 @@ fn unique(dir: &Path, name: &str) -> PathBuf {
 pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
     let mut tmp = tempfile::Builder::new()
-        .prefix(".progress-")
+        .prefix(TEMP_PREFIX)
         .suffix(".tmp")
         .tempfile_in(dir)?;
     tmp.as_file()
@@ -278,6 +282,22 @@ pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     sync_dir(dir)
+}
+
+/// Removes temporary files left by a locklab killed in the middle of a save. Only called with
+/// the lock held, so no other locklab is writing one.
+fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(TEMP_PREFIX) && name.ends_with(".tmp") {
+            // Best effort: a temp file that cannot be removed does no harm.
+            let _ = fs::remove_file(e.path());
+        }
+    }
 }
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
