@@ -37,7 +37,7 @@ fn reply(prompt: &str, steps: usize) -> String {
 fn sigkill_at_random_moments_never_loses_a_confirmed_answer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(store::FILE_NAME);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x10c6_1ab);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x010c_61ab);
     let mut confirmed_total = 0usize;
     let mut kills_after_a_save = 0;
     for run in 0..RUNS {
