@@ -315,3 +315,113 @@ fn stopping_keeps_what_was_answered() {
     assert_eq!(s.summary(NOW).answered as usize, answered);
     assert_eq!(s.summary(NOW).questions, 3);
 }
+
+#[test]
+fn plain_mode_runs_in_process_with_an_injected_clock() {
+    use locklab::progress::store::Store;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path(), NOW).unwrap();
+    let its = items(&Selection {
+        deck: Some("fencing".into()),
+        seed: 2,
+        ..Selection::default()
+    });
+    let first = its[0].clone();
+    let mut session = Session::new(its, NOW);
+    // The first question answered with whatever fits its kind; then stop.
+    let reply = match &first.body {
+        Body::Recall {
+            follow_up: Some(_), ..
+        } => "\n\n\n\n2\n",
+        Body::Recall { .. } => "\n\n2\n",
+        Body::Choice { .. } => "a\n",
+        Body::Order { .. } => "",
+        Body::Model { .. } => "a\n",
+    };
+    let reply = if let Body::Order { shown, .. } = &first.body {
+        format!(
+            "{}\n",
+            (1..=shown.len())
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        )
+    } else if matches!(
+        first.body,
+        Body::Model {
+            input: locklab::quiz::item::ModelInput::Number { .. },
+            ..
+        }
+    ) {
+        "7\n".to_string()
+    } else {
+        reply.to_string()
+    };
+    let mut input = std::io::Cursor::new(format!("{reply}q\n"));
+    let mut out = Vec::new();
+    let mut t = NOW;
+    let mut clock = || {
+        t += 30;
+        t
+    };
+    let summary = locklab::quiz::plain::run(
+        &mut input,
+        &mut out,
+        &mut session,
+        &mut store,
+        Lang::En,
+        &mut clock,
+    )
+    .unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("saved 1"), "{out}");
+    assert_eq!(summary.answered, 1);
+    // One clock read for the answer, one for the summary.
+    assert_eq!(
+        (summary.started, summary.ended, summary.seconds),
+        (NOW, NOW + 60, 60)
+    );
+    assert_eq!(store.data().answers[0].at, NOW + 30);
+    assert_eq!(store.data().answers[0].question, first.id);
+    assert_eq!(store.data().sessions.len(), 1);
+}
+
+#[test]
+fn overview_mastery_due_and_removed_questions() {
+    use locklab::progress::{Progress, stats};
+    let b = bank();
+    let deck = &b.decks[0];
+    let id = deck.deck.questions[0].id.get_ref().clone();
+    let mut p = Progress::default();
+    let g = |id: &str, score, at| locklab::quiz::session::Graded {
+        id: id.into(),
+        deck: "x".into(),
+        kind: Kind::Choice,
+        topics: vec![],
+        score,
+        max: 2,
+        rating: Rating::from_score(score, 2),
+        self_rating: None,
+        missed: vec![],
+        at,
+        note: String::new(),
+    };
+    p.record(&g(&id, 0, NOW - 2 * sched::DAY));
+    p.record(&g(&id, 1, NOW - sched::DAY));
+    p.record(&g("gone.question", 0, NOW - sched::DAY));
+    let o = stats::overview(&p, Some(&b), NOW);
+    assert_eq!((o.answers, o.questions_seen, o.streak), (3, 2, 2));
+    let n = deck.deck.questions.len() as f64;
+    assert_eq!(o.decks[0].seen, 1);
+    assert!((o.decks[0].mastery - 50.0 / n).abs() < 1e-9);
+    assert!(
+        o.decks[1..]
+            .iter()
+            .all(|d| d.mastery == 0.0 && d.mastery.is_sign_positive())
+    );
+    // The removed question's history stays but it never comes due.
+    assert!(p.cards.contains_key("gone.question"));
+    let live_due = u32::from(sched::due_today(&p.cards[&id], NOW));
+    assert_eq!(o.due_today, live_due);
+    assert_eq!(o.forecast.iter().sum::<u32>(), 1);
+}

@@ -66,7 +66,11 @@ pub fn overview(p: &Progress, bank: Option<&Bank>, now: Time) -> Overview {
                     .map(|q| q.id.get_ref().as_str())
                     .collect();
                 let seen = ids.iter().filter(|id| latest.contains_key(*id)).count();
-                let sum: f64 = ids.iter().filter_map(|id| latest.get(id)).sum();
+                // A fold from +0.0: an empty f64 sum is -0.0, which prints as "-0".
+                let sum = ids
+                    .iter()
+                    .filter_map(|id| latest.get(id))
+                    .fold(0.0, |a, b| a + b);
                 DeckMastery {
                     deck: d.deck.deck.get_ref().clone(),
                     questions: ids.len() as u32,

@@ -241,7 +241,16 @@ fn recall(
         return Ok(None);
     }
     if let (Some(f), Phase::FollowUpAsking) = (follow_up, session.phase()) {
-        writeln!(out, "{}{}", lang.pick("追问：", "Follow-up: "), f.prompt)?;
+        // Most banks already open the follow-up with "Follow-up:" / "追问：".
+        let label = lang.pick("追问：", "Follow-up: ");
+        let labelled = ["追问", "Follow-up", "面试官追问"]
+            .iter()
+            .any(|l| f.prompt.starts_with(l));
+        if labelled {
+            writeln!(out, "{}", f.prompt)?;
+        } else {
+            writeln!(out, "{label}{}", f.prompt)?;
+        }
         if ask(input, out, p.reveal, lang, |_| session.reveal().ok())?.is_none() {
             return Ok(None);
         }
