@@ -357,7 +357,7 @@ fn plain_mode_runs_in_process_with_an_injected_clock() {
     } else {
         reply.to_string()
     };
-    let mut input = std::io::Cursor::new(format!("{reply}q\n"));
+    let mut input = std::io::Cursor::new(format!("n mixed up the two timeouts\n{reply}q\n"));
     let mut out = Vec::new();
     let mut t = NOW;
     let mut clock = || {
@@ -383,6 +383,8 @@ fn plain_mode_runs_in_process_with_an_injected_clock() {
     );
     assert_eq!(store.data().answers[0].at, NOW + 30);
     assert_eq!(store.data().answers[0].question, first.id);
+    assert_eq!(store.data().answers[0].note, "mixed up the two timeouts");
+    assert!(out.contains("Note kept."));
     assert_eq!(store.data().sessions.len(), 1);
 }
 

@@ -19,6 +19,7 @@ use crate::progress::store::Store;
 /// What a line of input asked for.
 enum Line {
     Text(String),
+    Note(String),
     Quit,
 }
 
@@ -30,6 +31,8 @@ fn read(input: &mut impl BufRead) -> io::Result<Line> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("q") {
         Ok(Line::Quit)
+    } else if let Some(note) = t.strip_prefix("n ") {
+        Ok(Line::Note(note.trim().to_string()))
     } else {
         Ok(Line::Text(t.to_string()))
     }
@@ -109,7 +112,7 @@ pub fn run(
                 } else {
                     p.letter
                 };
-                ask(input, out, prompt, lang, |s| {
+                ask(input, out, session, prompt, lang, |session, s| {
                     let picked = parse_letters(s)?;
                     session.answer_choice(&picked, clock()).ok().cloned()
                 })?
@@ -118,7 +121,7 @@ pub fn run(
                 for (k, s) in shown.iter().enumerate() {
                     writeln!(out, "  {}. {s}", k + 1)?;
                 }
-                ask(input, out, p.steps, lang, |s| {
+                ask(input, out, session, p.steps, lang, |session, s| {
                     let seq = parse_numbers(s)?;
                     session.answer_order(&seq, clock()).ok().cloned()
                 })?
@@ -133,7 +136,7 @@ pub fn run(
                         p.letter
                     }
                 };
-                ask(input, out, prompt, lang, |s| {
+                ask(input, out, session, prompt, lang, |session, s| {
                     let r = match mi {
                         ModelInput::Number { .. } => {
                             ModelResponse::Number(s.replace(',', ".").parse().ok()?)
@@ -179,20 +182,26 @@ fn save(out: &mut impl Write, store: &mut Store, lang: Lang) -> io::Result<()> {
     out.flush()
 }
 
-/// Asks until `f` accepts a line; `None` when the learner stops.
+/// Asks until `f` accepts a line; `None` when the learner stops. A line `n TEXT` at any prompt
+/// sets the note kept with the current question's answer.
 fn ask<T>(
     input: &mut impl BufRead,
     out: &mut impl Write,
+    session: &mut Session,
     prompt: &str,
     lang: Lang,
-    mut f: impl FnMut(&str) -> Option<T>,
+    mut f: impl FnMut(&mut Session, &str) -> Option<T>,
 ) -> io::Result<Option<T>> {
     loop {
         writeln!(out, "{prompt}")?;
         out.flush()?;
         match read(input)? {
             Line::Quit => return Ok(None),
-            Line::Text(s) => match f(&s) {
+            Line::Note(note) => {
+                session.set_note(note);
+                writeln!(out, "{}", text::noted(lang))?;
+            }
+            Line::Text(s) => match f(session, &s) {
                 Some(v) => return Ok(Some(v)),
                 None => writeln!(out, "{}", text::invalid(lang))?,
             },
@@ -221,13 +230,17 @@ fn recall(
 ) -> io::Result<Option<Graded>> {
     let p = text::prompts(lang);
     let tick = |input: &mut _, out: &mut _, session: &mut Session| {
-        ask(input, out, p.points, lang, |s| {
+        ask(input, out, session, p.points, lang, |session, s| {
             let covered = parse_numbers(s)?;
             session.set_points(&covered).ok()?;
             session.confirm_points().ok()
         })
     };
-    if ask(input, out, p.reveal, lang, |_| session.reveal().ok())?.is_none() {
+    if ask(input, out, session, p.reveal, lang, |session, _| {
+        session.reveal().ok()
+    })?
+    .is_none()
+    {
         return Ok(None);
     }
     writeln!(
@@ -251,7 +264,11 @@ fn recall(
         } else {
             writeln!(out, "{label}{}", f.prompt)?;
         }
-        if ask(input, out, p.reveal, lang, |_| session.reveal().ok())?.is_none() {
+        if ask(input, out, session, p.reveal, lang, |session, _| {
+            session.reveal().ok()
+        })?
+        .is_none()
+        {
             return Ok(None);
         }
         writeln!(out, "{}{}", lang.pick("参考答案：", "Answer: "), f.answer)?;
@@ -260,7 +277,7 @@ fn recall(
             return Ok(None);
         }
     }
-    ask(input, out, p.rate, lang, |s| {
+    ask(input, out, session, p.rate, lang, |session, s| {
         let r = match s {
             "1" => SelfRating::Forgot,
             "2" => SelfRating::Partial,

@@ -142,3 +142,7 @@ pub fn prompts(lang: Lang) -> Prompts {
 pub fn invalid(lang: Lang) -> &'static str {
     lang.pick("! 无法识别，请再输入一次。", "! Not understood; try again.")
 }
+
+pub fn noted(lang: Lang) -> &'static str {
+    lang.pick("已记下笔记。", "Note kept.")
+}
