@@ -10,6 +10,7 @@ use crate::cli::{ExportFormat, ProgressArgs, ProgressCommand};
 use crate::i18n::Lang;
 use crate::quiz::cmd::{now, open_store};
 use crate::quiz::select::Bank;
+use crate::quiz::text::{self, Label};
 use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
 
@@ -40,13 +41,7 @@ pub fn run(
             let bank = Bank::load(source).ok();
             let mut store = open_store(data_dir, lang, bank.as_ref())?;
             if !store.is_writable() {
-                return Err(failure(
-                    lang.pick(
-                        "进度文件只读，未合并。",
-                        "the progress file is read-only; nothing merged.",
-                    )
-                    .into(),
-                ));
+                return Err(failure(text::label(Label::ReadOnlyNoMerge, lang).into()));
             }
             let added = store.data_mut().merge(&other);
             if let Some(b) = &bank {
@@ -55,16 +50,7 @@ pub fn run(
             store
                 .save()
                 .map_err(|e| failure(crate::quiz::text::cannot_save(&e, lang)))?;
-            let msg = match lang {
-                Lang::Zh => format!(
-                    "新增 {added} 条作答记录，共 {} 条。\n",
-                    store.data().answers.len()
-                ),
-                Lang::En => format!(
-                    "added {added} answers; {} in all.\n",
-                    store.data().answers.len()
-                ),
-            };
+            let msg = text::merged(added, store.data().answers.len(), lang);
             write_stdout(msg.as_bytes())
         }
         Some(ProgressCommand::Reset { yes }) => reset(*yes, lang, data_dir),
@@ -74,28 +60,13 @@ pub fn run(
 fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     let mut store = open_store(data_dir, lang, None)?;
     if !store.is_writable() {
-        return Err(failure(
-            lang.pick(
-                "进度文件只读，未重置。",
-                "the progress file is read-only; nothing reset.",
-            )
-            .into(),
-        ));
+        return Err(failure(text::label(Label::ReadOnlyNoReset, lang).into()));
     }
     if !yes {
-        let q = match lang {
-            Lang::Zh => format!(
-                "要清空 {} 中的 {} 条作答记录吗？会先保留一份备份。输入 yes 确认：",
-                store.path().display(),
-                store.data().answers.len()
-            ),
-            Lang::En => format!(
-                "Reset {} ({} answers)? A backup is kept. Type yes to confirm:",
-                store.path().display(),
-                store.data().answers.len()
-            ),
-        };
-        eprintln!("{q}");
+        eprintln!(
+            "{}",
+            text::confirm_reset(store.path(), store.data().answers.len(), lang)
+        );
         let mut line = String::new();
         std::io::stdin()
             .lock()
@@ -105,19 +76,13 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
             line.trim().to_ascii_lowercase().as_str(),
             "yes" | "y" | "是"
         ) {
-            return write_stdout(lang.pick("未重置。\n", "Not reset.\n").as_bytes());
+            return write_stdout(text::label(Label::NotReset, lang).as_bytes());
         }
     }
     let backup = store
         .reset(now())
         .map_err(|e| failure(crate::quiz::text::cannot_save(&e, lang)))?;
-    let msg = match (lang, backup) {
-        (Lang::Zh, Some(b)) => format!("已重置；备份在 {}\n", b.display()),
-        (Lang::En, Some(b)) => format!("Reset; the backup is {}\n", b.display()),
-        (Lang::Zh, None) => "已重置（原本没有记录）。\n".to_string(),
-        (Lang::En, None) => "Reset (there was nothing to keep).\n".to_string(),
-    };
-    write_stdout(msg.as_bytes())
+    write_stdout(text::reset_done(backup.as_deref(), lang).as_bytes())
 }
 
 fn summary(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
@@ -132,41 +97,27 @@ fn summary(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError
 pub fn render(o: &Overview, bank: Option<&Bank>, path: &Path, lang: Lang) -> String {
     use std::fmt::Write as _;
     let mut s = String::new();
-    let zh = lang == Lang::Zh;
     let _ = writeln!(
         s,
         "{} {}",
-        lang.pick("进度文件：", "Progress file:"),
+        text::label(Label::ProgressFile, lang),
         path.display()
     );
-    let _ = if zh {
-        writeln!(
-            s,
-            "作答 {} 次，共 {} 道题，{} 次测验；连续 {} 天。",
-            o.answers, o.questions_seen, o.sessions, o.streak
-        )
-    } else {
-        writeln!(
-            s,
-            "{} answers to {} questions in {} sessions; streak {} days.",
-            o.answers, o.questions_seen, o.sessions, o.streak
-        )
-    };
     let _ = writeln!(
         s,
-        "{} {}",
-        lang.pick("今天到期：", "Due today:"),
-        o.due_today
+        "{}",
+        text::overview_line(o.answers, o.questions_seen, o.sessions, o.streak, lang)
     );
+    let _ = writeln!(s, "{} {}", text::label(Label::DueToday, lang), o.due_today);
     let days: Vec<String> = o.forecast.iter().map(|n| n.to_string()).collect();
     let _ = writeln!(
         s,
         "{} {}",
-        lang.pick("未来 14 天（从今天起）：", "Next 14 days (from today):"),
+        text::label(Label::Forecast, lang),
         days.join(" ")
     );
     if !o.decks.is_empty() {
-        let _ = writeln!(s, "{}", lang.pick("各题组掌握度：", "Mastery by deck:"));
+        let _ = writeln!(s, "{}", text::label(Label::MasteryByDeck, lang));
         for d in &o.decks {
             let _ = writeln!(
                 s,
@@ -175,16 +126,12 @@ pub fn render(o: &Overview, bank: Option<&Bank>, path: &Path, lang: Lang) -> Str
                 d.mastery,
                 d.seen,
                 d.questions,
-                lang.pick("已答", "seen")
+                text::label(Label::Seen, lang)
             );
         }
     }
     if !o.missed.is_empty() {
-        let _ = writeln!(
-            s,
-            "{}",
-            lang.pick("最常漏掉的要点：", "Points missed most often:")
-        );
+        let _ = writeln!(s, "{}", text::label(Label::MissedMostOften, lang));
         for m in &o.missed {
             let text = bank
                 .and_then(|b| b.find(&m.question))
@@ -203,7 +150,7 @@ pub fn render(o: &Overview, bank: Option<&Bank>, path: &Path, lang: Lang) -> Str
         let _ = writeln!(
             s,
             "{} {}",
-            lang.pick("最近一次作答：", "Last answer:"),
+            text::label(Label::LastAnswer, lang),
             fmt_utc(last)
         );
     }

@@ -6,7 +6,7 @@ use super::plain;
 use super::sched::Time;
 use super::select::{self, Bank, SelectError, Selection};
 use super::session::Session;
-use super::text;
+use super::text::{self, Label};
 use crate::cli::QuizArgs;
 use crate::i18n::Lang;
 use crate::progress::store::Store;
@@ -53,37 +53,25 @@ pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Res
     let picked = select::select(&bank, &sel, &store.data().cards, start).map_err(|e| match e {
         SelectError::UnknownDeck { name, known } => UserError::usage(format!(
             "{} `{name}`; {}: {}",
-            lang.pick("没有这个题组", "unknown deck"),
-            lang.pick("已有", "known decks"),
+            text::label(Label::UnknownDeck, lang),
+            text::label(Label::KnownDecks, lang),
             known.join(", ")
         )),
-        SelectError::UnknownTopic(t) => UserError::usage(format!(
-            "{} `{t}`",
-            lang.pick("没有题目带这个主题", "no question has the topic")
-        )),
+        SelectError::UnknownTopic(t) => {
+            UserError::usage(format!("{} `{t}`", text::label(Label::NoSuchTopic, lang)))
+        }
     })?;
     let (items, errors) = select::prepare_all(&bank, &picked, seed, lang);
     for e in &errors {
         eprintln!("locklab: {e}");
     }
     let mut out = std::io::stdout().lock();
-    let header = match lang {
-        Lang::Zh => format!(
-            "locklab 测验：{} 题（种子 {seed}）。进度文件：{}",
-            items.len(),
-            store.path().display()
-        ),
-        Lang::En => format!(
-            "locklab quiz: {} questions (seed {seed}). Progress: {}",
-            items.len(),
-            store.path().display()
-        ),
-    };
+    let header = text::quiz_header(items.len(), seed, store.path(), lang);
     if items.is_empty() {
         let none = if args.due {
-            lang.pick("今天没有到期的题目。", "Nothing is due for review today.")
+            text::label(Label::NothingDue, lang)
         } else {
-            lang.pick("没有符合条件的题目。", "No question matches.")
+            text::label(Label::NoMatch, lang)
         };
         return crate::sim_cmd::write_stdout(format!("{header}\n{none}\n").as_bytes());
     }

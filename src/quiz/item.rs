@@ -5,6 +5,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
+use super::text::{Label, label};
 use crate::content::deck::{DeckFile, Kind, Question};
 use crate::content::model::{self, ModelAnswer, Variant};
 use crate::engine::trace::Verdict;
@@ -255,19 +256,22 @@ fn model_input(q: &Question, answer: &ModelAnswer, lang: Lang) -> ModelInput {
                 .collect(),
         ),
         ModelAnswer::Bool(_) => ModelInput::Options(vec![
-            (pick(lang, "是", "yes"), ModelAnswer::Bool(true)),
-            (pick(lang, "否", "no"), ModelAnswer::Bool(false)),
+            (label(Label::Yes, lang).to_string(), ModelAnswer::Bool(true)),
+            (label(Label::No, lang).to_string(), ModelAnswer::Bool(false)),
         ]),
         ModelAnswer::Value(_) => ModelInput::Options(vec![
             (
-                pick(lang, "A 的值", "A's value"),
+                label(Label::ValueA, lang).to_string(),
                 ModelAnswer::Value(Some("A".into())),
             ),
             (
-                pick(lang, "B 的值", "B's value"),
+                label(Label::ValueB, lang).to_string(),
                 ModelAnswer::Value(Some("B".into())),
             ),
-            (pick(lang, "没有值", "no value"), ModelAnswer::Value(None)),
+            (
+                label(Label::NoValue, lang).to_string(),
+                ModelAnswer::Value(None),
+            ),
         ]),
     }
 }

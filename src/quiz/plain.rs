@@ -11,7 +11,7 @@ use super::sched::{SelfRating, Time};
 use super::score::ModelResponse;
 use super::session::{Graded, Phase, Session, SessionError};
 use super::summary::Summary;
-use super::text;
+use super::text::{self, Label};
 use crate::content::model::{ModelAnswer, fmt_value};
 use crate::i18n::Lang;
 use crate::progress::store::Store;
@@ -85,7 +85,7 @@ pub fn run(
         writeln!(
             out,
             "\n{} {}/{} · {} · {}",
-            lang.pick("题目", "Question"),
+            text::label(Label::Question, lang),
             i + 1,
             n,
             text::kind(item.kind, lang),
@@ -210,7 +210,7 @@ fn ask<T>(
 }
 
 fn show_points(out: &mut impl Write, points: &[PointText], lang: Lang) -> io::Result<()> {
-    writeln!(out, "{}", lang.pick("要点：", "Scoring points:"))?;
+    writeln!(out, "{}", text::label(Label::ScoringPoints, lang))?;
     for (k, pt) in points.iter().enumerate() {
         writeln!(out, "  {}. [{}] {}", k + 1, pt.value, pt.text)?;
     }
@@ -243,19 +243,14 @@ fn recall(
     {
         return Ok(None);
     }
-    writeln!(
-        out,
-        "{}{}",
-        lang.pick("参考答案：", "Answer: "),
-        item.answer
-    )?;
+    writeln!(out, "{}{}", text::label(Label::Answer, lang), item.answer)?;
     show_points(out, points, lang)?;
     if tick(input, out, session)?.is_none() {
         return Ok(None);
     }
     if let (Some(f), Phase::FollowUpAsking) = (follow_up, session.phase()) {
         // Most banks already open the follow-up with "Follow-up:" / "追问：".
-        let label = lang.pick("追问：", "Follow-up: ");
+        let label = text::label(Label::FollowUp, lang);
         let labelled = ["追问", "Follow-up", "面试官追问"]
             .iter()
             .any(|l| f.prompt.starts_with(l));
@@ -271,7 +266,7 @@ fn recall(
         {
             return Ok(None);
         }
-        writeln!(out, "{}{}", lang.pick("参考答案：", "Answer: "), f.answer)?;
+        writeln!(out, "{}{}", text::label(Label::Answer, lang), f.answer)?;
         show_points(out, &f.points, lang)?;
         if tick(input, out, session)?.is_none() {
             return Ok(None);
@@ -293,16 +288,16 @@ fn recall(
 
 fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io::Result<()> {
     let verdict = if g.score == g.max {
-        lang.pick("正确", "Right")
+        text::label(Label::Right, lang)
     } else if g.score == 0 {
-        lang.pick("错误", "Wrong")
+        text::label(Label::Wrong, lang)
     } else {
-        lang.pick("部分正确", "Partly right")
+        text::label(Label::PartlyRight, lang)
     };
     writeln!(
         out,
         "{verdict}. {} {}/{} ({})",
-        lang.pick("得分", "Score"),
+        text::label(Label::Score, lang),
         g.score,
         g.max,
         text::rating(g.rating, lang)
@@ -320,7 +315,7 @@ fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io:
             writeln!(
                 out,
                 "{}{}",
-                lang.pick("正确顺序：", "Right order: "),
+                text::label(Label::RightOrder, lang),
                 seq.join(",")
             )?;
             for &i in correct {
@@ -339,17 +334,13 @@ fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io:
                     .unwrap_or_default(),
                 _ => String::new(),
             };
-            writeln!(
-                out,
-                "{}{shown}",
-                lang.pick("引擎算出的答案：", "The engine computes: ")
-            )?;
+            writeln!(out, "{}{shown}", text::label(Label::EngineComputes, lang))?;
         }
     }
     writeln!(
         out,
         "{}{}",
-        lang.pick("解析：", "Explanation: "),
+        text::label(Label::Explanation, lang),
         item.answer
     )
 }
@@ -358,7 +349,7 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
     writeln!(
         out,
         "\n{} {}/{} · {}/{} ({:.0}%) · {}",
-        lang.pick("本次：已答", "Session: answered"),
+        text::label(Label::SessionAnswered, lang),
         s.answered,
         s.questions,
         s.score,
@@ -367,7 +358,7 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
         text::duration(s.seconds, lang)
     )?;
     if !s.topics.is_empty() {
-        writeln!(out, "{}", lang.pick("按主题：", "By topic:"))?;
+        writeln!(out, "{}", text::label(Label::ByTopic, lang))?;
         for t in &s.topics {
             writeln!(
                 out,
@@ -380,7 +371,7 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
         }
     }
     if !s.missed.is_empty() {
-        writeln!(out, "{}", lang.pick("漏掉的要点：", "Points missed:"))?;
+        writeln!(out, "{}", text::label(Label::PointsMissed, lang))?;
         for m in &s.missed {
             writeln!(out, "  {} #{}: {}", m.question, m.point + 1, m.text)?;
         }

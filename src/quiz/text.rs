@@ -146,3 +146,141 @@ pub fn invalid(lang: Lang) -> &'static str {
 pub fn noted(lang: Lang) -> &'static str {
     lang.pick("已记下笔记。", "Note kept.")
 }
+
+/// Fixed words and headings of plain mode and `locklab progress`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Label {
+    Question,
+    ScoringPoints,
+    Answer,
+    FollowUp,
+    Right,
+    Wrong,
+    PartlyRight,
+    Score,
+    RightOrder,
+    EngineComputes,
+    Explanation,
+    SessionAnswered,
+    ByTopic,
+    PointsMissed,
+    UnknownDeck,
+    KnownDecks,
+    NoSuchTopic,
+    NothingDue,
+    NoMatch,
+    NotReset,
+    ProgressFile,
+    DueToday,
+    Forecast,
+    MasteryByDeck,
+    Seen,
+    MissedMostOften,
+    LastAnswer,
+    ReadOnlyNoMerge,
+    ReadOnlyNoReset,
+    Yes,
+    No,
+    ValueA,
+    ValueB,
+    NoValue,
+}
+
+pub fn label(l: Label, lang: Lang) -> &'static str {
+    let (zh, en) = match l {
+        Label::Question => ("题目", "Question"),
+        Label::ScoringPoints => ("要点：", "Scoring points:"),
+        Label::Answer => ("参考答案：", "Answer: "),
+        Label::FollowUp => ("追问：", "Follow-up: "),
+        Label::Right => ("正确", "Right"),
+        Label::Wrong => ("错误", "Wrong"),
+        Label::PartlyRight => ("部分正确", "Partly right"),
+        Label::Score => ("得分", "Score"),
+        Label::RightOrder => ("正确顺序：", "Right order: "),
+        Label::EngineComputes => ("引擎算出的答案：", "The engine computes: "),
+        Label::Explanation => ("解析：", "Explanation: "),
+        Label::SessionAnswered => ("本次：已答", "Session: answered"),
+        Label::ByTopic => ("按主题：", "By topic:"),
+        Label::PointsMissed => ("漏掉的要点：", "Points missed:"),
+        Label::UnknownDeck => ("没有这个题组", "unknown deck"),
+        Label::KnownDecks => ("已有", "known decks"),
+        Label::NoSuchTopic => ("没有题目带这个主题", "no question has the topic"),
+        Label::NothingDue => ("今天没有到期的题目。", "Nothing is due for review today."),
+        Label::NoMatch => ("没有符合条件的题目。", "No question matches."),
+        Label::NotReset => ("未重置。\n", "Not reset.\n"),
+        Label::ProgressFile => ("进度文件：", "Progress file:"),
+        Label::DueToday => ("今天到期：", "Due today:"),
+        Label::Forecast => ("未来 14 天（从今天起）：", "Next 14 days (from today):"),
+        Label::MasteryByDeck => ("各题组掌握度：", "Mastery by deck:"),
+        Label::Seen => ("已答", "seen"),
+        Label::MissedMostOften => ("最常漏掉的要点：", "Points missed most often:"),
+        Label::LastAnswer => ("最近一次作答：", "Last answer:"),
+        Label::ReadOnlyNoMerge => (
+            "进度文件只读，未合并。",
+            "the progress file is read-only; nothing merged.",
+        ),
+        Label::Yes => ("是", "yes"),
+        Label::No => ("否", "no"),
+        Label::ValueA => ("A 的值", "A's value"),
+        Label::ValueB => ("B 的值", "B's value"),
+        Label::NoValue => ("没有值", "no value"),
+        Label::ReadOnlyNoReset => (
+            "进度文件只读，未重置。",
+            "the progress file is read-only; nothing reset.",
+        ),
+    };
+    lang.pick(zh, en)
+}
+
+pub fn quiz_header(n: usize, seed: u64, path: &Path, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "locklab 测验：{n} 题（种子 {seed}）。进度文件：{}",
+            path.display()
+        ),
+        Lang::En => format!(
+            "locklab quiz: {n} questions (seed {seed}). Progress: {}",
+            path.display()
+        ),
+    }
+}
+
+pub fn merged(added: usize, total: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("新增 {added} 条作答记录，共 {total} 条。\n"),
+        Lang::En => format!("added {added} answers; {total} in all.\n"),
+    }
+}
+
+pub fn confirm_reset(path: &Path, answers: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "要清空 {} 中的 {answers} 条作答记录吗？会先保留一份备份。输入 yes 确认：",
+            path.display()
+        ),
+        Lang::En => format!(
+            "Reset {} ({answers} answers)? A backup is kept. Type yes to confirm:",
+            path.display()
+        ),
+    }
+}
+
+pub fn reset_done(backup: Option<&Path>, lang: Lang) -> String {
+    match (lang, backup) {
+        (Lang::Zh, Some(b)) => format!("已重置；备份在 {}\n", b.display()),
+        (Lang::En, Some(b)) => format!("Reset; the backup is {}\n", b.display()),
+        (Lang::Zh, None) => "已重置（原本没有记录）。\n".to_string(),
+        (Lang::En, None) => "Reset (there was nothing to keep).\n".to_string(),
+    }
+}
+
+pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => {
+            format!("作答 {answers} 次，共 {seen} 道题，{sessions} 次测验；连续 {streak} 天。")
+        }
+        Lang::En => format!(
+            "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} days."
+        ),
+    }
+}
