@@ -375,3 +375,34 @@ fn unknown_deck_is_a_usage_error() {
     );
     assert!(!err.contains("backtrace"));
 }
+
+#[test]
+fn plain_mode_speaks_chinese_with_lang_zh() {
+    let dir = tempfile::tempdir().unwrap();
+    let items = items_for("leases", 6);
+    let (lines, want) = answer(&items[0], true, 6);
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["--lang", "zh", "--data-dir"])
+        .arg(dir.path())
+        .args(["quiz", "--plain", "--deck", "leases", "--seed", "6"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            let _ = c
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(format!("{lines}q\n").as_bytes());
+            c.wait_with_output()
+        })
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("题目 1/") && stdout.contains("已保存 1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("本次：已答 1/"));
+    let p = store::read_progress(&dir.path().join(store::FILE_NAME)).unwrap();
+    assert_eq!((p.answers[0].score, p.answers[0].max), (want.2, want.3));
+}
