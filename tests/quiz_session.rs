@@ -411,7 +411,7 @@ fn overview_mastery_due_and_removed_questions() {
     p.record(&g(&id, 0, NOW - 2 * sched::DAY));
     p.record(&g(&id, 1, NOW - sched::DAY));
     p.record(&g("gone.question", 0, NOW - sched::DAY));
-    let o = stats::overview(&p, Some(&b), NOW);
+    let o = stats::overview(&p, Some(&b), NOW, sched::Calendar::UTC);
     assert_eq!((o.answers, o.questions_seen, o.streak), (3, 2, 2));
     let n = deck.deck.questions.len() as f64;
     assert_eq!(o.decks[0].seen, 1);
@@ -423,7 +423,7 @@ fn overview_mastery_due_and_removed_questions() {
     );
     // The removed question's history stays but it never comes due.
     assert!(p.cards.contains_key("gone.question"));
-    let live_due = u32::from(sched::due_today(&p.cards[&id], NOW));
+    let live_due = u32::from(sched::due_today(&p.cards[&id], NOW, sched::Calendar::UTC));
     assert_eq!(o.due_today, live_due);
     assert_eq!(o.forecast.iter().sum::<u32>(), 1);
 }

@@ -8,7 +8,7 @@ use super::store::read_progress;
 use super::{export, fmt_utc};
 use crate::cli::{ExportFormat, ProgressArgs, ProgressCommand};
 use crate::i18n::Lang;
-use crate::quiz::cmd::{now, open_store};
+use crate::quiz::cmd::{calendar, now, open_store};
 use crate::quiz::select::Bank;
 use crate::quiz::text::{self, Label};
 use crate::sim_cmd::{UserError, write_stdout};
@@ -88,7 +88,8 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
 fn summary(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
     let bank = Bank::load(source).ok();
     let store = open_store(data_dir, lang, bank.as_ref())?;
-    let o = stats::overview(store.data(), bank.as_ref(), now());
+    let t = now();
+    let o = stats::overview(store.data(), bank.as_ref(), t, calendar(t));
     let text = render(&o, bank.as_ref(), store.path(), lang);
     write_stdout(text.as_bytes())
 }

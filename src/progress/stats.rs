@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 
 use super::Progress;
-use crate::quiz::sched::{self, DAY, Time};
+use crate::quiz::sched::{self, Calendar, Time};
 use crate::quiz::select::Bank;
 
 pub const FORECAST_DAYS: usize = 14;
@@ -36,15 +36,15 @@ pub struct Overview {
     pub questions_seen: u32,
     pub decks: Vec<DeckMastery>,
     pub due_today: u32,
-    /// Cards due on each UTC day from today; today includes overdue ones.
+    /// Cards due on each local day from today; today includes overdue ones.
     pub forecast: Vec<u32>,
-    /// Consecutive UTC days with an answer, ending today (or yesterday, if none yet today).
+    /// Consecutive local days with an answer, ending today (or yesterday, if none yet today).
     pub streak: u32,
     pub missed: Vec<Missed>,
     pub last_answer: Option<Time>,
 }
 
-pub fn overview(p: &Progress, bank: Option<&Bank>, now: Time) -> Overview {
+pub fn overview(p: &Progress, bank: Option<&Bank>, now: Time, cal: Calendar) -> Overview {
     let mut latest: BTreeMap<&str, f64> = BTreeMap::new();
     for a in &p.answers {
         let pct = if a.max == 0 {
@@ -92,8 +92,11 @@ pub fn overview(p: &Progress, bank: Option<&Bank>, now: Time) -> Overview {
         .filter(|(id, _)| live(id))
         .map(|(_, c)| c)
         .collect();
-    let due_today = cards.iter().filter(|c| sched::due_today(c, now)).count() as u32;
-    let forecast = sched::forecast(cards.iter().copied(), now, FORECAST_DAYS);
+    let due_today = cards
+        .iter()
+        .filter(|c| sched::due_today(c, now, cal))
+        .count() as u32;
+    let forecast = sched::forecast(cards.iter().copied(), now, FORECAST_DAYS, cal);
     let mut missed: BTreeMap<(&str, usize), u32> = BTreeMap::new();
     for a in &p.answers {
         for &i in &a.missed {
@@ -117,16 +120,16 @@ pub fn overview(p: &Progress, bank: Option<&Bank>, now: Time) -> Overview {
         decks,
         due_today,
         forecast,
-        streak: streak(p.answers.iter().map(|a| a.at), now),
+        streak: streak(p.answers.iter().map(|a| a.at), now, cal),
         missed,
         last_answer: p.answers.iter().map(|a| a.at).max(),
     }
 }
 
-/// Consecutive UTC days with at least one answer, ending today or yesterday.
-pub fn streak(times: impl Iterator<Item = Time>, now: Time) -> u32 {
-    let days: BTreeSet<Time> = times.map(|t| t.div_euclid(DAY)).collect();
-    let today = now.div_euclid(DAY);
+/// Consecutive local days with at least one answer, ending today or yesterday.
+pub fn streak(times: impl Iterator<Item = Time>, now: Time, cal: Calendar) -> u32 {
+    let days: BTreeSet<Time> = times.map(|t| cal.day(t)).collect();
+    let today = cal.day(now);
     let mut day = if days.contains(&today) {
         today
     } else {
@@ -143,14 +146,28 @@ pub fn streak(times: impl Iterator<Item = Time>, now: Time) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quiz::sched::DAY;
 
     #[test]
     fn streaks_count_back_from_today_or_yesterday() {
         let now = 100 * DAY + 500;
-        assert_eq!(streak([now, now - DAY, now - 2 * DAY].into_iter(), now), 3);
-        assert_eq!(streak([now - DAY, now - 2 * DAY].into_iter(), now), 2);
-        assert_eq!(streak([now - 2 * DAY].into_iter(), now), 0);
-        assert_eq!(streak([now, now - 2 * DAY].into_iter(), now), 1);
-        assert_eq!(streak(std::iter::empty(), now), 0);
+        assert_eq!(
+            streak(
+                [now, now - DAY, now - 2 * DAY].into_iter(),
+                now,
+                Calendar::UTC
+            ),
+            3
+        );
+        assert_eq!(
+            streak([now - DAY, now - 2 * DAY].into_iter(), now, Calendar::UTC),
+            2
+        );
+        assert_eq!(streak([now - 2 * DAY].into_iter(), now, Calendar::UTC), 0);
+        assert_eq!(
+            streak([now, now - 2 * DAY].into_iter(), now, Calendar::UTC),
+            1
+        );
+        assert_eq!(streak(std::iter::empty(), now, Calendar::UTC), 0);
     }
 }

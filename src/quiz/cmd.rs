@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::plain;
-use super::sched::Time;
+use super::sched::{Calendar, Time};
 use super::select::{self, Bank, SelectError, Selection};
 use super::session::Session;
 use super::text::{self, Label};
@@ -22,6 +22,16 @@ pub fn now() -> Time {
 
 fn failure(message: String) -> UserError {
     UserError { message, status: 1 }
+}
+
+/// The learner's calendar at `now`: the system time zone's offset, UTC when it is unknown.
+pub fn calendar(now: Time) -> Calendar {
+    let offset = jiff::Timestamp::from_second(now)
+        .map(|t| jiff::tz::TimeZone::system().to_offset(t).seconds())
+        .unwrap_or(0);
+    Calendar {
+        utc_offset: Time::from(offset),
+    }
 }
 
 /// Opens the store in `dir`, telling the user (on stderr) anything worth knowing.
@@ -49,6 +59,7 @@ pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Res
         due: args.due,
         count: args.count.map(|n| n as usize),
         seed,
+        calendar: calendar(start),
     };
     let picked = select::select(&bank, &sel, &store.data().cards, start).map_err(|e| match e {
         SelectError::UnknownDeck { name, known } => UserError::usage(format!(

@@ -5,8 +5,9 @@
 //! below 50 % Again, below 80 % Hard, below 100 % Good, 100 % Easy.
 //!
 //! `fsrs::MemoryState` cannot be serialised, so [`Card`] keeps stability and difficulty as plain
-//! numbers, with the due time, the last review and the review counts. Times are Unix seconds
-//! (UTC); days are UTC days. Nothing here reads a clock: callers pass `now`.
+//! numbers, with the due time, the last review and the review counts. Times are Unix seconds;
+//! "today" is the learner's local day, given as a [`Calendar`]. Nothing here reads a clock or
+//! the time zone: callers pass `now` and the calendar.
 
 use serde::{Deserialize, Serialize};
 
@@ -144,21 +145,42 @@ fn fallback(rating: Rating) -> (f32, f32, f32) {
     }
 }
 
-/// The start of the UTC day holding `t`.
-pub fn day_start(t: Time) -> Time {
-    t.div_euclid(DAY) * DAY
+/// Where the learner's days begin: their offset from UTC, in seconds, taken at the time of use
+/// (a forecast that spans a daylight-saving change is off by that hour).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Calendar {
+    pub utc_offset: Time,
 }
 
-/// Whether a card is due by the end of the UTC day holding `now`.
-pub fn due_today(card: &Card, now: Time) -> bool {
-    card.due < day_start(now) + DAY
+impl Calendar {
+    pub const UTC: Calendar = Calendar { utc_offset: 0 };
+
+    /// The local day holding `t`, counted from 1970-01-01.
+    pub fn day(self, t: Time) -> Time {
+        (t + self.utc_offset).div_euclid(DAY)
+    }
+
+    /// The Unix time at which the local day holding `t` begins.
+    pub fn day_start(self, t: Time) -> Time {
+        self.day(t) * DAY - self.utc_offset
+    }
 }
 
-/// How many cards fall due on each of the next `days` UTC days; day 0 (today) includes every
+/// Whether a card is due by the end of the learner's day holding `now`.
+pub fn due_today(card: &Card, now: Time, cal: Calendar) -> bool {
+    card.due < cal.day_start(now) + DAY
+}
+
+/// How many cards fall due on each of the next `days` local days; day 0 (today) includes every
 /// overdue card.
-pub fn forecast<'a>(cards: impl IntoIterator<Item = &'a Card>, now: Time, days: usize) -> Vec<u32> {
+pub fn forecast<'a>(
+    cards: impl IntoIterator<Item = &'a Card>,
+    now: Time,
+    days: usize,
+    cal: Calendar,
+) -> Vec<u32> {
     let mut out = vec![0u32; days];
-    let today = day_start(now);
+    let today = cal.day_start(now);
     for c in cards {
         let d = (c.due - today).div_euclid(DAY).max(0);
         if let Some(slot) = usize::try_from(d).ok().and_then(|d| out.get_mut(d)) {
@@ -249,7 +271,7 @@ mod tests {
             reps: 1,
             lapses: 0,
         };
-        let today = day_start(T0);
+        let today = Calendar::UTC.day_start(T0);
         let cards = [
             card(T0 - 5 * DAY),
             card(today + 10),
@@ -257,10 +279,40 @@ mod tests {
             card(today + 13 * DAY + 5),
             card(today + 14 * DAY),
         ];
-        let f = forecast(&cards, T0, 14);
+        let f = forecast(&cards, T0, 14, Calendar::UTC);
         assert_eq!(f.len(), 14);
         assert_eq!((f[0], f[1], f[13]), (2, 1, 1));
         assert_eq!(f.iter().sum::<u32>(), 4);
-        assert!(due_today(&cards[0], T0) && !due_today(&cards[2], T0));
+        assert!(
+            due_today(&cards[0], T0, Calendar::UTC) && !due_today(&cards[2], T0, Calendar::UTC)
+        );
+    }
+
+    #[test]
+    fn local_days_follow_the_offset() {
+        let utc8 = Calendar {
+            utc_offset: 8 * 3600,
+        };
+        let west = Calendar {
+            utc_offset: -5 * 3600,
+        };
+        // 2026-09-21 23:00 UTC is already the 22nd at UTC+8, still the 21st at UTC-5.
+        let t = 1_790_031_600;
+        assert_eq!(utc8.day(t), Calendar::UTC.day(t) + 1);
+        assert_eq!(west.day(t), Calendar::UTC.day(t));
+        // 07:00 local on the 22nd at UTC+8; 18:00 local on the 21st at UTC-5.
+        assert_eq!(utc8.day_start(t), t - 7 * 3600);
+        assert_eq!(west.day_start(t), t - 18 * 3600);
+        let card = Card {
+            stability: 1.0,
+            difficulty: 5.0,
+            due: t + 3 * 3600,
+            last_review: t,
+            reps: 1,
+            lapses: 0,
+        };
+        // Due at 02:00 UTC on the 22nd: tomorrow in UTC, still today at UTC+8 (10:00).
+        assert!(!due_today(&card, t, Calendar::UTC));
+        assert!(due_today(&card, t, utc8));
     }
 }

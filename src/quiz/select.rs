@@ -8,7 +8,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
 use super::item::{self, Item, PrepareError};
-use super::sched::{self, Card, Time};
+use super::sched::{self, Calendar, Card, Time};
 use crate::content::deck::{self, DeckFile, Question};
 use crate::i18n::Lang;
 use crate::preset::{self, Preset};
@@ -74,6 +74,8 @@ pub struct Selection {
     /// At most this many (a mixed exam when no deck is named).
     pub count: Option<usize>,
     pub seed: u64,
+    /// Where "today" ends for `due`.
+    pub calendar: Calendar,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,7 +119,7 @@ pub fn select<'b>(
             !sel.due
                 || cards
                     .get(q.id.get_ref())
-                    .is_some_and(|c| sched::due_today(c, now))
+                    .is_some_and(|c| sched::due_today(c, now, sel.calendar))
         })
         .collect();
     // Xoshiro256++ is named and stable: the same seed gives the same order in every version.
