@@ -63,15 +63,21 @@ fn sigkill_at_random_moments_never_loses_a_confirmed_answer() {
                 }
             }
         });
-        let budget = Duration::from_millis(rng.random_range(5..600));
-        let start = Instant::now();
+        // The kill comes a random time after the first question appears, so it lands while
+        // answers are being given and saved rather than while the binary starts on a busy machine.
+        let budget = Duration::from_millis(rng.random_range(0..500));
+        let spawned = Instant::now();
+        let mut asking: Option<Instant> = None;
         let mut steps = 0;
         let mut confirmed = None;
-        while start.elapsed() < budget {
-            let Ok(line) = rx.recv_timeout(Duration::from_millis(5)) else {
+        while asking.map_or(spawned.elapsed() < Duration::from_secs(30), |t| {
+            t.elapsed() < budget
+        }) {
+            let Ok(line) = rx.recv_timeout(Duration::from_millis(2)) else {
                 continue;
             };
             if line.starts_with("Question ") {
+                asking.get_or_insert_with(Instant::now);
                 steps = 0;
             } else if line.starts_with("  ")
                 && line
@@ -132,4 +138,14 @@ fn sigkill_at_random_moments_never_loses_a_confirmed_answer() {
         "only {kills_after_a_save} runs got to save anything"
     );
     assert!(confirmed_total > 0);
+    // Temporary files of saves cut short are cleared by the next locklab that takes the lock.
+    let s = store::Store::open(dir.path(), 0).unwrap();
+    assert!(s.is_writable());
+    let temps = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(temps, 0);
+    assert_eq!(s.data().answers.len(), confirmed_total);
 }
