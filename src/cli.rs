@@ -22,6 +22,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub content: Option<PathBuf>,
 
+    /// Keep progress in this folder (default: $LOCKLAB_DATA_DIR, else the platform data dir).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -49,6 +53,64 @@ pub enum Command {
         /// A preset name (see `locklab sim list`) or a scenario file.
         scenario: String,
     },
+    /// Test yourself closed-book; every answer is saved as you go.
+    Quiz(QuizArgs),
+    /// Your progress: answers, mastery per deck, reviews due; export, merge or reset it.
+    Progress(ProgressArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct QuizArgs {
+    /// Line by line on stdin/stdout, for screen readers and scripts.
+    #[arg(long)]
+    pub plain: bool,
+    /// Only this deck (its id, e.g. `leases`, or file stem, e.g. `06-leases`).
+    #[arg(long, value_name = "NAME")]
+    pub deck: Option<String>,
+    /// Only questions with this topic tag.
+    #[arg(long, value_name = "T")]
+    pub topic: Option<String>,
+    /// Only questions due for review today.
+    #[arg(long)]
+    pub due: bool,
+    /// At most N questions (without --deck: a mixed exam of N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub count: Option<u32>,
+    /// Fix the order of questions and the drawn model variants.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct ProgressArgs {
+    #[command(subcommand)]
+    pub command: Option<ProgressCommand>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ProgressCommand {
+    /// Print every answer as CSV or the whole file as JSON.
+    Export {
+        #[arg(long, value_enum, default_value = "csv")]
+        format: ProgressFormat,
+    },
+    /// Add the answers of another progress file that this one lacks.
+    Merge {
+        /// A progress.toml from another machine or a backup.
+        file: PathBuf,
+    },
+    /// Start afresh, keeping a backup of the current file.
+    Reset {
+        /// Do not ask for confirmation.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProgressFormat {
+    Csv,
+    Json,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,8 @@ pub mod export;
 pub mod export_cmd;
 pub mod i18n;
 pub mod preset;
+pub mod progress;
+pub mod quiz;
 pub mod script;
 pub mod sim_cmd;
 pub mod source;

@@ -16,6 +16,10 @@ fn main() {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
+        Some(Command::Quiz(args)) => data_dir(cli.data_dir.as_deref())
+            .and_then(|dir| locklab::quiz::cmd::run(&args, lang, &source, &dir)),
+        Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())
+            .and_then(|dir| locklab::progress::cmd::run(&args, lang, &source, &dir)),
         Some(Command::Frozen) => tui(Start::Frozen, lang),
         Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang),
         Some(Command::Herd) => tui(Start::Herd, lang),
@@ -41,4 +45,10 @@ fn tui(start: Start, lang: Lang) -> Result<(), sim_cmd::UserError> {
             status: 1,
         }),
     }
+}
+
+/// Where progress lives: `--data-dir`, else `LOCKLAB_DATA_DIR`, else the platform's data folder.
+fn data_dir(flag: Option<&std::path::Path>) -> Result<std::path::PathBuf, sim_cmd::UserError> {
+    locklab::progress::store::resolve_dir(flag)
+        .map_err(|message| sim_cmd::UserError { message, status: 1 })
 }

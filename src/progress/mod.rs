@@ -1,0 +1,204 @@
+//! The learner's progress: every answer, the scheduler state per question, session summaries.
+//!
+//! [`Progress`] is the data and its pure operations (record, merge, aliases); [`store`] keeps it
+//! in one TOML file with atomic replace, an advisory lock and migrations; [`stats`] summarises it;
+//! [`export`] writes CSV or JSON; [`cmd`] is `locklab progress`.
+
+pub mod cmd;
+pub mod export;
+pub mod stats;
+pub mod store;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::deck::Kind;
+use crate::quiz::sched::{self, Card, Rating, SelfRating, Time};
+use crate::quiz::session::Graded;
+use crate::quiz::summary::Summary;
+
+/// The version of the file layout this build writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// One answered question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    pub at: Time,
+    pub question: String,
+    pub deck: String,
+    pub kind: Kind,
+    pub score: u32,
+    pub max: u32,
+    pub rating: Rating,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_rating: Option<SelfRating>,
+    /// Recall: 0-based numbers of the points not covered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missed: Vec<usize>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Answer {
+    /// What makes two answers the same answer when files are merged.
+    fn key(&self) -> (Time, &str, u32, u32, Rating) {
+        (self.at, &self.question, self.score, self.max, self.rating)
+    }
+}
+
+/// A finished (or stopped) session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionRecord {
+    pub started: Time,
+    pub ended: Time,
+    pub questions: u32,
+    pub answered: u32,
+    pub score: u32,
+    pub max: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    pub schema_version: u32,
+    #[serde(default)]
+    pub answers: Vec<Answer>,
+    /// Scheduler state by question id.
+    #[serde(default)]
+    pub cards: BTreeMap<String, Card>,
+    #[serde(default)]
+    pub sessions: Vec<SessionRecord>,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self {
+            schema_version: SCHEMA_VERSION,
+            answers: Vec::new(),
+            cards: BTreeMap::new(),
+            sessions: Vec::new(),
+        }
+    }
+}
+
+impl Progress {
+    /// Records an answered question and reschedules it.
+    pub fn record(&mut self, g: &Graded) {
+        self.answers.push(Answer {
+            at: g.at,
+            question: g.id.clone(),
+            deck: g.deck.clone(),
+            kind: g.kind,
+            score: g.score,
+            max: g.max,
+            rating: g.rating,
+            self_rating: g.self_rating,
+            missed: g.missed.clone(),
+            note: g.note.clone(),
+        });
+        let card = sched::review(self.cards.get(&g.id), g.rating, g.at);
+        self.cards.insert(g.id.clone(), card);
+    }
+
+    pub fn record_session(&mut self, s: &Summary) {
+        self.sessions.push(SessionRecord {
+            started: s.started,
+            ended: s.ended,
+            questions: s.questions,
+            answered: s.answered,
+            score: s.score,
+            max: s.max,
+        });
+    }
+
+    /// Moves the history of renamed questions to their current ids (`aliases`: old id to new).
+    /// Returns how many answers moved. History of questions no longer in the bank is kept.
+    pub fn apply_aliases(&mut self, aliases: &BTreeMap<String, String>) -> usize {
+        let mut moved = 0;
+        for a in &mut self.answers {
+            if let Some(new) = aliases.get(&a.question) {
+                a.question = new.clone();
+                moved += 1;
+            }
+        }
+        if moved > 0 {
+            self.rebuild_cards();
+        }
+        moved
+    }
+
+    /// Adds the answers and sessions of `other` that this file lacks, then recomputes the
+    /// schedule from the merged history. Returns how many answers were added.
+    pub fn merge(&mut self, other: &Progress) -> usize {
+        let have: BTreeSet<_> = self.answers.iter().map(|a| a.key()).collect();
+        let new: Vec<Answer> = other
+            .answers
+            .iter()
+            .filter(|a| !have.contains(&a.key()))
+            .cloned()
+            .collect();
+        // The other file may repeat an answer too; keep one of each.
+        let mut seen = BTreeSet::new();
+        let new: Vec<Answer> = new
+            .into_iter()
+            .filter(|a| seen.insert((a.at, a.question.clone(), a.score, a.max, a.rating)))
+            .collect();
+        let added = new.len();
+        self.answers.extend(new);
+        self.answers.sort_by_key(|a| a.at);
+        for s in &other.sessions {
+            if !self.sessions.contains(s) {
+                self.sessions.push(s.clone());
+            }
+        }
+        self.sessions.sort_by_key(|s| s.started);
+        self.rebuild_cards();
+        added
+    }
+
+    /// Recomputes every card by replaying the answers in time order.
+    pub fn rebuild_cards(&mut self) {
+        let mut order: Vec<&Answer> = self.answers.iter().collect();
+        order.sort_by_key(|a| a.at);
+        let mut cards: BTreeMap<String, Card> = BTreeMap::new();
+        for a in order {
+            let c = sched::review(cards.get(&a.question), a.rating, a.at);
+            cards.insert(a.question.clone(), c);
+        }
+        self.cards = cards;
+    }
+}
+
+/// Formats Unix seconds as an RFC 3339 UTC time (`2026-11-30T07:08:02Z`).
+pub fn fmt_utc(t: Time) -> String {
+    let days = t.div_euclid(sched::DAY);
+    let secs = t.rem_euclid(sched::DAY);
+    // Howard Hinnant's civil-from-days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        secs / 3600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_formatting() {
+        assert_eq!(fmt_utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(fmt_utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(fmt_utc(1_796_022_482), "2026-11-30T07:08:02Z");
+    }
+}

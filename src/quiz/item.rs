@@ -1,0 +1,289 @@
+//! A question made ready to ask: text in one language, model variant drawn and its answer
+//! computed by the engine, order steps shuffled. Everything a screen or plain mode shows.
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+
+use super::text::{Label, label};
+use crate::content::deck::{DeckFile, Kind, Question};
+use crate::content::model::{self, ModelAnswer, Variant};
+use crate::engine::trace::Verdict;
+use crate::i18n::Lang;
+use crate::preset::Preset;
+
+/// Absolute tolerance for a numeric model answer whose question names none.
+pub const DEFAULT_TOLERANCE: f64 = 1e-6;
+
+/// A scoring point: what it is worth and the statement to tick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointText {
+    pub value: u32,
+    pub text: String,
+}
+
+/// A choice option as shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OptionText {
+    pub text: String,
+    pub correct: bool,
+    pub why: String,
+}
+
+/// An interviewer's follow-up to a recall question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FollowUpText {
+    pub prompt: String,
+    pub answer: String,
+    pub points: Vec<PointText>,
+}
+
+/// How a model question is answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModelInput {
+    /// A number within `tolerance` of the engine's.
+    Number { tolerance: f64 },
+    /// One of these options; the answer is the option equal to the engine's answer.
+    Options(Vec<(String, ModelAnswer)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    Recall {
+        points: Vec<PointText>,
+        follow_up: Option<FollowUpText>,
+    },
+    Choice {
+        options: Vec<OptionText>,
+    },
+    Order {
+        /// The steps in the order shown.
+        shown: Vec<String>,
+        /// `correct[i]` is the shown number (0-based) of the i-th step of the right order.
+        correct: Vec<usize>,
+    },
+    Model {
+        variant: Variant,
+        answer: ModelAnswer,
+        input: ModelInput,
+    },
+}
+
+/// One question ready to ask.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub id: String,
+    pub deck: String,
+    pub kind: Kind,
+    pub topics: Vec<String>,
+    pub difficulty: u8,
+    /// The seed this attempt's variant and step order were drawn with.
+    pub seed: u64,
+    pub prompt: String,
+    /// Recall: the reference answer; other kinds: the explanation shown after answering.
+    pub answer: String,
+    pub body: Body,
+}
+
+impl Item {
+    /// The most points this question can earn (a recall follow-up included).
+    pub fn max_score(&self) -> u32 {
+        match &self.body {
+            Body::Recall { points, follow_up } => {
+                let sum = |p: &[PointText]| p.iter().map(|p| p.value).sum::<u32>();
+                sum(points) + follow_up.as_ref().map_or(0, |f| sum(&f.points))
+            }
+            Body::Choice { options } => options.iter().filter(|o| o.correct).count() as u32,
+            Body::Order { shown, .. } => shown.len() as u32,
+            Body::Model { .. } => 1,
+        }
+    }
+}
+
+/// Why a question could not be prepared.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrepareError {
+    pub id: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for PrepareError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "question `{}`: {}", self.id, self.message)
+    }
+}
+
+/// The per-question seed: the session seed mixed with the question id, so a question's variant
+/// does not depend on where it falls in the session.
+pub fn item_seed(session_seed: u64, id: &str) -> u64 {
+    // FNV-1a, then SplitMix64's finaliser: both fixed, so a seed means the same draw forever.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let mut z = h ^ session_seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn pick(lang: Lang, zh: &str, en: &str) -> String {
+    lang.pick(zh, en).to_string()
+}
+
+fn points(ps: &[crate::content::deck::Point], lang: Lang) -> Vec<PointText> {
+    ps.iter()
+        .map(|p| PointText {
+            value: u32::from(*p.value.get_ref()),
+            text: pick(lang, &p.zh, &p.en),
+        })
+        .collect()
+}
+
+/// Prepares question `q` of `deck` for one attempt drawn with `session_seed`.
+pub fn prepare(
+    deck: &DeckFile,
+    q: &Question,
+    session_seed: u64,
+    lang: Lang,
+    presets: &[Preset],
+) -> Result<Item, PrepareError> {
+    let id = q.id.get_ref().clone();
+    let err = |message: String| PrepareError {
+        id: id.clone(),
+        message,
+    };
+    let seed = item_seed(session_seed, &id);
+    let text = q
+        .text(lang)
+        .or_else(|| q.text(lang.toggle()))
+        .cloned()
+        .unwrap_or_default();
+    let mut prompt = text.prompt;
+    let body = match q.kind {
+        Kind::Recall => Body::Recall {
+            points: points(&q.points, lang),
+            follow_up: q.follow_up.as_ref().map(|f| {
+                let t = match lang {
+                    Lang::Zh => f.zh.as_ref().or(f.en.as_ref()),
+                    Lang::En => f.en.as_ref().or(f.zh.as_ref()),
+                }
+                .cloned()
+                .unwrap_or_default();
+                FollowUpText {
+                    prompt: t.prompt,
+                    answer: t.answer,
+                    points: points(&f.points, lang),
+                }
+            }),
+        },
+        Kind::Choice => Body::Choice {
+            options: q
+                .options
+                .iter()
+                .map(|o| OptionText {
+                    text: pick(lang, &o.zh, &o.en),
+                    correct: o.correct,
+                    why: pick(lang, &o.why_zh, &o.why_en),
+                })
+                .collect(),
+        },
+        Kind::Order => {
+            let n = q.steps.len();
+            let mut order: Vec<usize> = (0..n).collect();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            order.shuffle(&mut rng);
+            // Asking a sequence in its answer order gives it away.
+            if n > 1 && order.iter().enumerate().all(|(i, o)| i == *o) {
+                order.rotate_left(1);
+            }
+            let shown = order
+                .iter()
+                .map(|&i| pick(lang, &q.steps[i].zh, &q.steps[i].en))
+                .collect();
+            let mut correct = vec![0; n];
+            for (pos, &step) in order.iter().enumerate() {
+                correct[step] = pos;
+            }
+            Body::Order { shown, correct }
+        }
+        Kind::Model => {
+            let (variant, answer) =
+                model::compute(q, seed, presets).map_err(|e| err(e.to_string()))?;
+            prompt = model::fill(&prompt, &variant);
+            let input = model_input(q, &answer, lang);
+            Body::Model {
+                variant,
+                answer,
+                input,
+            }
+        }
+    };
+    Ok(Item {
+        id: id.clone(),
+        deck: deck.deck.deck.get_ref().clone(),
+        kind: q.kind,
+        topics: q.topics.clone(),
+        difficulty: *q.difficulty.get_ref(),
+        seed,
+        prompt,
+        answer: text.answer,
+        body,
+    })
+}
+
+fn model_input(q: &Question, answer: &ModelAnswer, lang: Lang) -> ModelInput {
+    match answer {
+        ModelAnswer::Number(_) => ModelInput::Number {
+            tolerance: q
+                .model
+                .as_ref()
+                .and_then(|m| m.tolerance.as_ref())
+                .map_or(DEFAULT_TOLERANCE, |t| {
+                    t.get_ref().abs().max(DEFAULT_TOLERANCE)
+                }),
+        },
+        ModelAnswer::Verdict(_) => ModelInput::Options(
+            Verdict::ALL
+                .iter()
+                .map(|v| {
+                    (
+                        crate::i18n::verdict_short(*v, lang).to_string(),
+                        ModelAnswer::Verdict(*v),
+                    )
+                })
+                .collect(),
+        ),
+        ModelAnswer::Bool(_) => ModelInput::Options(vec![
+            (label(Label::Yes, lang).to_string(), ModelAnswer::Bool(true)),
+            (label(Label::No, lang).to_string(), ModelAnswer::Bool(false)),
+        ]),
+        ModelAnswer::Value(_) => ModelInput::Options(vec![
+            (
+                label(Label::ValueA, lang).to_string(),
+                ModelAnswer::Value(Some("A".into())),
+            ),
+            (
+                label(Label::ValueB, lang).to_string(),
+                ModelAnswer::Value(Some("B".into())),
+            ),
+            (
+                label(Label::NoValue, lang).to_string(),
+                ModelAnswer::Value(None),
+            ),
+        ]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn item_seeds_depend_on_seed_and_id_only() {
+        assert_eq!(item_seed(7, "a.b"), item_seed(7, "a.b"));
+        assert_ne!(item_seed(7, "a.b"), item_seed(8, "a.b"));
+        assert_ne!(item_seed(7, "a.b"), item_seed(7, "a.c"));
+    }
+}

@@ -1,0 +1,15 @@
+//! Closed-book quizzes: question selection, the session state machine, scoring, the FSRS review
+//! schedule, the end-of-session summary, and plain (line-by-line) mode.
+//!
+//! The core is pure: no terminal, no clock (callers pass `now`), no files; plain mode and
+//! `locklab quiz` in [`cmd`] bring in stdin, stdout and the progress store.
+
+pub mod cmd;
+pub mod item;
+pub mod plain;
+pub mod sched;
+pub mod score;
+pub mod select;
+pub mod session;
+pub mod summary;
+pub mod text;

@@ -1,0 +1,114 @@
+//! The end-of-session summary: score, percent, time, per-topic breakdown and the scoring points
+//! missed most often.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::item::{Body, Item};
+use super::sched::Time;
+use super::session::Graded;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TopicScore {
+    pub topic: String,
+    pub answered: u32,
+    pub score: u32,
+    pub max: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MissedPoint {
+    pub question: String,
+    /// 0-based, follow-up points continuing the count.
+    pub point: usize,
+    pub text: String,
+    pub times: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub started: Time,
+    pub ended: Time,
+    pub seconds: Time,
+    pub questions: u32,
+    pub answered: u32,
+    pub score: u32,
+    pub max: u32,
+    /// 0 to 100; 0 when nothing was answered.
+    pub percent: f64,
+    /// Sorted by topic name.
+    pub topics: Vec<TopicScore>,
+    /// Most often missed first, then by question id; at most [`MISSED_SHOWN`].
+    pub missed: Vec<MissedPoint>,
+}
+
+pub const MISSED_SHOWN: usize = 5;
+
+/// The text of point `i` of a recall item, follow-up points continuing the count.
+pub fn point_text(item: &Item, i: usize) -> Option<&str> {
+    let Body::Recall { points, follow_up } = &item.body else {
+        return None;
+    };
+    points
+        .iter()
+        .chain(follow_up.iter().flat_map(|f| f.points.iter()))
+        .nth(i)
+        .map(|p| p.text.as_str())
+}
+
+pub fn percent(score: u32, max: u32) -> f64 {
+    if max == 0 {
+        0.0
+    } else {
+        f64::from(score) * 100.0 / f64::from(max)
+    }
+}
+
+pub fn summarize(items: &[Item], results: &[Graded], started: Time, ended: Time) -> Summary {
+    let score = results.iter().map(|g| g.score).sum();
+    let max = results.iter().map(|g| g.max).sum();
+    let mut topics: BTreeMap<&str, TopicScore> = BTreeMap::new();
+    let mut missed: BTreeMap<(&str, usize), MissedPoint> = BTreeMap::new();
+    for g in results {
+        for t in &g.topics {
+            let e = topics.entry(t).or_insert_with(|| TopicScore {
+                topic: t.clone(),
+                answered: 0,
+                score: 0,
+                max: 0,
+            });
+            e.answered += 1;
+            e.score += g.score;
+            e.max += g.max;
+        }
+        let item = items.iter().find(|i| i.id == g.id);
+        for &p in &g.missed {
+            let text = item.and_then(|i| point_text(i, p)).unwrap_or_default();
+            missed
+                .entry((g.id.as_str(), p))
+                .or_insert_with(|| MissedPoint {
+                    question: g.id.clone(),
+                    point: p,
+                    text: text.to_string(),
+                    times: 0,
+                })
+                .times += 1;
+        }
+    }
+    let mut missed: Vec<MissedPoint> = missed.into_values().collect();
+    missed.sort_by_key(|m| std::cmp::Reverse(m.times));
+    missed.truncate(MISSED_SHOWN);
+    Summary {
+        started,
+        ended,
+        seconds: (ended - started).max(0),
+        questions: items.len() as u32,
+        answered: results.len() as u32,
+        score,
+        max,
+        percent: percent(score, max),
+        topics: topics.into_values().collect(),
+        missed,
+    }
+}

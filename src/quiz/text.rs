@@ -1,0 +1,286 @@
+//! Every user-facing string of quizzes and progress, in Simplified Chinese and English.
+
+use std::path::Path;
+
+use crate::i18n::Lang;
+use crate::progress::store::Notice;
+use crate::quiz::sched::{Rating, Time};
+
+pub fn rating(r: Rating, lang: Lang) -> &'static str {
+    match r {
+        Rating::Again => lang.pick("重来", "again"),
+        Rating::Hard => lang.pick("困难", "hard"),
+        Rating::Good => lang.pick("良好", "good"),
+        Rating::Easy => lang.pick("轻松", "easy"),
+    }
+}
+
+pub fn kind(k: crate::content::deck::Kind, lang: Lang) -> &'static str {
+    use crate::content::deck::Kind;
+    match k {
+        Kind::Recall => lang.pick("回忆", "recall"),
+        Kind::Choice => lang.pick("选择", "choice"),
+        Kind::Order => lang.pick("排序", "order"),
+        Kind::Model => lang.pick("推演", "model"),
+    }
+}
+
+pub fn notice(n: &Notice, lang: Lang) -> String {
+    match n {
+        Notice::Corrupt { moved_to, error } => match lang {
+            Lang::Zh => format!(
+                "进度文件无法读取（{error}），已移到 {}，重新开始记录。",
+                moved_to.display()
+            ),
+            Lang::En => format!(
+                "the progress file could not be read ({error}); it was moved to {} and a fresh one started.",
+                moved_to.display()
+            ),
+        },
+        Notice::CorruptLocked { error } => match lang {
+            Lang::Zh => format!("进度文件无法读取（{error}），且另一个 locklab 正在使用它；本次不保存。"),
+            Lang::En => format!(
+                "the progress file could not be read ({error}) and another locklab has it open; nothing will be saved."
+            ),
+        },
+        Notice::Newer { found } => match lang {
+            Lang::Zh => format!(
+                "进度文件来自更新版本的 locklab（schema_version {found}），保持原样；本次不保存。"
+            ),
+            Lang::En => format!(
+                "the progress file was written by a newer locklab (schema_version {found}); it is left untouched and nothing will be saved."
+            ),
+        },
+        Notice::Locked => lang
+            .pick(
+                "另一个 locklab 正在使用进度文件，本次以只读方式打开，不保存。",
+                "another locklab has the progress file open; opened read-only, nothing will be saved.",
+            )
+            .to_string(),
+        Notice::LockFailed(e) => match lang {
+            Lang::Zh => format!("无法锁定进度文件（{e}），本次以只读方式打开，不保存。"),
+            Lang::En => format!(
+                "cannot lock the progress file ({e}); opened read-only, nothing will be saved."
+            ),
+        },
+        Notice::Migrated { from } => match lang {
+            Lang::Zh => format!("进度文件已从 schema_version {from} 升级。"),
+            Lang::En => format!("the progress file was upgraded from schema_version {from}."),
+        },
+    }
+}
+
+pub fn cannot_open(path: &Path, e: &std::io::Error, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("无法打开进度文件夹 {}：{e}", path.display()),
+        Lang::En => format!("cannot open the progress folder {}: {e}", path.display()),
+    }
+}
+
+pub fn cannot_save(e: &std::io::Error, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("无法保存进度：{e}"),
+        Lang::En => format!("cannot save progress: {e}"),
+    }
+}
+
+/// `5 min 3 s` / `5 分 3 秒`.
+pub fn duration(secs: Time, lang: Lang) -> String {
+    let (m, s) = (secs / 60, secs % 60);
+    match (lang, m) {
+        (Lang::Zh, 0) => format!("{s} 秒"),
+        (Lang::Zh, _) => format!("{m} 分 {s} 秒"),
+        (Lang::En, 0) => format!("{s} s"),
+        (Lang::En, _) => format!("{m} min {s} s"),
+    }
+}
+
+pub fn saved(n: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("已保存 {n}"),
+        Lang::En => format!("saved {n}"),
+    }
+}
+
+pub fn not_saved(lang: Lang) -> &'static str {
+    lang.pick("未保存（只读）", "not saved (read-only)")
+}
+
+pub struct Prompts {
+    pub reveal: &'static str,
+    pub points: &'static str,
+    pub rate: &'static str,
+    pub letters: &'static str,
+    pub letter: &'static str,
+    pub steps: &'static str,
+    pub number: &'static str,
+}
+
+pub fn prompts(lang: Lang) -> Prompts {
+    match lang {
+        Lang::Zh => Prompts {
+            reveal: "> 按回车显示答案（q 结束）：",
+            points: "> 答到的要点编号，用逗号分隔，如 1,3（都没答到就直接回车）：",
+            rate: "> 自评：1 忘了，2 部分，3 牢固：",
+            letters: "> 选项字母，可多选，如 a,c（q 结束）：",
+            letter: "> 选项字母（q 结束）：",
+            steps: "> 按正确顺序写出步骤编号，如 3,1,2（q 结束）：",
+            number: "> 输入一个数（q 结束）：",
+        },
+        Lang::En => Prompts {
+            reveal: "> Press Enter to show the answer (q to stop):",
+            points: "> Numbers of the points you covered, e.g. 1,3 (empty for none):",
+            rate: "> Rate yourself: 1 forgot, 2 partial, 3 solid:",
+            letters: "> Option letters, one or several, e.g. a,c (q to stop):",
+            letter: "> Option letter (q to stop):",
+            steps: "> Step numbers in the right order, e.g. 3,1,2 (q to stop):",
+            number: "> A number (q to stop):",
+        },
+    }
+}
+
+pub fn invalid(lang: Lang) -> &'static str {
+    lang.pick("! 无法识别，请再输入一次。", "! Not understood; try again.")
+}
+
+pub fn noted(lang: Lang) -> &'static str {
+    lang.pick("已记下笔记。", "Note kept.")
+}
+
+/// Fixed words and headings of plain mode and `locklab progress`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Label {
+    Question,
+    ScoringPoints,
+    Answer,
+    FollowUp,
+    Right,
+    Wrong,
+    PartlyRight,
+    Score,
+    RightOrder,
+    EngineComputes,
+    Explanation,
+    SessionAnswered,
+    ByTopic,
+    PointsMissed,
+    UnknownDeck,
+    KnownDecks,
+    NoSuchTopic,
+    NothingDue,
+    NoMatch,
+    NotReset,
+    ProgressFile,
+    DueToday,
+    Forecast,
+    MasteryByDeck,
+    Seen,
+    MissedMostOften,
+    LastAnswer,
+    ReadOnlyNoMerge,
+    ReadOnlyNoReset,
+    Yes,
+    No,
+    ValueA,
+    ValueB,
+    NoValue,
+}
+
+pub fn label(l: Label, lang: Lang) -> &'static str {
+    let (zh, en) = match l {
+        Label::Question => ("题目", "Question"),
+        Label::ScoringPoints => ("要点：", "Scoring points:"),
+        Label::Answer => ("参考答案：", "Answer: "),
+        Label::FollowUp => ("追问：", "Follow-up: "),
+        Label::Right => ("正确", "Right"),
+        Label::Wrong => ("错误", "Wrong"),
+        Label::PartlyRight => ("部分正确", "Partly right"),
+        Label::Score => ("得分", "Score"),
+        Label::RightOrder => ("正确顺序：", "Right order: "),
+        Label::EngineComputes => ("引擎算出的答案：", "The engine computes: "),
+        Label::Explanation => ("解析：", "Explanation: "),
+        Label::SessionAnswered => ("本次：已答", "Session: answered"),
+        Label::ByTopic => ("按主题：", "By topic:"),
+        Label::PointsMissed => ("漏掉的要点：", "Points missed:"),
+        Label::UnknownDeck => ("没有这个题组", "unknown deck"),
+        Label::KnownDecks => ("已有", "known decks"),
+        Label::NoSuchTopic => ("没有题目带这个主题", "no question has the topic"),
+        Label::NothingDue => ("今天没有到期的题目。", "Nothing is due for review today."),
+        Label::NoMatch => ("没有符合条件的题目。", "No question matches."),
+        Label::NotReset => ("未重置。\n", "Not reset.\n"),
+        Label::ProgressFile => ("进度文件：", "Progress file:"),
+        Label::DueToday => ("今天到期：", "Due today:"),
+        Label::Forecast => ("未来 14 天（从今天起）：", "Next 14 days (from today):"),
+        Label::MasteryByDeck => ("各题组掌握度：", "Mastery by deck:"),
+        Label::Seen => ("已答", "seen"),
+        Label::MissedMostOften => ("最常漏掉的要点：", "Points missed most often:"),
+        Label::LastAnswer => ("最近一次作答：", "Last answer:"),
+        Label::ReadOnlyNoMerge => (
+            "进度文件只读，未合并。",
+            "the progress file is read-only; nothing merged.",
+        ),
+        Label::Yes => ("是", "yes"),
+        Label::No => ("否", "no"),
+        Label::ValueA => ("A 的值", "A's value"),
+        Label::ValueB => ("B 的值", "B's value"),
+        Label::NoValue => ("没有值", "no value"),
+        Label::ReadOnlyNoReset => (
+            "进度文件只读，未重置。",
+            "the progress file is read-only; nothing reset.",
+        ),
+    };
+    lang.pick(zh, en)
+}
+
+pub fn quiz_header(n: usize, seed: u64, path: &Path, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "locklab 测验：{n} 题（种子 {seed}）。进度文件：{}",
+            path.display()
+        ),
+        Lang::En => format!(
+            "locklab quiz: {n} questions (seed {seed}). Progress: {}",
+            path.display()
+        ),
+    }
+}
+
+pub fn merged(added: usize, total: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("新增 {added} 条作答记录，共 {total} 条。\n"),
+        Lang::En => format!("added {added} answers; {total} in all.\n"),
+    }
+}
+
+pub fn confirm_reset(path: &Path, answers: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "要清空 {} 中的 {answers} 条作答记录吗？会先保留一份备份。输入 yes 确认：",
+            path.display()
+        ),
+        Lang::En => format!(
+            "Reset {} ({answers} answers)? A backup is kept. Type yes to confirm:",
+            path.display()
+        ),
+    }
+}
+
+pub fn reset_done(backup: Option<&Path>, lang: Lang) -> String {
+    match (lang, backup) {
+        (Lang::Zh, Some(b)) => format!("已重置；备份在 {}\n", b.display()),
+        (Lang::En, Some(b)) => format!("Reset; the backup is {}\n", b.display()),
+        (Lang::Zh, None) => "已重置（原本没有记录）。\n".to_string(),
+        (Lang::En, None) => "Reset (there was nothing to keep).\n".to_string(),
+    }
+}
+
+pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => {
+            format!("作答 {answers} 次，共 {seen} 道题，{sessions} 次测验；连续 {streak} 天。")
+        }
+        Lang::En => format!(
+            "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} days."
+        ),
+    }
+}

@@ -1,0 +1,67 @@
+//! Helpers shared by the quiz and progress tests.
+#![allow(dead_code)]
+
+use locklab::content::deck::Question;
+use locklab::content::model::Variant;
+use locklab::engine::trace::{Metrics, Verdict};
+use locklab::quiz::select::Bank;
+use locklab::source::Source;
+
+pub fn bank() -> Bank {
+    Bank::load(&Source::Embedded).expect("the embedded bank loads")
+}
+
+/// What the engine says for a model question, read straight off the trace's metrics, so the
+/// quiz's own answer code is not what checks it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expected {
+    Number(f64),
+    Verdict(Verdict),
+    Bool(bool),
+    Value(Option<String>),
+}
+
+pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
+    let ask = q.model.as_ref()?.ask.get_ref().clone();
+    let trace = locklab::engine::run(&v.params);
+    Some(match (&trace.metrics, ask.as_str()) {
+        (Metrics::Frozen(m), "verdict") => Expected::Verdict(m.verdict),
+        (Metrics::Frozen(m), "holder_write_accepted") => Expected::Bool(m.holder_write_accepted?),
+        (Metrics::Frozen(m), "final_value") => Expected::Value(m.final_value.clone()),
+        (Metrics::Frozen(m), "lease_expiry") => Expected::Number(m.lease_expiry?),
+        (Metrics::Frozen(m), "successor_acquire") => Expected::Number(m.successor_acquire?),
+        (Metrics::Frozen(m), "handover_delay") => Expected::Number(m.handover_delay?),
+        (Metrics::Frozen(m), "holder_write_arrival") => Expected::Number(m.holder_write_arrival?),
+        (Metrics::Frozen(m), "danger_window") => Expected::Number(m.danger_window),
+        (Metrics::Herd(m), "total_notifications") => Expected::Number(m.total_notifications as f64),
+        (Metrics::Herd(m), "wasted_wakeups") => Expected::Number(m.wasted_wakeups as f64),
+        (Metrics::Herd(m), "total_time_ms") => Expected::Number(m.total_time_ms),
+        (Metrics::Abc(m), "stale_writes_accepted") => {
+            Expected::Number(f64::from(m.stale_writes_accepted))
+        }
+        (Metrics::Abc(m), "stale_writes_rejected") => {
+            Expected::Number(f64::from(m.stale_writes_rejected))
+        }
+        (Metrics::Abc(m), "duplicate_nodes") => Expected::Number(f64::from(m.duplicate_nodes)),
+        (Metrics::Abc(m), "max_holders") => Expected::Number(f64::from(m.max_holders)),
+        (Metrics::Abc(m), "stuck_count") => Expected::Number(m.stuck_clients.len() as f64),
+        _ => return None,
+    })
+}
+
+/// The option letter plain mode shows for an expected non-numeric answer: verdicts in the
+/// engine's `Verdict::ALL` order, then yes/no, then A's value / B's value / no value.
+pub fn option_letter(e: &Expected) -> Option<char> {
+    let i = match e {
+        Expected::Number(_) => return None,
+        Expected::Verdict(v) => Verdict::ALL.iter().position(|x| x == v)?,
+        Expected::Bool(b) => usize::from(!*b),
+        Expected::Value(v) => match v.as_deref() {
+            Some("A") => 0,
+            Some("B") => 1,
+            None => 2,
+            Some(_) => return None,
+        },
+    };
+    Some(char::from(b'a' + i as u8))
+}
