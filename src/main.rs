@@ -16,10 +16,10 @@ fn main() {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
-        Some(Command::Frozen) => tui(Start::Frozen, lang),
-        Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang),
-        Some(Command::Herd) => tui(Start::Herd, lang),
-        None => tui(Start::Home, lang),
+        Some(Command::Frozen) => tui(Start::Frozen, lang, &source),
+        Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang, &source),
+        Some(Command::Herd) => tui(Start::Herd, lang, &source),
+        None => tui(Start::Home, lang, &source),
     };
     if let Err(e) = result {
         eprintln!("locklab: {}", e.message);
@@ -28,9 +28,9 @@ fn main() {
 }
 
 /// Opens the terminal screens, turning failures into a message and exit status.
-fn tui(start: Start, lang: Lang) -> Result<(), sim_cmd::UserError> {
+fn tui(start: Start, lang: Lang, source: &Source) -> Result<(), sim_cmd::UserError> {
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
-    match locklab::tui::run(start, lang) {
+    match locklab::tui::run(start, lang, source) {
         Ok(locklab::tui::Ended::Quit) => Ok(()),
         // Killed by a signal: the terminal is restored; exit the way a shell expects.
         Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),

@@ -4,6 +4,8 @@
 //! idle, and for animation ticks while playing), maps it to a message, updates and redraws.
 
 pub mod app;
+pub mod markdown;
+pub mod reading;
 pub mod screens;
 pub mod theme;
 pub mod timeline;
@@ -86,7 +88,8 @@ pub enum Ended {
 }
 
 /// Opens the terminal UI and runs it until the user quits or a signal arrives.
-pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
+/// Lessons come from `source`.
+pub fn run(start: Start, lang: Lang, source: &crate::source::Source) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
@@ -96,7 +99,14 @@ pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
         Start::Abc(p) => (ScreenId::Abc, p),
         Start::Herd => (ScreenId::Herd, None),
     };
-    let mut app = App::new(screen, preset.as_deref(), lang, theme::Theme::from_env());
+    let reader = screens::reader::ReaderState::new(source, reading::data_dir_from_env());
+    let mut app = App::with_reader(
+        screen,
+        preset.as_deref(),
+        lang,
+        theme::Theme::from_env(),
+        reader,
+    );
 
     let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
     let flags = signals.map(|_| Arc::new(AtomicBool::new(false)));
@@ -143,6 +153,9 @@ pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
         Ok(())
     })();
     restore();
+    if caught().is_some() {
+        app.reader.leave();
+    }
     result.map_err(TuiError::Io)?;
     Ok(caught().map_or(Ended::Quit, Ended::Signal))
 }

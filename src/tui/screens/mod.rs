@@ -5,6 +5,7 @@ pub mod frozen;
 pub mod help;
 pub mod herd;
 pub mod home;
+pub mod reader;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
