@@ -724,6 +724,7 @@ pub enum Ui {
     KeyFollow,
     KeyGlossary,
     KeyMouseWheel,
+    KeyMouseLink,
 }
 
 /// The words for `t` in `lang`. A `{}` in the result is a place for a number or name.
@@ -897,6 +898,10 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         KeyFollow => ("打开所选链接", "open the selected link"),
         KeyGlossary => ("本课术语（中英对照）", "this lesson's glossary (zh/en)"),
         KeyMouseWheel => ("滚轮滚动", "the wheel scrolls"),
+        KeyMouseLink => (
+            "点击链接选中，再点一次打开",
+            "click a link to select it, again to open it",
+        ),
     };
     lang.pick(zh, en)
 }

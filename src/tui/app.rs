@@ -382,6 +382,7 @@ fn screen_update(app: &mut App, msg: Msg) {
             let r = match msg {
                 Msg::Reader(r) => r,
                 Msg::Wheel(d) => reader::wheel(d),
+                Msg::Pointer { col, row } if !small => ReaderMsg::Click { col, row },
                 _ => return,
             };
             if let Some(next) = app.reader.update(r) {

@@ -58,6 +58,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("Enter", Ui::KeyFollow));
             keys.push(("g", Ui::KeyGlossary));
             keys.push(("mouse", Ui::KeyMouseWheel));
+            keys.push(("mouse", Ui::KeyMouseLink));
         }
     }
     keys.push(("L", Ui::KeyLang));

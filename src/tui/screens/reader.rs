@@ -82,6 +82,11 @@ pub enum ReaderMsg {
     Link(i8),
     /// Open the selected link.
     Follow,
+    /// A click at a cell: selects the link there, or opens it when it is already selected.
+    Click {
+        col: u16,
+        row: u16,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,6 +139,8 @@ pub struct ReaderState {
     pub top: usize,
     /// Rows of text on screen, for paging and keeping things in view.
     pub rows: usize,
+    /// The terminal size the layout follows, to place clicks.
+    pub size: (u16, u16),
     /// The selected link (an index into `doc.links`).
     pub link: Option<usize>,
     pub overlay: Option<Overlay>,
@@ -199,6 +206,7 @@ impl ReaderState {
             doc: Doc::default(),
             top: 0,
             rows: 1,
+            size: (0, 0),
             link: None,
             overlay: None,
             search: Search::default(),
@@ -252,6 +260,7 @@ impl ReaderState {
         self.leave();
         self.open = Some(index);
         self.lang = lang;
+        self.size = size;
         self.rows = size.1.saturating_sub(3).max(1) as usize;
         self.relayout(text_cols(size));
         self.search = Search::default();
@@ -291,6 +300,7 @@ impl ReaderState {
     /// Follows the app's language and terminal size: re-lays the lesson out when either changed,
     /// keeping the section (and, for a width change, the offset in it).
     pub fn sync(&mut self, lang: Lang, size: (u16, u16)) {
+        self.size = size;
         self.rows = size.1.saturating_sub(3).max(1) as usize;
         let cols = text_cols(size);
         if self.open.is_none() || (self.doc.width == cols && self.lang == lang) {
@@ -472,6 +482,37 @@ impl ReaderState {
                 self.show(row);
             }
             ReaderMsg::Follow => return self.follow(),
+            ReaderMsg::Click { col, row } => {
+                let hit = self.link_at(col, row);
+                if hit.is_some() && hit == self.link {
+                    return self.follow();
+                }
+                if hit.is_some() {
+                    self.link = hit;
+                }
+            }
+        }
+        None
+    }
+
+    /// The link drawn at a cell of a screen of `size`, if any.
+    fn link_at(&self, col: u16, row: u16) -> Option<usize> {
+        let text = text_area(Rect::new(0, 0, self.size.0, self.size.1));
+        if row < text.y || row >= text.bottom() || col < text.x {
+            return None;
+        }
+        let line = self.doc.lines.get(self.top + (row - text.y) as usize)?;
+        let want = (col - text.x) as usize;
+        let mut x = 0;
+        for seg in &line.segs {
+            let w = width(&seg.text);
+            if want < x + w {
+                return match seg.kind {
+                    Kind::Link(i) => Some(i),
+                    _ => None,
+                };
+            }
+            x += w;
         }
         None
     }

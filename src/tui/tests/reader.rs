@@ -385,3 +385,40 @@ fn the_position_is_kept_per_lesson_and_saved_to_the_data_dir() {
     update(&mut d, Msg::OpenLesson(fencing));
     press(&mut d, key('q'));
 }
+
+#[test]
+fn clicking_a_link_selects_it_and_a_second_click_opens_it() {
+    let mut a = reading(Lang::En, (80, 24), "05-fencing");
+    select_link(&mut a, "sim:frozen-fenced");
+    let i = a.reader.link.unwrap();
+    let l = a.reader.doc.links[i].line;
+    a.reader.link = None;
+    // Find the link's column in its row.
+    let row = &a.reader.doc.lines[l];
+    let mut col = 0;
+    for seg in &row.segs {
+        if seg.kind == crate::tui::markdown::Kind::Link(i) {
+            break;
+        }
+        col += crate::text::width(&seg.text);
+    }
+    let (x, y) = (2 + col as u16 + 1, 2 + (l - a.reader.top) as u16);
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: x,
+        row: y,
+        modifiers: KeyModifiers::NONE,
+    };
+    update(&mut a, map_mouse(click).unwrap());
+    assert_eq!((a.screen, a.reader.link), (ScreenId::Reader, Some(i)));
+    update(&mut a, map_mouse(click).unwrap());
+    assert_eq!(a.screen, ScreenId::Frozen);
+}
+
+#[test]
+fn snapshots_of_the_reader() {
+    for (name, lang) in [("reader_en", Lang::En), ("reader_zh", Lang::Zh)] {
+        let a = reading(lang, (80, 24), "05-fencing");
+        insta::assert_snapshot!(name, screen(&a));
+    }
+}
