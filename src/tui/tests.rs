@@ -22,7 +22,9 @@ const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
 
 fn app(screen: ScreenId, lang: Lang, (w, h): (u16, u16)) -> App {
-    let mut app = App::new(screen, None, lang, Theme { mono: false });
+    // No data folder: tests never write reading positions, whatever the environment says.
+    let reader = super::screens::reader::ReaderState::new(&crate::source::Source::Embedded, None);
+    let mut app = App::with_reader(screen, None, lang, Theme { mono: false }, reader);
     app.size = (w, h);
     app
 }
