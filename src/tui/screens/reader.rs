@@ -152,6 +152,14 @@ pub struct ReaderState {
     pub data_dir: Option<PathBuf>,
 }
 
+/// The lesson without its `# title` line, which the title row already shows.
+fn body(markdown: &str) -> &str {
+    match markdown.strip_prefix("# ") {
+        Some(rest) => rest.split_once('\n').map_or("", |(_, r)| r),
+        None => markdown,
+    }
+}
+
 /// The text area: a title row above, a status row below, at most [`MAX_TEXT_COLS`] wide.
 pub fn text_area(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(MAX_TEXT_COLS);
@@ -279,9 +287,8 @@ impl ReaderState {
         let text = self
             .topic()
             .and_then(|t| t.lesson(self.lang))
-            .map(|l| l.text.clone())
-            .unwrap_or_default();
-        self.doc = markdown::layout(&text, cols);
+            .map_or("", |l| body(&l.text));
+        self.doc = markdown::layout(text, cols);
     }
 
     /// Remembers where the open lesson was left and saves all positions if there is a data
@@ -645,7 +652,7 @@ pub fn render(s: &ReaderState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let (doc, top) = if s.doc.width == (text.width as usize).max(4) && s.lang == lang {
         (&s.doc, s.top)
     } else {
-        let md = topic.lesson(lang).map_or("", |l| l.text.as_str());
+        let md = topic.lesson(lang).map_or("", |l| body(&l.text));
         fresh = markdown::layout(md, text.width as usize);
         let pos = s.position();
         (&fresh, fresh.section_line(pos.section))
