@@ -20,12 +20,12 @@ fn main() {
             .and_then(|dir| locklab::quiz::cmd::run(&args, lang, &source, &dir)),
         Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())
             .and_then(|dir| locklab::progress::cmd::run(&args, lang, &source, &dir)),
-        Some(Command::Frozen) => tui(Start::Frozen, lang),
-        Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang),
-        Some(Command::Herd) => tui(Start::Herd, lang),
+        Some(Command::Frozen) => tui(Start::Frozen, lang, &source),
+        Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang, &source),
+        Some(Command::Herd) => tui(Start::Herd, lang, &source),
         Some(Command::Present { scenario }) => locklab::export_cmd::resolve(&scenario, &source)
-            .and_then(|p| tui(Start::Present(Box::new(p)), lang)),
-        None => tui(Start::Home, lang),
+            .and_then(|p| tui(Start::Present(Box::new(p)), lang, &source)),
+        None => tui(Start::Home, lang, &source),
     };
     if let Err(e) = result {
         eprintln!("locklab: {}", e.message);
@@ -34,9 +34,9 @@ fn main() {
 }
 
 /// Opens the terminal screens, turning failures into a message and exit status.
-fn tui(start: Start, lang: Lang) -> Result<(), sim_cmd::UserError> {
+fn tui(start: Start, lang: Lang, source: &Source) -> Result<(), sim_cmd::UserError> {
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
-    match locklab::tui::run(start, lang) {
+    match locklab::tui::run(start, lang, source) {
         Ok(locklab::tui::Ended::Quit) => Ok(()),
         // Killed by a signal: the terminal is restored; exit the way a shell expects.
         Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),

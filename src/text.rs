@@ -8,7 +8,7 @@ pub fn width(s: &str) -> usize {
 }
 
 /// Characters that must not start a line in Chinese text: they stay with the line before.
-const NO_LINE_START: &str = "，。、；：？！）」』》〉】,.;:?!)]}%";
+pub(crate) const NO_LINE_START: &str = "，。、；：？！）」』》〉】,.;:?!)]}%";
 
 /// Wraps `text` to `cols` display columns, breaking at spaces for Latin text and between any
 /// two characters for CJK text. Closing punctuation never starts a line: when it does not fit,
@@ -70,7 +70,7 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
 
 /// Splits into wrap units: runs of non-space Latin characters, single spaces, and single wide
 /// characters (each CJK character may end a line).
-fn split_words(s: &str) -> Vec<&str> {
+pub(crate) fn split_words(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut iter = s.char_indices().peekable();

@@ -20,6 +20,7 @@ use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::screens::home::{HomeState, Item};
 use crate::tui::screens::present::PresentState;
+use crate::tui::screens::reader::{self as reader, ReaderMsg, ReaderState};
 use crate::tui::theme::Theme;
 
 /// The smallest terminal the screens are laid out for.
@@ -33,6 +34,7 @@ pub enum ScreenId {
     Abc,
     Herd,
     Present,
+    Reader,
 }
 
 /// Something the user asked for.
@@ -70,6 +72,14 @@ pub enum Msg {
     Blank,
     /// Open a shipped preset on its screen (an index into `preset::builtin()`).
     OpenPreset(usize),
+    /// Open a lesson (an index into the reader's topics).
+    OpenLesson(usize),
+    /// Start a closed-book quiz (an index into `content::deck::load_all`).
+    StartQuiz(usize),
+    /// A key for the lesson reader.
+    Reader(ReaderMsg),
+    /// A mouse-wheel notch: up (-1) or down (1).
+    Wheel(i8),
     /// A left click or drag at a cell.
     Pointer {
         col: u16,
@@ -92,10 +102,28 @@ pub struct App {
     pub present: Option<PresentState>,
     /// Leaving the presenter quits instead of going home (it was opened from the command line).
     pub present_only: bool,
+    pub reader: ReaderState,
+    /// Where Back goes from a simulation opened from a lesson.
+    pub return_to: Option<ScreenId>,
 }
 
 impl App {
     pub fn new(screen: ScreenId, abc_preset: Option<&str>, lang: Lang, theme: Theme) -> Self {
+        let reader = ReaderState::new(
+            &crate::source::Source::Embedded,
+            crate::tui::reading::data_dir_from_env(),
+        );
+        Self::with_reader(screen, abc_preset, lang, theme, reader)
+    }
+
+    /// Like [`App::new`], with the lessons and the reading-position folder chosen by the caller.
+    pub fn with_reader(
+        screen: ScreenId,
+        abc_preset: Option<&str>,
+        lang: Lang,
+        theme: Theme,
+        reader: ReaderState,
+    ) -> Self {
         let presets: Vec<&'static Preset> = preset::builtin()
             .iter()
             .filter(|p| p.family == Family::Abc)
@@ -107,13 +135,23 @@ impl App {
             help: false,
             size: (MIN_COLS, MIN_ROWS),
             quit: false,
-            home: HomeState::new(presets.len()),
+            home: HomeState::new(presets.len(), reader.topics.len()),
             frozen: FrozenState::new(FrozenParams::default()),
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
             present: None,
             present_only: false,
             presets,
+            reader,
+            return_to: None,
+        }
+    }
+
+    /// Opens lesson `index` in the reader, where it was left.
+    pub fn open_lesson(&mut self, index: usize) {
+        if index < self.reader.topics.len() {
+            self.reader.open(index, self.lang, self.size);
+            self.screen = ScreenId::Reader;
         }
     }
 
@@ -174,6 +212,15 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     match key.code {
         KeyCode::Char('c') if ctrl => return Some(Msg::Quit),
+        _ => {}
+    }
+    if app.screen == ScreenId::Reader
+        && !app.help
+        && let Some(m) = reader::map_modal(key, &app.reader)
+    {
+        return m;
+    }
+    match key.code {
         KeyCode::Char('?') => return Some(Msg::ToggleHelp),
         KeyCode::Char('L') => return Some(Msg::ToggleLang),
         KeyCode::Esc | KeyCode::Char('q') if app.help => return Some(Msg::ToggleHelp),
@@ -239,12 +286,15 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             KeyCode::Char('s') => Some(Msg::Variant(Variant::OnLoss)),
             _ => timeline(),
         },
+        ScreenId::Reader => reader::map_key(key),
     }
 }
 
-/// Maps a mouse event: a left press or drag becomes a pointer message.
+/// Maps a mouse event: a left press or drag becomes a pointer message, the wheel scrolls.
 pub fn map_mouse(m: MouseEvent) -> Option<Msg> {
     match m.kind {
+        MouseEventKind::ScrollUp => Some(Msg::Wheel(-1)),
+        MouseEventKind::ScrollDown => Some(Msg::Wheel(1)),
         MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
             Some(Msg::Pointer {
                 col: m.column,
@@ -257,8 +307,19 @@ pub fn map_mouse(m: MouseEvent) -> Option<Msg> {
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) {
+    apply(app, msg);
+    // The reader follows language and size changes whatever caused them.
+    app.reader.sync(app.lang, app.size);
+}
+
+fn apply(app: &mut App, msg: Msg) {
     match msg {
-        Msg::Quit => app.quit = true,
+        Msg::Quit => {
+            app.reader.leave();
+            app.quit = true;
+        }
+        Msg::OpenLesson(i) => app.open_lesson(i),
+        Msg::StartQuiz(i) => app.reader.quiz_pending(i),
         Msg::ToggleHelp => app.help = !app.help,
         Msg::ToggleLang => app.lang = app.lang.toggle(),
         Msg::Resize(w, h) => app.size = (w, h),
@@ -267,11 +328,14 @@ pub fn update(app: &mut App, msg: Msg) {
             app.help = false;
             app.frozen.tl.playing = false;
             app.abc.tl.playing = false;
+            if app.screen == ScreenId::Reader {
+                app.reader.leave();
+            }
             if app.screen == ScreenId::Home || (app.screen == ScreenId::Present && app.present_only)
             {
                 app.quit = true;
             } else {
-                app.screen = ScreenId::Home;
+                app.screen = app.return_to.take().unwrap_or(ScreenId::Home);
             }
         }
         Msg::Tick => match app.screen {
@@ -315,6 +379,8 @@ fn screen_update(app: &mut App, msg: Msg) {
                     }
                     app.screen = ScreenId::Abc;
                 }
+                Item::Lesson(i) => app.open_lesson(i),
+                Item::Lessons => {}
             },
             Msg::Pointer { row, .. } if !app.too_small() => app.home.click(area, row),
             _ => {}
@@ -358,6 +424,20 @@ fn screen_update(app: &mut App, msg: Msg) {
                 _ => {}
             }
         }
+        ScreenId::Reader => {
+            let r = match msg {
+                Msg::Reader(r) => r,
+                Msg::Wheel(d) => reader::wheel(d),
+                Msg::Pointer { col, row } if !small => ReaderMsg::Click { col, row },
+                _ => return,
+            };
+            if let Some(next) = app.reader.update(r) {
+                if matches!(next, Msg::OpenPreset(_)) {
+                    app.return_to = Some(ScreenId::Reader);
+                }
+                apply(app, next);
+            }
+        }
     }
 }
 
@@ -371,7 +451,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let (lang, theme) = (app.lang, app.theme);
     match app.screen {
-        ScreenId::Home => screens::home::render(&app.home, &app.presets, lang, theme, area, buf),
+        ScreenId::Home => {
+            let lessons = app.reader.titles(lang);
+            screens::home::render(&app.home, &app.presets, &lessons, lang, theme, area, buf);
+        }
         ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
         ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
         ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
@@ -380,6 +463,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 screens::present::render(s, lang, theme, area, buf);
             }
         }
+        ScreenId::Reader => screens::reader::render(&app.reader, lang, theme, area, buf),
     }
     if app.help {
         screens::help::render(app.screen, lang, theme, area, buf);

@@ -4,6 +4,8 @@
 //! idle, and for animation ticks while playing), maps it to a message, updates and redraws.
 
 pub mod app;
+pub mod markdown;
+pub mod reading;
 pub mod screens;
 pub mod theme;
 pub mod timeline;
@@ -88,7 +90,8 @@ pub enum Ended {
 }
 
 /// Opens the terminal UI and runs it until the user quits or a signal arrives.
-pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
+/// Lessons come from `source`.
+pub fn run(start: Start, lang: Lang, source: &crate::source::Source) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
@@ -99,7 +102,14 @@ pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
         Start::Herd => (ScreenId::Herd, None, None),
         Start::Present(p) => (ScreenId::Home, None, Some(p)),
     };
-    let mut app = App::new(screen, preset.as_deref(), lang, theme::Theme::from_env());
+    let reader = screens::reader::ReaderState::new(source, reading::data_dir_from_env());
+    let mut app = App::with_reader(
+        screen,
+        preset.as_deref(),
+        lang,
+        theme::Theme::from_env(),
+        reader,
+    );
     if let Some(p) = present {
         app.present_preset(*p, true);
     }
@@ -149,6 +159,9 @@ pub fn run(start: Start, lang: Lang) -> Result<Ended, TuiError> {
         Ok(())
     })();
     restore();
+    if caught().is_some() {
+        app.reader.leave();
+    }
     result.map_err(TuiError::Io)?;
     Ok(caught().map_or(Ended::Quit, Ended::Signal))
 }

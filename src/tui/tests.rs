@@ -16,11 +16,15 @@ use crate::engine::time::fmt_secs;
 use crate::engine::trace::{Metrics, Verdict};
 use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
 
+mod reader;
+
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
 
 fn app(screen: ScreenId, lang: Lang, (w, h): (u16, u16)) -> App {
-    let mut app = App::new(screen, None, lang, Theme { mono: false });
+    // No data folder: tests never write reading positions, whatever the environment says.
+    let reader = super::screens::reader::ReaderState::new(&crate::source::Source::Embedded, None);
+    let mut app = App::with_reader(screen, None, lang, Theme { mono: false }, reader);
     app.size = (w, h);
     app
 }
@@ -343,6 +347,7 @@ fn help_overlay_lists_the_keys_of_each_screen() {
         ScreenId::Frozen,
         ScreenId::Abc,
         ScreenId::Herd,
+        ScreenId::Reader,
     ] {
         for lang in LANGS {
             let mut a = app(screen_id, lang, (160, 48));
@@ -374,9 +379,13 @@ fn small_terminals_ask_to_enlarge_and_never_panic() {
         ScreenId::Frozen,
         ScreenId::Abc,
         ScreenId::Herd,
+        ScreenId::Reader,
     ] {
         for (w, h) in [(1, 1), (0, 0), (80, 1), (1, 40), (80, 24)] {
             let mut a = app(screen_id, Lang::Zh, (w, h));
+            a.open_lesson(4);
+            a.screen = screen_id;
+            a.reader.sync(a.lang, a.size);
             a.help = true;
             let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, w, h));
             super::app::render(&a, buf.area, &mut buf);
@@ -502,12 +511,17 @@ fn input() -> impl Strategy<Value = Input> {
         Just(KeyCode::Enter),
         Just(KeyCode::Esc),
         Just(KeyCode::Tab),
-        proptest::sample::select(" ,.[]fswracpPLq?hjkl".chars().collect::<Vec<_>>())
+        Just(KeyCode::BackTab),
+        Just(KeyCode::PageUp),
+        Just(KeyCode::PageDown),
+        Just(KeyCode::Backspace),
+        proptest::sample::select(" ,.[]fswracpPLq?hjkl/nNgo".chars().collect::<Vec<_>>())
             .prop_map(KeyCode::Char),
     ];
     prop_oneof![
         4 => (keys, any::<bool>()).prop_map(|(k, shift)| Input::Key(k, shift)),
         1 => (0u16..200, 0u16..60, any::<bool>()).prop_map(|(c, r, d)| Input::Mouse(c, r, d)),
+        1 => any::<bool>().prop_map(Input::Wheel),
         1 => (0u16..200, 0u16..60).prop_map(|(w, h)| Input::Resize(w, h)),
         1 => Just(Input::Tick),
     ]
@@ -517,6 +531,7 @@ fn input() -> impl Strategy<Value = Input> {
 enum Input {
     Key(KeyCode, bool),
     Mouse(u16, u16, bool),
+    Wheel(bool),
     Resize(u16, u16),
     Tick,
 }
@@ -536,15 +551,30 @@ fn check_consistent(a: &App) {
     }
     assert!(a.abc.index < a.abc.presets.len().max(1));
     assert_eq!(a.frozen.other.is_some(), a.frozen.compare());
+    let r = &a.reader;
+    assert!(r.top <= r.doc.lines.len().saturating_sub(r.rows));
+    assert!(r.link.is_none_or(|l| l < r.doc.links.len()));
+    assert!(r.search.current.is_none_or(|c| c < r.search.matches.len()));
+    if let Some(super::screens::reader::Overlay::Outline(i)) = r.overlay {
+        assert!(i < r.outline().len().max(1));
+    }
+    if r.open.is_some() {
+        assert_eq!(r.lang, a.lang);
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
     #[test]
     fn random_input_never_panics_and_keeps_state_consistent(
-        inputs in proptest::collection::vec(input(), 1..40)
+        inputs in proptest::collection::vec(input(), 1..40),
+        lesson in proptest::option::of(0usize..12),
     ) {
         let mut a = app(ScreenId::Home, Lang::En, (80, 24));
+        // Half the runs start in the reader.
+        if let Some(i) = lesson {
+            update(&mut a, Msg::OpenLesson(i));
+        }
         for i in inputs {
             let msg = match i {
                 Input::Key(k, shift) => {
@@ -559,6 +589,12 @@ proptest! {
                     },
                     column: c,
                     row: r,
+                    modifiers: KeyModifiers::NONE,
+                }),
+                Input::Wheel(down) => map_mouse(MouseEvent {
+                    kind: if down { MouseEventKind::ScrollDown } else { MouseEventKind::ScrollUp },
+                    column: 0,
+                    row: 0,
                     modifiers: KeyModifiers::NONE,
                 }),
                 Input::Resize(w, h) => Some(Msg::Resize(w, h)),

@@ -83,6 +83,34 @@ impl Theme {
         }
     }
 
+    /// A heading in a lesson: the title stands out most, `###` least.
+    pub fn heading(self, level: u8) -> Style {
+        match level {
+            1 => self.title(),
+            2 => self.fg(Color::Yellow).add_modifier(Modifier::BOLD),
+            _ => Style::new().add_modifier(Modifier::BOLD),
+        }
+    }
+
+    /// Inline code and code blocks in a lesson.
+    pub fn code(self) -> Style {
+        self.fg(Color::Green)
+    }
+
+    /// A link in a lesson; underlined so it reads as one without colour.
+    pub fn link(self) -> Style {
+        self.fg(Color::Cyan).add_modifier(Modifier::UNDERLINED)
+    }
+
+    /// A search match; the current one uses [`Theme::cursor`].
+    pub fn mark(self) -> Style {
+        if self.mono {
+            Style::new().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::new().bg(Color::Yellow).fg(Color::Black)
+        }
+    }
+
     /// The winner, wasted wake-ups and waiters left asleep in the herd chart.
     pub fn herd(self, part: HerdPart) -> Style {
         match part {

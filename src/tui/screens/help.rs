@@ -53,6 +53,19 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("Left/Right h/l", Ui::KeySliderAdjust));
             keys.push(("mouse", Ui::KeyMouseSlider));
         }
+        ScreenId::Reader => {
+            keys.push(("Up/Down j/k", Ui::KeyScroll));
+            keys.push(("PgUp/PgDn Space", Ui::KeyPage));
+            keys.push(("Home/End", Ui::KeyTopBottom));
+            keys.push(("o", Ui::KeyOutline));
+            keys.push(("/", Ui::KeySearch));
+            keys.push(("n/N", Ui::KeySearchNext));
+            keys.push(("Tab/Shift-Tab", Ui::KeyLinks));
+            keys.push(("Enter", Ui::KeyFollow));
+            keys.push(("g", Ui::KeyGlossary));
+            keys.push(("mouse", Ui::KeyMouseWheel));
+            keys.push(("mouse", Ui::KeyMouseLink));
+        }
     }
     keys.push(("L", Ui::KeyLang));
     keys.push(("?", Ui::KeyHelp));

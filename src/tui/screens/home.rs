@@ -1,4 +1,5 @@
-//! Home: the simulations, each A/B/C preset with its one-sentence purpose; Enter opens one.
+//! Home: the simulations, each A/B/C preset with its one-sentence purpose, then the lessons;
+//! Enter opens one.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -16,6 +17,10 @@ pub enum Item {
     /// An index into the A/B/C presets.
     Abc(usize),
     Herd,
+    /// The heading of the lessons: shown, never selected.
+    Lessons,
+    /// An index into the reader's lessons.
+    Lesson(usize),
     /// The presenter view of a scripted preset (an index into `preset::builtin()`).
     Present(usize),
 }
@@ -27,10 +32,14 @@ pub struct HomeState {
 }
 
 impl HomeState {
-    pub fn new(abc_presets: usize) -> Self {
+    pub fn new(abc_presets: usize, lessons: usize) -> Self {
         let mut items = vec![Item::Frozen];
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
+        if lessons > 0 {
+            items.push(Item::Lessons);
+            items.extend((0..lessons).map(Item::Lesson));
+        }
         items.extend(
             crate::preset::builtin()
                 .iter()
@@ -43,7 +52,12 @@ impl HomeState {
 
     pub fn move_by(&mut self, dir: i8) {
         let n = self.items.len() as i64;
-        self.selected = (self.selected as i64 + i64::from(dir)).rem_euclid(n) as usize;
+        let step = |i: usize| (i as i64 + i64::from(dir)).rem_euclid(n) as usize;
+        self.selected = step(self.selected);
+        // Headings are skipped; two in a row never happen, so one more step is enough.
+        if self.current() == Item::Lessons {
+            self.selected = step(self.selected);
+        }
     }
 
     pub fn current(&self) -> Item {
@@ -73,15 +87,20 @@ impl HomeState {
         let list = Self::list_area(area);
         if row >= list.y && row < list.bottom() {
             let i = self.offset(list.height) + (row - list.y) as usize;
-            if i < self.items.len() {
+            if i < self.items.len() && self.items[i] != Item::Lessons {
                 self.selected = i;
             }
         }
     }
 }
 
-fn words(item: Item, presets: &[&Preset], lang: Lang) -> (String, String) {
+fn words(item: Item, presets: &[&Preset], lessons: &[String], lang: Lang) -> (String, String) {
     match item {
+        Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),
+        Item::Lesson(i) => (
+            ui(Ui::HomeLesson, lang).replacen("{}", &(i + 1).to_string(), 1),
+            lessons.get(i).cloned().unwrap_or_default(),
+        ),
         Item::Frozen => (
             ui(Ui::HomeFrozen, lang).into(),
             ui(Ui::HomeFrozenAbout, lang).into(),
@@ -110,6 +129,7 @@ fn words(item: Item, presets: &[&Preset], lang: Lang) -> (String, String) {
 pub fn render(
     s: &HomeState,
     presets: &[&Preset],
+    lessons: &[String],
     lang: Lang,
     theme: Theme,
     area: Rect,
@@ -127,8 +147,12 @@ pub fn render(
         .take(list.height as usize)
         .enumerate()
     {
-        let (name, about) = words(*item, presets, lang);
+        let (name, about) = words(*item, presets, lessons, lang);
         let y = list.y + row as u16;
+        if *item == Item::Lessons {
+            buf.set_stringn(list.x, y, &name, list.width as usize, theme.title());
+            continue;
+        }
         let selected = i == s.selected;
         let style = if selected {
             theme.focus()
@@ -156,7 +180,7 @@ pub fn render(
         area.width.saturating_sub(4),
         4,
     );
-    let (name, about) = words(s.current(), presets, lang);
+    let (name, about) = words(s.current(), presets, lessons, lang);
     wrapped(
         buf,
         detail,

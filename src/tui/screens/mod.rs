@@ -6,6 +6,7 @@ pub mod help;
 pub mod herd;
 pub mod home;
 pub mod present;
+pub mod reader;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
