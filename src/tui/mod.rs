@@ -137,12 +137,18 @@ pub fn run(start: Start, lang: Lang, source: &crate::source::Source) -> Result<E
         execute!(std::io::stdout(), EnableMouseCapture)?;
         let size = terminal.size()?;
         app.size = (size.width, size.height);
+        // Draw only when something changed: idle wake-ups just look at the signal flags.
+        let mut dirty = true;
         while !app.quit && caught().is_none() {
-            terminal.draw(|f| app::draw(f, &app))?;
+            if dirty {
+                terminal.draw(|f| app::draw(f, &app))?;
+                dirty = false;
+            }
             let wait = if app.playing() { TICK } else { IDLE_WAKE };
             if !event::poll(wait)? {
                 if app.playing() {
                     app::update(&mut app, Msg::Tick);
+                    dirty = true;
                 }
                 continue;
             }
@@ -154,6 +160,7 @@ pub fn run(start: Start, lang: Lang, source: &crate::source::Source) -> Result<E
             };
             if let Some(msg) = msg {
                 app::update(&mut app, msg);
+                dirty = true;
             }
         }
         Ok(())
