@@ -689,6 +689,7 @@ pub enum Ui {
     KeyStep,
     KeyJump,
     KeyPlay,
+    KeySpeed,
     KeyFencing,
     KeyStopOnLoss,
     KeyCompare,
@@ -858,6 +859,7 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         KeyStep => ("上一个/下一个事件", "previous/next event"),
         KeyJump => ("跳到开头/结尾", "jump to start/end"),
         KeyPlay => ("播放/暂停", "play/pause"),
+        KeySpeed => ("加快/放慢播放", "play faster/slower"),
         KeyFencing => ("栅栏令牌开/关", "fencing on/off"),
         KeyStopOnLoss => ("失锁即停开/关", "stop on loss on/off"),
         KeyCompare => (

@@ -59,6 +59,8 @@ pub enum Msg {
     /// Jump to the start (`false`) or end (`true`).
     Jump(bool),
     TogglePlay,
+    /// Play faster (`1`) or slower (`-1`).
+    Speed(i8),
     Tick,
     ToggleFencing,
     ToggleStopOnLoss,
@@ -234,6 +236,8 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Home => Some(Msg::Jump(false)),
         KeyCode::End => Some(Msg::Jump(true)),
         KeyCode::Char(' ') => Some(Msg::TogglePlay),
+        KeyCode::Char('+') | KeyCode::Char('=') => Some(Msg::Speed(1)),
+        KeyCode::Char('-') | KeyCode::Char('_') => Some(Msg::Speed(-1)),
         KeyCode::Char('c') => Some(Msg::Compare),
         _ => None,
     };
@@ -394,6 +398,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Msg::Step(d) => s.tl.step(&s.trace, d),
                 Msg::Jump(e) => s.tl.jump(&s.trace, e),
                 Msg::TogglePlay => s.tl.toggle_play(&s.trace),
+                Msg::Speed(d) => s.tl.change_speed(d),
                 Msg::ToggleFencing => s.toggle_fencing(),
                 Msg::ToggleStopOnLoss => s.toggle_stop_on_loss(),
                 Msg::Compare => s.toggle_compare(),
@@ -417,6 +422,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Msg::Step(d) => s.tl.step(&s.trace, d),
                 Msg::Jump(e) => s.tl.jump(&s.trace, e),
                 Msg::TogglePlay => s.tl.toggle_play(&s.trace),
+                Msg::Speed(d) => s.tl.change_speed(d),
                 Msg::Variant(v) => s.toggle(v),
                 Msg::Preset(d) => s.cycle(d),
                 Msg::Compare => s.toggle_compare(),

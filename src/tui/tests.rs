@@ -801,3 +801,28 @@ fn every_shipped_script_steps_to_the_end_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn playback_speed_changes_how_far_a_tick_moves() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (100, 30));
+    press(&mut a, key(' '));
+    update(&mut a, Msg::Tick);
+    let normal = a.frozen.tl.cursor_ms;
+    press(&mut a, key('+'));
+    press(&mut a, key('+'));
+    update(&mut a, Msg::Tick);
+    assert_eq!(
+        a.frozen.tl.cursor_ms - normal,
+        4 * normal,
+        "four times faster"
+    );
+    assert!(screen(&a).contains("x4"));
+    for _ in 0..10 {
+        press(&mut a, key('-'));
+    }
+    assert_eq!(
+        a.frozen.tl.speed_factor(),
+        0.25,
+        "the slowest speed is a quarter"
+    );
+}

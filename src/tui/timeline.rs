@@ -13,7 +13,12 @@ pub struct Timeline {
     /// The event being explained: the last one at or before the cursor, or the one stepped to.
     pub event: Option<usize>,
     pub playing: bool,
+    /// Playback speed as a power of two: 0 is normal, 3 is eight times faster, -2 a quarter.
+    pub speed_shift: i8,
 }
+
+/// The slowest and fastest playback speeds, as powers of two.
+pub const SPEED_RANGE: std::ops::RangeInclusive<i8> = -2..=3;
 
 /// Events worth stopping at. B's once-a-second retries would bury the story otherwise.
 fn notable(e: &Event) -> bool {
@@ -63,12 +68,45 @@ impl Timeline {
         if !self.playing {
             return;
         }
-        let step = (trace.end_ms / TICKS_PER_RUN).max(1);
+        let base = trace.end_ms / TICKS_PER_RUN;
+        let step = if self.speed_shift >= 0 {
+            base << self.speed_shift
+        } else {
+            base >> -self.speed_shift
+        }
+        .max(1);
         let t = self.cursor_ms.saturating_add(step);
         self.set_cursor(trace, t);
         if self.cursor_ms >= trace.end_ms {
             self.playing = false;
         }
+    }
+
+    /// Plays faster (`dir > 0`) or slower, within [`SPEED_RANGE`].
+    pub fn change_speed(&mut self, dir: i8) {
+        let next = self.speed_shift.saturating_add(dir.signum());
+        if SPEED_RANGE.contains(&next) {
+            self.speed_shift = next;
+        }
+    }
+
+    /// The speed as a factor: `0.25`, `1`, `8`.
+    pub fn speed_factor(&self) -> f64 {
+        2f64.powi(i32::from(self.speed_shift))
+    }
+
+    /// `[playing x2]` / `[paused x1]` in the current language, for a screen's title line.
+    pub fn status(&self, lang: crate::i18n::Lang) -> String {
+        use crate::i18n::{Ui, ui};
+        let state = ui(
+            if self.playing {
+                Ui::Playing
+            } else {
+                Ui::Paused
+            },
+            lang,
+        );
+        format!("[{state} x{}]", self.speed_factor())
     }
 
     pub fn toggle_play(&mut self, trace: &Trace) {

@@ -372,19 +372,12 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     let cursor = s.tl.cursor_ms;
     let end = s.end_ms();
     let name = s.preset().map_or("-", |p| p.name.as_str());
-    let play = ui(
-        if s.tl.playing {
-            Ui::Playing
-        } else {
-            Ui::Paused
-        },
-        lang,
-    );
+    let play = s.tl.status(lang);
     line(
         buf,
         lay.title,
         &format!(
-            "{}   {} {}/{}   {} {} / {} s   [{play}]",
+            "{}   {} {}/{}   {} {} / {} s   {play}",
             ui(Ui::HomeAbc, lang),
             ui(Ui::Preset, lang),
             name,

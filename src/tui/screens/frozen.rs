@@ -315,19 +315,12 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let c = colon(lang);
     let end = s.trace.end_ms;
     let cursor = s.tl.cursor_ms;
-    let play = ui(
-        if s.tl.playing {
-            Ui::Playing
-        } else {
-            Ui::Paused
-        },
-        lang,
-    );
+    let play = s.tl.status(lang);
     line(
         buf,
         lay.title,
         &format!(
-            "{}   {} {} / {} s   [{play}]",
+            "{}   {} {} / {} s   {play}",
             ui(Ui::HomeFrozen, lang),
             ui(Ui::Cursor, lang),
             fmt_secs(cursor),

@@ -23,6 +23,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push((", . [ ]", Ui::KeyStep));
             keys.push(("Home/End", Ui::KeyJump));
             keys.push(("Space", Ui::KeyPlay));
+            keys.push(("+ -", Ui::KeySpeed));
             keys.push(("f", Ui::KeyFencing));
             keys.push(("s", Ui::KeyStopOnLoss));
             keys.push(("c", Ui::KeyCompare));
@@ -34,6 +35,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push((", . [ ] Left/Right", Ui::KeyStep));
             keys.push(("Home/End", Ui::KeyJump));
             keys.push(("Space", Ui::KeyPlay));
+            keys.push(("+ -", Ui::KeySpeed));
             keys.push(("w", Ui::KeyWatch));
             keys.push(("r", Ui::KeyRecovery));
             keys.push(("a", Ui::KeyRegistration));
