@@ -690,6 +690,7 @@ pub enum Ui {
     KeyJump,
     KeyPlay,
     KeySpeed,
+    Locked,
     KeyFencing,
     KeyStopOnLoss,
     KeyCompare,
@@ -860,6 +861,7 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         KeyJump => ("跳到开头/结尾", "jump to start/end"),
         KeyPlay => ("播放/暂停", "play/pause"),
         KeySpeed => ("加快/放慢播放", "play faster/slower"),
+        Locked => ("[本预设锁定了参数]", "[parameters locked by this preset]"),
         KeyFencing => ("栅栏令牌开/关", "fencing on/off"),
         KeyStopOnLoss => ("失锁即停开/关", "stop on loss on/off"),
         KeyCompare => (

@@ -172,10 +172,12 @@ impl App {
         match &p.params {
             crate::engine::Params::Frozen(params) => {
                 self.frozen = FrozenState::new(params.clone());
+                self.frozen.locked = p.locked.clone();
                 self.screen = ScreenId::Frozen;
             }
             crate::engine::Params::Herd(params) => {
                 self.herd = HerdState::new(params.clone());
+                self.herd.locked = p.locked.clone();
                 self.screen = ScreenId::Herd;
             }
             crate::engine::Params::Abc(_) => {

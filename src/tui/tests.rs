@@ -826,3 +826,22 @@ fn playback_speed_changes_how_far_a_tick_moves() {
         "the slowest speed is a quarter"
     );
 }
+
+#[test]
+fn a_preset_s_locked_sliders_do_not_move() {
+    let mut a = app(ScreenId::Home, Lang::En, (120, 40));
+    let i = crate::preset::builtin()
+        .iter()
+        .position(|p| p.name == "frozen-fenced")
+        .unwrap();
+    let locked = crate::preset::builtin()[i].locked.clone();
+    assert!(
+        locked.contains(&"ttl".to_string()),
+        "the fenced demonstration locks the TTL"
+    );
+    update(&mut a, Msg::OpenPreset(i));
+    let before = a.frozen.params.ttl_ms;
+    press(&mut a, KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
+    assert_eq!(a.frozen.params.ttl_ms, before, "TTL is locked");
+    assert!(screen(&a).contains("[parameters locked by this preset]"));
+}

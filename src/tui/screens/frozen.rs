@@ -33,6 +33,8 @@ pub struct FrozenState {
     pub other: Option<Trace>,
     pub focus: usize,
     pub tl: Timeline,
+    /// Parameters the preset locked, so a demonstration cannot drift.
+    pub locked: Vec<String>,
 }
 
 fn run_frozen(p: &FrozenParams) -> Trace {
@@ -50,7 +52,12 @@ impl FrozenState {
             other: None,
             focus: 0,
             tl,
+            locked: Vec::new(),
         }
+    }
+
+    fn is_locked(&self, key: &str) -> bool {
+        self.locked.iter().any(|k| k == key)
     }
 
     /// Re-runs the engine after any change, keeping the cursor where it was.
@@ -81,11 +88,17 @@ impl FrozenState {
     }
 
     pub fn toggle_fencing(&mut self) {
+        if self.is_locked("fencing") {
+            return;
+        }
         self.params.fencing = !self.params.fencing;
         self.rerun();
     }
 
     pub fn toggle_stop_on_loss(&mut self) {
+        if self.is_locked("stop_on_loss") {
+            return;
+        }
         self.params.stop_on_loss = !self.params.stop_on_loss;
         self.rerun();
     }
@@ -102,6 +115,9 @@ impl FrozenState {
     }
 
     fn set(&mut self, i: usize, v: f64) {
+        if self.is_locked(FROZEN_SPECS[i].key) {
+            return;
+        }
         // Values come from the spec's own range, so `set` only fails on float dust; the old
         // value then stays, which is the right thing for a slider.
         if self.params.set(FROZEN_SPECS[i].key, v).is_ok() {
@@ -479,5 +495,10 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         }
         .render(*row, buf);
     }
-    line(buf, lay.footer, ui(Ui::FooterFrozen, lang), theme.dim());
+    let footer = if s.locked.is_empty() {
+        ui(Ui::FooterFrozen, lang).to_string()
+    } else {
+        format!("{}  {}", ui(Ui::Locked, lang), ui(Ui::FooterFrozen, lang))
+    };
+    line(buf, lay.footer, &footer, theme.dim());
 }

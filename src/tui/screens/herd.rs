@@ -26,6 +26,8 @@ pub struct HerdState {
     pub current: Trace,
     pub chain: Trace,
     pub herd: Trace,
+    /// Parameters the preset locked, so a demonstration cannot drift.
+    pub locked: Vec<String>,
 }
 
 fn run_herd(p: &HerdParams) -> Trace {
@@ -43,7 +45,12 @@ impl HerdState {
             current,
             chain,
             herd,
+            locked: Vec::new(),
         }
+    }
+
+    fn is_locked(&self, key: &str) -> bool {
+        self.locked.iter().any(|k| k == key)
     }
 
     fn runs(p: &HerdParams) -> (Trace, Trace, Trace) {
@@ -86,6 +93,9 @@ impl HerdState {
 
     fn set(&mut self, i: usize, v: f64) {
         let spec = self.spec(i);
+        if self.is_locked(spec.key) {
+            return;
+        }
         let v = v.clamp(spec.min, spec.max);
         if self.params.set(spec.key, v).is_ok() {
             // Fewer waiters than the fan-out: the fan-out follows N down.
@@ -240,7 +250,12 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         }
         .render(lay.chart, buf);
     }
-    line(buf, lay.footer, ui(Ui::FooterHerd, lang), theme.dim());
+    let footer = if s.locked.is_empty() {
+        ui(Ui::FooterHerd, lang).to_string()
+    } else {
+        format!("{}  {}", ui(Ui::Locked, lang), ui(Ui::FooterHerd, lang))
+    };
+    line(buf, lay.footer, &footer, theme.dim());
 }
 
 /// Pads to `cols` display columns (`format!` widths count chars, not columns).
