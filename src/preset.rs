@@ -41,12 +41,6 @@ pub struct Preset {
     pub origin: String,
 }
 
-impl Preset {
-    pub fn params_family_is_abc(&self) -> bool {
-        self.family == Family::Abc
-    }
-}
-
 /// A problem in a scenario file, pointing at the place to fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PresetError {

@@ -4,6 +4,7 @@ use std::io::Write;
 
 use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, RunArgs, SimCommand};
 use crate::engine::params::{FrozenParams, HerdParams, Params};
+use crate::engine::trace::Family;
 use crate::export;
 use crate::i18n::Lang;
 use crate::preset::{self, Preset};
@@ -98,11 +99,11 @@ fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
     let all = presets(source)?;
     let found = all
         .iter()
-        .find(|p| p.name == args.preset && p.params_family_is_abc());
+        .find(|p| p.name == args.preset && p.family == Family::Abc);
     let Some(p) = found else {
         let known: Vec<&str> = all
             .iter()
-            .filter(|p| p.params_family_is_abc())
+            .filter(|p| p.family == Family::Abc)
             .map(|p| p.name.as_str())
             .collect();
         return Err(UserError::usage(format!(

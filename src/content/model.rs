@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use super::deck::{ModelSpec, Question};
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
-use crate::engine::trace::{Metrics, Verdict};
+use crate::engine::trace::{Family, Metrics, Verdict};
 use crate::preset::Preset;
 
 /// The engine's answer to a model question.
@@ -393,7 +393,7 @@ fn abc(
     let abc_names = || {
         presets
             .iter()
-            .filter(|p| p.params_family_is_abc())
+            .filter(|p| p.family == Family::Abc)
             .map(|p| p.name.as_str())
             .collect::<Vec<_>>()
             .join(", ")
