@@ -547,7 +547,8 @@ fn verdict(g: &Graded, lang: Lang, theme: Theme) -> (String, Style) {
     };
     (
         format!(
-            "{word}. {} {}/{} ({})",
+            "{word}{}{} {}/{} ({})",
+            lang.pick("。", ". "),
             qtext::label(Label::Score, lang),
             g.score,
             g.max,

@@ -54,8 +54,13 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     line(buf, row(y), &streak, theme.good());
     y += 2;
 
-    // Forecast: today's count, then one number per day.
-    let days: Vec<String> = o.forecast.iter().map(|n| n.to_string()).collect();
+    // Forecast: today's count, then each day as +offset:count.
+    let days: Vec<String> = o
+        .forecast
+        .iter()
+        .enumerate()
+        .map(|(d, n)| format!("+{d}:{n}"))
+        .collect();
     line(
         buf,
         row(y),
@@ -67,8 +72,9 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         buf,
         row(y),
         &format!(
-            "{}{}   {}",
+            "{}{}{}   {}",
             qtext::label(Label::DueToday, lang),
+            lang.pick("", " "),
             o.due_today,
             days.join(" ")
         ),
@@ -107,7 +113,8 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         // The last row says how many are cut rather than silently dropping them.
         let more =
             ui(Ui::MoreRows, lang).replace("{}", &(o.decks.len() - deck_rows + 1).to_string());
-        line(buf, row(y - 1), &more, theme.dim());
+        let width = inner.width as usize;
+        line(buf, row(y - 1), &format!("{more:<width$}"), theme.dim());
     }
     let y = spark_top.max(y + 1);
     line(buf, row(y), ui(Ui::StatsHistory, lang), theme.title());
