@@ -602,3 +602,47 @@ fn help_lists_the_quiz_keys() {
     assert!(!a.help);
     assert!(a.quiz.as_ref().unwrap().running());
 }
+
+#[test]
+fn review_with_nothing_due_stays_home_and_says_so() {
+    for lang in LANGS {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut a = app(ScreenId::Home, lang, (80, 24));
+        a.set_learning(Learning::open(
+            &Source::Embedded,
+            Some(dir.path()),
+            NOW,
+            Calendar::UTC,
+        ));
+        let review = a
+            .home
+            .items
+            .iter()
+            .position(|i| *i == super::super::screens::home::Item::Review)
+            .unwrap();
+        a.home.selected = review;
+        press(&mut a, code(KeyCode::Enter));
+        assert_eq!(a.screen, ScreenId::Home);
+        assert!(a.quiz.is_none());
+        let s = screen(&a);
+        assert!(s.contains(label(Label::NothingDue, lang)), "{s}");
+    }
+}
+
+#[test]
+fn quiz_snapshots_at_80x24() {
+    let choice = quiz_app(
+        item_of(Kind::Choice, Lang::En, |_| true),
+        Lang::En,
+        (80, 24),
+    );
+    insta::assert_snapshot!("quiz_choice_en", screen(&choice));
+    let mut recall = quiz_app(
+        item_of(Kind::Recall, Lang::Zh, |_| true),
+        Lang::Zh,
+        (80, 24),
+    );
+    press(&mut recall, key('r'));
+    press(&mut recall, key('2'));
+    insta::assert_snapshot!("quiz_recall_ticking_zh", screen(&recall));
+}
