@@ -753,6 +753,7 @@ pub enum Ui {
     QuizConfirmLeave,
     QuizSkipped,
     QuizNotSavedNoFile,
+    QuizMore,
     QuizHintRecall,
     QuizHintNotes,
     QuizHintTick,
@@ -778,6 +779,7 @@ pub enum Ui {
     KeyQuizLetters,
     KeyQuizMoveStep,
     KeyQuizOpenRun,
+    KeyQuizScroll,
     KeyQuizLeave,
 }
 
@@ -1020,6 +1022,10 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
             "{} model questions the engine could not answer were left out.",
         ),
         QuizNotSavedNoFile => ("未保存（没有进度文件）", "not saved (no progress file)"),
+        QuizMore => (
+            "PgUp/PgDn 滚动（第 {} 行，共 {} 行）",
+            "PgUp/PgDn scroll (row {} of {})",
+        ),
         QuizHintRecall => (
             "回车/r 显示答案  Tab 笔记  ? 按键  q 离开",
             "Enter/r reveal  Tab notes  ? keys  q leave",
@@ -1087,6 +1093,7 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
             "推演题答完后：在模拟中打开这次运行",
             "model, once answered: open this run in its simulation",
         ),
+        KeyQuizScroll => ("答完后：滚动解析", "once answered: scroll the explanation"),
         KeyQuizLeave => (
             "离开测验（先确认；已答的保留）",
             "leave the quiz (asks first; answers are kept)",

@@ -61,6 +61,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("a b c ...", Ui::KeyQuizLetters));
             keys.push(("Shift-Up/Down K/J", Ui::KeyQuizMoveStep));
             keys.push(("o", Ui::KeyQuizOpenRun));
+            keys.push(("PgUp/PgDn", Ui::KeyQuizScroll));
             keys.push(("q Esc", Ui::KeyQuizLeave));
         }
         ScreenId::Stats => {}

@@ -64,6 +64,8 @@ pub enum QuizMsg {
     Backspace,
     /// `o`: open the answered model question's run in its simulation.
     OpenRun,
+    /// PgUp/PgDn: scroll an answered question's explanation that does not fit.
+    Scroll(i8),
     /// `q` / Esc: ask to leave (or leave the notes box).
     Leave,
     /// The answer to "leave the quiz?".
@@ -117,6 +119,8 @@ pub struct QuizState {
     pub summary: Option<Summary>,
     /// The learner's answer to the question just answered, to mark it.
     pub answered_with: Vec<usize>,
+    /// Rows scrolled past on an answered question (drawing clamps it to what there is).
+    pub scroll: usize,
 }
 
 fn letter(i: usize) -> char {
@@ -142,6 +146,7 @@ impl QuizState {
             saved: None,
             summary: None,
             answered_with: Vec::new(),
+            scroll: 0,
         };
         s.enter();
         s
@@ -154,6 +159,7 @@ impl QuizState {
         self.cursor = 0;
         self.number.clear();
         self.answered_with.clear();
+        self.scroll = 0;
         let (picks, steps) = match self.session.current().map(|i| &i.body) {
             Some(Body::Choice { options }) => (options.len(), 0),
             Some(Body::Model {
@@ -270,6 +276,16 @@ impl QuizState {
             },
             QuizMsg::Letter(i) => self.toggle(usize::from(i)),
             QuizMsg::Move(dir) => self.move_step(dir),
+            QuizMsg::Scroll(d) if phase == Phase::Answered => {
+                // Far past the end is clamped when drawing; keep the number small anyway.
+                let step = 10;
+                self.scroll = if d < 0 {
+                    self.scroll.saturating_sub(step)
+                } else {
+                    (self.scroll + step).min(1000)
+                };
+            }
+            QuizMsg::Scroll(_) => {}
             QuizMsg::Reveal if kind == Some(Kind::Recall) => self.submit(learn, now),
             QuizMsg::Reveal => {}
             QuizMsg::Submit => self.submit(learn, now),
@@ -445,6 +461,8 @@ pub fn map_key(key: KeyEvent, s: &QuizState) -> Option<Msg> {
         KeyCode::Esc | KeyCode::Char('q') => q(QuizMsg::Leave),
         KeyCode::Enter => q(QuizMsg::Submit),
         KeyCode::Tab => q(QuizMsg::Notes),
+        KeyCode::PageUp => q(QuizMsg::Scroll(-1)),
+        KeyCode::PageDown => q(QuizMsg::Scroll(1)),
         KeyCode::Up if shift => q(QuizMsg::Move(-1)),
         KeyCode::Down if shift => q(QuizMsg::Move(1)),
         KeyCode::Char('K') => q(QuizMsg::Move(-1)),
@@ -932,6 +950,27 @@ fn render_question(
     };
     let (mut text, fixed) = body(s, item, lang, theme, area.width);
     let rows = area.height as usize;
+    if s.session.phase() == Phase::Answered && prompt.len() + 1 + text.len() + fixed.len() > rows {
+        // After answering, everything is worth reading: scroll instead of cutting.
+        // The verdict and the marked answer first, then the explanation.
+        let mut all = prompt;
+        all.blank();
+        all.rows.extend(fixed.rows);
+        all.rows.append(&mut text.rows);
+        let max = all.len() - rows;
+        let top = s.scroll.min(max);
+        all.rows.drain(..top);
+        all.rows.truncate(rows);
+        let more = ui(Ui::QuizMore, lang)
+            .replacen("{}", &(top + rows).to_string(), 1)
+            .replacen("{}", &(max + rows).to_string(), 1);
+        if let Some(last) = all.rows.last_mut() {
+            *last = (more, theme.cursor());
+        }
+        let mut y = area.y;
+        all.draw(buf, area, &mut y);
+        return;
+    }
     // The prompt keeps at least three rows, the fixed part (points, options) stays whole when it
     // can, the reference text gets what is left.
     let fixed_rows = fixed.len();
@@ -970,10 +1009,13 @@ fn render_question(
         notes.draw(buf, inside, &mut ny);
         y += h;
     }
-    if !text.rows.is_empty() {
+    if s.session.phase() == Phase::Answered {
+        fixed.draw(buf, area, &mut y);
         text.draw(buf, area, &mut y);
+    } else {
+        text.draw(buf, area, &mut y);
+        fixed.draw(buf, area, &mut y);
     }
-    fixed.draw(buf, area, &mut y);
 }
 
 fn render_summary(

@@ -138,11 +138,23 @@ fn choice_letters_pick_and_the_reasons_show_after() {
             // Right options are marked +, the rest -, each with its reason (the first at least).
             assert!(s.contains("+ [x]"), "{s}");
             assert!(s.contains(&start(&options[0].why, 4)), "{s}");
+            // What does not fit scrolls with PgDn; at the larger size it all fits at once.
+            if s.contains("PgUp/PgDn") {
+                for _ in 0..5 {
+                    press(&mut a, code(KeyCode::PageDown));
+                }
+            }
+            let s = screen(&a);
+            assert!(s.contains(label(Label::Explanation, lang)), "{s}");
+            assert!(
+                s.contains(&start(&options[options.len() - 1].why, 4)),
+                "{s}"
+            );
             if size == (160, 48) {
+                assert!(!s.contains("PgUp/PgDn"), "{s}");
                 for o in &options {
                     assert!(s.contains(&start(&o.why, 4)), "{s}");
                 }
-                assert!(s.contains(label(Label::Explanation, lang)), "{s}");
             }
         }
     }
