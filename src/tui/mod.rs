@@ -46,6 +46,8 @@ pub enum Start {
 #[derive(Debug)]
 pub enum TuiError {
     NotATerminal,
+    /// The quiz asked for on the command line has nothing to ask (no such deck, nothing due).
+    NoQuiz(String),
     Io(std::io::Error),
 }
 
@@ -53,6 +55,7 @@ impl TuiError {
     pub fn message(&self, lang: Lang) -> String {
         match self {
             TuiError::NotATerminal => ui(Ui::NeedTerminal, lang).to_string(),
+            TuiError::NoQuiz(why) => why.clone(),
             TuiError::Io(e) => format!("terminal error: {e}"),
         }
     }
@@ -135,7 +138,12 @@ pub fn run(
     });
     if let Some(q) = quiz {
         app.start_quiz(&q, ScreenId::Home);
-        app.quiz_only = app.quiz.is_some();
+        // Said before the terminal is taken over, like plain mode does.
+        if app.quiz.is_none() {
+            let why = app.learn.notice.take().unwrap_or_default();
+            return Err(TuiError::NoQuiz(why));
+        }
+        app.quiz_only = true;
     }
 
     let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
