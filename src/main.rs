@@ -16,16 +16,37 @@ fn main() {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
-        Some(Command::Quiz(args)) => data_dir(cli.data_dir.as_deref())
-            .and_then(|dir| locklab::quiz::cmd::run(&args, lang, &source, &dir)),
+        Some(Command::Quiz(args)) if args.plain || !interactive() => {
+            data_dir(cli.data_dir.as_deref())
+                .and_then(|dir| locklab::quiz::cmd::run(&args, lang, &source, &dir))
+        }
+        Some(Command::Quiz(args)) => {
+            let req = locklab::tui::screens::quiz::QuizRequest {
+                deck: args.deck.clone(),
+                topic: args.topic.clone(),
+                due: args.due,
+                count: args.count.map(|n| n as usize),
+                seed: args.seed,
+            };
+            tui(Start::Quiz(req), lang, &source, cli.data_dir.as_deref())
+        }
         Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())
             .and_then(|dir| locklab::progress::cmd::run(&args, lang, &source, &dir)),
-        Some(Command::Frozen) => tui(Start::Frozen, lang, &source),
-        Some(Command::Abc { preset }) => tui(Start::Abc(preset), lang, &source),
-        Some(Command::Herd) => tui(Start::Herd, lang, &source),
+        Some(Command::Frozen) => tui(Start::Frozen, lang, &source, cli.data_dir.as_deref()),
+        Some(Command::Abc { preset }) => {
+            tui(Start::Abc(preset), lang, &source, cli.data_dir.as_deref())
+        }
+        Some(Command::Herd) => tui(Start::Herd, lang, &source, cli.data_dir.as_deref()),
         Some(Command::Present { scenario }) => locklab::export_cmd::resolve(&scenario, &source)
-            .and_then(|p| tui(Start::Present(Box::new(p)), lang, &source)),
-        None => tui(Start::Home, lang, &source),
+            .and_then(|p| {
+                tui(
+                    Start::Present(Box::new(p)),
+                    lang,
+                    &source,
+                    cli.data_dir.as_deref(),
+                )
+            }),
+        None => tui(Start::Home, lang, &source, cli.data_dir.as_deref()),
     };
     if let Err(e) = result {
         eprintln!("locklab: {}", e.message);
@@ -33,10 +54,22 @@ fn main() {
     }
 }
 
+/// Whether stdin and stdout are both a terminal, so the quiz can open its screen.
+fn interactive() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
 /// Opens the terminal screens, turning failures into a message and exit status.
-fn tui(start: Start, lang: Lang, source: &Source) -> Result<(), sim_cmd::UserError> {
+fn tui(
+    start: Start,
+    lang: Lang,
+    source: &Source,
+    data_dir: Option<&std::path::Path>,
+) -> Result<(), sim_cmd::UserError> {
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
-    match locklab::tui::run(start, lang, source) {
+    let dir = locklab::progress::store::resolve_dir(data_dir);
+    match locklab::tui::run(start, lang, source, dir) {
         Ok(locklab::tui::Ended::Quit) => Ok(()),
         // Killed by a signal: the terminal is restored; exit the way a shell expects.
         Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),

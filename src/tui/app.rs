@@ -14,12 +14,16 @@ use crate::engine::params::{FrozenParams, HerdParams};
 use crate::engine::trace::Family;
 use crate::i18n::{Lang, Ui, ui};
 use crate::preset::{self, Preset};
+use crate::tui::learn::Learning;
 use crate::tui::screens;
 use crate::tui::screens::abc::{AbcState, Variant};
 use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::screens::home::{HomeState, Item};
 use crate::tui::screens::present::PresentState;
+use crate::tui::screens::quiz::{
+    self as quiz, Outcome, QuizMsg, QuizNotice, QuizRequest, QuizState,
+};
 use crate::tui::screens::reader::{self as reader, ReaderMsg, ReaderState};
 use crate::tui::theme::Theme;
 
@@ -35,6 +39,10 @@ pub enum ScreenId {
     Herd,
     Present,
     Reader,
+    /// A closed-book quiz session.
+    Quiz,
+    /// Progress: mastery, score history, forecast, streak.
+    Stats,
 }
 
 /// Something the user asked for.
@@ -80,6 +88,8 @@ pub enum Msg {
     StartQuiz(usize),
     /// A key for the lesson reader.
     Reader(ReaderMsg),
+    /// A key for the quiz screen.
+    Quiz(QuizMsg),
     /// A mouse-wheel notch: up (-1) or down (1).
     Wheel(i8),
     /// A left click or drag at a cell.
@@ -107,6 +117,14 @@ pub struct App {
     pub reader: ReaderState,
     /// Where Back goes from a simulation opened from a lesson.
     pub return_to: Option<ScreenId>,
+    /// The decks and the progress store, opened once at start-up.
+    pub learn: Learning,
+    /// The running (or just finished) quiz.
+    pub quiz: Option<QuizState>,
+    /// Ending the quiz quits (it was opened from the command line).
+    pub quiz_only: bool,
+    /// The wall clock for quiz answers; tests fix it.
+    pub clock: fn() -> crate::quiz::sched::Time,
 }
 
 impl App {
@@ -146,7 +164,110 @@ impl App {
             presets,
             reader,
             return_to: None,
+            learn: Learning::default(),
+            quiz: None,
+            quiz_only: false,
+            clock: crate::quiz::cmd::now,
         }
+    }
+
+    /// Takes the decks and the progress store; Home lists a quiz entry per deck.
+    pub fn set_learning(&mut self, learn: Learning) {
+        self.learn = learn;
+        self.home = HomeState::new(self.presets.len(), self.reader.topics.len())
+            .with_quizzes(self.learn.deck_ids().len());
+    }
+
+    /// A quiz session is running: lessons and simulations stay closed.
+    pub fn closed_book(&self) -> bool {
+        self.quiz.as_ref().is_some_and(QuizState::running)
+    }
+
+    /// Refuses to open a lesson or simulation during a session: back to the quiz, saying why.
+    fn refuse(&mut self) {
+        if let Some(q) = self.quiz.as_mut() {
+            q.notice = Some(QuizNotice::ClosedBook);
+        }
+        self.screen = ScreenId::Quiz;
+        self.help = false;
+    }
+
+    /// Starts a closed-book session; `from` is where its end goes back to. When nothing matches,
+    /// Home says so.
+    pub fn start_quiz(&mut self, req: &QuizRequest, from: ScreenId) {
+        use crate::quiz::select::{self, SelectError, Selection};
+        use crate::quiz::text::{Label, label};
+        if self.closed_book() {
+            self.refuse();
+            return;
+        }
+        let now = (self.clock)();
+        let lang = self.lang;
+        let Some(bank) = &self.learn.bank else {
+            self.learn.notice = Some(self.learn.messages(lang).join(" "));
+            return;
+        };
+        let seed = req.seed.unwrap_or(now as u64);
+        let sel = Selection {
+            deck: req.deck.clone(),
+            topic: req.topic.clone(),
+            due: req.due,
+            count: req.count,
+            seed,
+            calendar: self.learn.calendar,
+        };
+        let empty = Default::default();
+        let cards = self
+            .learn
+            .store
+            .as_ref()
+            .map_or(&empty, |s| &s.data().cards);
+        let picked = match select::select(bank, &sel, cards, now) {
+            Ok(p) => p,
+            Err(SelectError::UnknownDeck { name, .. }) => {
+                self.learn.notice = Some(format!("{} `{name}`", label(Label::UnknownDeck, lang)));
+                return;
+            }
+            Err(SelectError::UnknownTopic(t)) => {
+                self.learn.notice = Some(format!("{} `{t}`", label(Label::NoSuchTopic, lang)));
+                return;
+            }
+        };
+        let (items, errors) = select::prepare_all(bank, &picked, seed, lang);
+        if items.is_empty() {
+            let why = if req.due {
+                Label::NothingDue
+            } else {
+                Label::NoMatch
+            };
+            self.learn.notice = Some(label(why, lang).to_string());
+            return;
+        }
+        let mut q = QuizState::new(items, seed, lang, from, now);
+        q.skipped = errors.len();
+        self.quiz = Some(q);
+        self.learn.notice = None;
+        self.help = false;
+        self.screen = ScreenId::Quiz;
+    }
+
+    /// Opens an answered model question's exact run on its screen; Back returns to the quiz.
+    fn open_run(&mut self, params: crate::engine::Params) {
+        match params {
+            crate::engine::Params::Frozen(p) => {
+                self.frozen = FrozenState::new(p);
+                self.screen = ScreenId::Frozen;
+            }
+            crate::engine::Params::Herd(p) => {
+                self.herd = HerdState::new(p);
+                self.screen = ScreenId::Herd;
+            }
+            crate::engine::Params::Abc(p) => {
+                self.abc.open_params(p);
+                self.screen = ScreenId::Abc;
+            }
+        }
+        self.return_to = Some(ScreenId::Quiz);
     }
 
     /// Opens lesson `index` in the reader, where it was left.
@@ -224,6 +345,13 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
     {
         return m;
     }
+    if app.screen == ScreenId::Quiz
+        && !app.help
+        && let Some(q) = &app.quiz
+        && let Some(m) = quiz::map_key(key, q)
+    {
+        return Some(m);
+    }
     match key.code {
         KeyCode::Char('?') => return Some(Msg::ToggleHelp),
         KeyCode::Char('L') => return Some(Msg::ToggleLang),
@@ -293,6 +421,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             _ => timeline(),
         },
         ScreenId::Reader => reader::map_key(key),
+        ScreenId::Quiz | ScreenId::Stats => None,
     }
 }
 
@@ -322,14 +451,33 @@ fn apply(app: &mut App, msg: Msg) {
     match msg {
         Msg::Quit => {
             app.reader.leave();
+            // Every answer is already saved; the session's summary is recorded too.
+            if let Some(q) = app.quiz.as_mut() {
+                q.stop(&mut app.learn, (app.clock)());
+            }
             app.quit = true;
         }
+        Msg::OpenLesson(_) | Msg::OpenPreset(_) | Msg::StartQuiz(_) if app.closed_book() => {
+            app.refuse();
+        }
         Msg::OpenLesson(i) => app.open_lesson(i),
-        Msg::StartQuiz(i) => app.reader.quiz_pending(i),
+        Msg::StartQuiz(i) => match app.reader.decks.get(i).cloned() {
+            Some(deck) if app.learn.bank.is_some() => {
+                let req = QuizRequest {
+                    deck: Some(deck),
+                    ..QuizRequest::default()
+                };
+                app.start_quiz(&req, app.screen);
+            }
+            _ => app.reader.quiz_pending(i),
+        },
         Msg::ToggleHelp => app.help = !app.help,
         Msg::ToggleLang => app.lang = app.lang.toggle(),
         Msg::Resize(w, h) => app.size = (w, h),
         Msg::OpenPreset(i) => app.open_preset(i),
+        Msg::Back if app.screen == ScreenId::Quiz && !app.help => {
+            screen_update(app, Msg::Quiz(QuizMsg::Leave));
+        }
         Msg::Back => {
             app.help = false;
             app.frozen.tl.playing = false;
@@ -371,6 +519,7 @@ fn screen_update(app: &mut App, msg: Msg) {
         ScreenId::Home => match msg {
             Msg::Up => app.home.move_by(-1),
             Msg::Down => app.home.move_by(1),
+            Msg::Enter if app.closed_book() => app.refuse(),
             Msg::Enter => match app.home.current() {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
@@ -386,7 +535,32 @@ fn screen_update(app: &mut App, msg: Msg) {
                     app.screen = ScreenId::Abc;
                 }
                 Item::Lesson(i) => app.open_lesson(i),
-                Item::Lessons => {}
+                Item::Lessons | Item::Quizzes => {}
+                Item::Review => {
+                    let req = QuizRequest {
+                        due: true,
+                        ..QuizRequest::default()
+                    };
+                    app.start_quiz(&req, ScreenId::Home);
+                }
+                Item::Exam => {
+                    let req = QuizRequest {
+                        count: Some(quiz::EXAM_SIZE),
+                        ..QuizRequest::default()
+                    };
+                    app.start_quiz(&req, ScreenId::Home);
+                }
+                Item::Deck(i) => {
+                    let req = QuizRequest {
+                        deck: app.learn.deck_ids().get(i).cloned(),
+                        ..QuizRequest::default()
+                    };
+                    app.start_quiz(&req, ScreenId::Home);
+                }
+                Item::Progress => {
+                    app.learn.refresh((app.clock)());
+                    app.screen = ScreenId::Stats;
+                }
             },
             Msg::Pointer { row, .. } if !app.too_small() => app.home.click(area, row),
             _ => {}
@@ -432,6 +606,25 @@ fn screen_update(app: &mut App, msg: Msg) {
                 _ => {}
             }
         }
+        ScreenId::Quiz => {
+            let (Msg::Quiz(m), Some(q)) = (msg, app.quiz.as_mut()) else {
+                return;
+            };
+            match q.update(m, &mut app.learn, (app.clock)()) {
+                Some(Outcome::Done) => {
+                    let from = q.from;
+                    app.quiz = None;
+                    if app.quiz_only {
+                        app.quit = true;
+                    } else {
+                        app.screen = from;
+                    }
+                }
+                Some(Outcome::OpenRun(p)) => app.open_run(p),
+                None => {}
+            }
+        }
+        ScreenId::Stats => {}
         ScreenId::Reader => {
             let r = match msg {
                 Msg::Reader(r) => r,
@@ -461,7 +654,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     match app.screen {
         ScreenId::Home => {
             let lessons = app.reader.titles(lang);
-            screens::home::render(&app.home, &app.presets, &lessons, lang, theme, area, buf);
+            let ctx = screens::home::Context {
+                presets: &app.presets,
+                lessons: &lessons,
+                learn: &app.learn,
+            };
+            screens::home::render(&app.home, &ctx, lang, theme, area, buf);
         }
         ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
         ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
@@ -472,6 +670,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         ScreenId::Reader => screens::reader::render(&app.reader, lang, theme, area, buf),
+        ScreenId::Quiz => {
+            if let Some(q) = &app.quiz {
+                screens::quiz::render(q, &app.learn, lang, theme, area, buf);
+            }
+        }
+        ScreenId::Stats => screens::stats::render(&app.learn, lang, theme, area, buf),
     }
     if app.help {
         screens::help::render(app.screen, lang, theme, area, buf);

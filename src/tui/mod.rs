@@ -4,6 +4,7 @@
 //! idle, and for animation ticks while playing), maps it to a message, updates and redraws.
 
 pub mod app;
+pub mod learn;
 pub mod markdown;
 pub mod reading;
 pub mod screens;
@@ -37,12 +38,16 @@ pub enum Start {
     Herd,
     /// The presenter view of a preset or scenario file.
     Present(Box<crate::preset::Preset>),
+    /// A closed-book quiz; ending it quits.
+    Quiz(screens::quiz::QuizRequest),
 }
 
 /// Why the terminal UI could not run.
 #[derive(Debug)]
 pub enum TuiError {
     NotATerminal,
+    /// The quiz asked for on the command line has nothing to ask (no such deck, nothing due).
+    NoQuiz(String),
     Io(std::io::Error),
 }
 
@@ -50,6 +55,7 @@ impl TuiError {
     pub fn message(&self, lang: Lang) -> String {
         match self {
             TuiError::NotATerminal => ui(Ui::NeedTerminal, lang).to_string(),
+            TuiError::NoQuiz(why) => why.clone(),
             TuiError::Io(e) => format!("terminal error: {e}"),
         }
     }
@@ -90,17 +96,28 @@ pub enum Ended {
 }
 
 /// Opens the terminal UI and runs it until the user quits or a signal arrives.
-/// Lessons come from `source`.
-pub fn run(start: Start, lang: Lang, source: &crate::source::Source) -> Result<Ended, TuiError> {
+/// Lessons and decks come from `source`; progress is kept in `data_dir` (or the reason there is
+/// none is shown on Home).
+pub fn run(
+    start: Start,
+    lang: Lang,
+    source: &crate::source::Source,
+    data_dir: Result<std::path::PathBuf, String>,
+) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
     }
+    let mut quiz = None;
     let (screen, preset, present) = match start {
         Start::Home => (ScreenId::Home, None, None),
         Start::Frozen => (ScreenId::Frozen, None, None),
         Start::Abc(p) => (ScreenId::Abc, p, None),
         Start::Herd => (ScreenId::Herd, None, None),
         Start::Present(p) => (ScreenId::Home, None, Some(p)),
+        Start::Quiz(q) => {
+            quiz = Some(q);
+            (ScreenId::Home, None, None)
+        }
     };
     let reader = screens::reader::ReaderState::new(source, reading::data_dir_from_env());
     let mut app = App::with_reader(
@@ -112,6 +129,21 @@ pub fn run(start: Start, lang: Lang, source: &crate::source::Source) -> Result<E
     );
     if let Some(p) = present {
         app.present_preset(*p, true);
+    }
+    let now = crate::quiz::cmd::now();
+    let calendar = crate::quiz::cmd::calendar(now);
+    app.set_learning(match &data_dir {
+        Ok(dir) => learn::Learning::open(source, Some(dir), now, calendar),
+        Err(e) => learn::Learning::open(source, None, now, calendar).no_dir(e.clone()),
+    });
+    if let Some(q) = quiz {
+        app.start_quiz(&q, ScreenId::Home);
+        // Said before the terminal is taken over, like plain mode does.
+        if app.quiz.is_none() {
+            let why = app.learn.notice.take().unwrap_or_default();
+            return Err(TuiError::NoQuiz(why));
+        }
+        app.quiz_only = true;
     }
 
     let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];

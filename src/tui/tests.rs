@@ -8,6 +8,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 
 use super::app::{App, Msg, ScreenId, draw, map_key, map_mouse, update};
+use super::learn::Learning;
 use super::screens::abc::Variant;
 use super::screens::frozen::FrozenState;
 use super::screens::herd::HerdState;
@@ -15,7 +16,9 @@ use super::theme::Theme;
 use crate::engine::time::fmt_secs;
 use crate::engine::trace::{Metrics, Verdict};
 use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
+use crate::quiz::sched::Calendar;
 
+mod quiz;
 mod reader;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
@@ -26,6 +29,14 @@ fn app(screen: ScreenId, lang: Lang, (w, h): (u16, u16)) -> App {
     let reader = super::screens::reader::ReaderState::new(&crate::source::Source::Embedded, None);
     let mut app = App::with_reader(screen, None, lang, Theme { mono: false }, reader);
     app.size = (w, h);
+    // The embedded decks and no progress file: nothing is written, whatever the environment.
+    app.clock = quiz::fixed_now;
+    app.set_learning(Learning::open(
+        &crate::source::Source::Embedded,
+        None,
+        quiz::NOW,
+        Calendar::UTC,
+    ));
     app
 }
 
@@ -515,8 +526,12 @@ fn input() -> impl Strategy<Value = Input> {
         Just(KeyCode::PageUp),
         Just(KeyCode::PageDown),
         Just(KeyCode::Backspace),
-        proptest::sample::select(" ,.[]fswracpPLq?hjkl/nNgo".chars().collect::<Vec<_>>())
-            .prop_map(KeyCode::Char),
+        proptest::sample::select(
+            " ,.[]fswracpPLq?hjkl/nNgo123yJK"
+                .chars()
+                .collect::<Vec<_>>()
+        )
+        .prop_map(KeyCode::Char),
     ];
     prop_oneof![
         4 => (keys, any::<bool>()).prop_map(|(k, shift)| Input::Key(k, shift)),
@@ -561,6 +576,21 @@ fn check_consistent(a: &App) {
     if r.open.is_some() {
         assert_eq!(r.lang, a.lang);
     }
+    if let Some(q) = &a.quiz {
+        // The cursor stays on a row of the current question; a finished session asks nothing.
+        let rows = q
+            .picked
+            .len()
+            .max(q.order.len())
+            .max(q.session.ticked().len())
+            .max(q.session.follow_ticked().len());
+        assert!(q.cursor < rows.max(1));
+        assert_eq!(q.summary.is_some(), q.session.is_finished());
+        assert!(q.session.results().len() <= q.session.items().len());
+    }
+    if a.screen == ScreenId::Quiz {
+        assert!(a.quiz.is_some());
+    }
 }
 
 proptest! {
@@ -569,11 +599,20 @@ proptest! {
     fn random_input_never_panics_and_keeps_state_consistent(
         inputs in proptest::collection::vec(input(), 1..40),
         lesson in proptest::option::of(0usize..12),
+        quiz_seed in proptest::option::of(0u64..1000),
     ) {
         let mut a = app(ScreenId::Home, Lang::En, (80, 24));
-        // Half the runs start in the reader.
+        // Half the runs start in the reader, half in a quiz (a quiz started from a lesson, too).
         if let Some(i) = lesson {
             update(&mut a, Msg::OpenLesson(i));
+        }
+        if let Some(seed) = quiz_seed {
+            let req = super::screens::quiz::QuizRequest {
+                seed: Some(seed),
+                count: Some(3),
+                ..Default::default()
+            };
+            a.start_quiz(&req, a.screen);
         }
         for i in inputs {
             let msg = match i {

@@ -207,6 +207,14 @@ impl AbcState {
         self.rerun();
     }
 
+    /// Shows a run with these exact parameters (a model question's), keeping the preset list.
+    pub fn open_params(&mut self, params: AbcParams) {
+        self.params = params;
+        self.other = None;
+        self.tl = Timeline::default();
+        self.rerun();
+    }
+
     pub fn cycle(&mut self, dir: i8) {
         let n = self.presets.len().max(1) as i64;
         let i = (self.index as i64 + i64::from(dir)).rem_euclid(n) as usize;

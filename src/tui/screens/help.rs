@@ -55,6 +55,18 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("Left/Right h/l", Ui::KeySliderAdjust));
             keys.push(("mouse", Ui::KeyMouseSlider));
         }
+        ScreenId::Quiz => {
+            keys.push(("Enter r", Ui::KeyQuizSubmit));
+            keys.push(("Tab", Ui::KeyQuizNotes));
+            keys.push(("Up/Down j/k Space", Ui::KeyQuizTick));
+            keys.push(("1-9", Ui::KeyQuizDigits));
+            keys.push(("a b c ...", Ui::KeyQuizLetters));
+            keys.push(("Shift-Up/Down K/J", Ui::KeyQuizMoveStep));
+            keys.push(("o", Ui::KeyQuizOpenRun));
+            keys.push(("PgUp/PgDn", Ui::KeyQuizScroll));
+            keys.push(("q Esc", Ui::KeyQuizLeave));
+        }
+        ScreenId::Stats => {}
         ScreenId::Reader => {
             keys.push(("Up/Down j/k", Ui::KeyScroll));
             keys.push(("PgUp/PgDn Space", Ui::KeyPage));
@@ -71,7 +83,9 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
     }
     keys.push(("L", Ui::KeyLang));
     keys.push(("?", Ui::KeyHelp));
-    keys.push(("q Esc", Ui::KeyBack));
+    if screen != ScreenId::Quiz {
+        keys.push(("q Esc", Ui::KeyBack));
+    }
     keys.push(("Ctrl-C", Ui::KeyQuit));
     keys
 }

@@ -1,5 +1,5 @@
-//! Home: the simulations, each A/B/C preset with its one-sentence purpose, then the lessons;
-//! Enter opens one.
+//! Home: the simulations, each A/B/C preset with its one-sentence purpose, the quizzes (with
+//! how many questions are due), then the lessons; Enter opens one.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,6 +8,7 @@ use ratatui::style::Style;
 use super::{line, wrapped};
 use crate::i18n::{Lang, Ui, ui};
 use crate::preset::Preset;
+use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
 
 /// What a home row opens.
@@ -23,6 +24,30 @@ pub enum Item {
     Lesson(usize),
     /// The presenter view of a scripted preset (an index into `preset::builtin()`).
     Present(usize),
+    /// The heading of the quizzes: shown, never selected.
+    Quizzes,
+    /// A session of the questions due today.
+    Review,
+    /// A mixed exam of `quiz::EXAM_SIZE` questions.
+    Exam,
+    /// The stats screen.
+    Progress,
+    /// A quiz on one deck (an index into the bank's decks).
+    Deck(usize),
+}
+
+impl Item {
+    /// Headings are shown but never selected.
+    pub fn heading(self) -> bool {
+        matches!(self, Item::Lessons | Item::Quizzes)
+    }
+}
+
+/// What Home shows besides its own state.
+pub struct Context<'a> {
+    pub presets: &'a [&'a Preset],
+    pub lessons: &'a [String],
+    pub learn: &'a Learning,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,12 +75,28 @@ impl HomeState {
         Self { items, selected: 0 }
     }
 
+    /// Adds the quiz entries after the simulations: review, exam, progress, one per deck.
+    pub fn with_quizzes(mut self, decks: usize) -> Self {
+        if decks == 0 {
+            return self;
+        }
+        let at = self
+            .items
+            .iter()
+            .position(|i| *i == Item::Herd)
+            .map_or(self.items.len(), |p| p + 1);
+        let mut quiz = vec![Item::Quizzes, Item::Review, Item::Exam, Item::Progress];
+        quiz.extend((0..decks).map(Item::Deck));
+        self.items.splice(at..at, quiz);
+        self
+    }
+
     pub fn move_by(&mut self, dir: i8) {
         let n = self.items.len() as i64;
         let step = |i: usize| (i as i64 + i64::from(dir)).rem_euclid(n) as usize;
         self.selected = step(self.selected);
         // Headings are skipped; two in a row never happen, so one more step is enough.
-        if self.current() == Item::Lessons {
+        if self.current().heading() {
             self.selected = step(self.selected);
         }
     }
@@ -87,15 +128,35 @@ impl HomeState {
         let list = Self::list_area(area);
         if row >= list.y && row < list.bottom() {
             let i = self.offset(list.height) + (row - list.y) as usize;
-            if i < self.items.len() && self.items[i] != Item::Lessons {
+            if i < self.items.len() && !self.items[i].heading() {
                 self.selected = i;
             }
         }
     }
 }
 
-fn words(item: Item, presets: &[&Preset], lessons: &[String], lang: Lang) -> (String, String) {
+fn words(item: Item, ctx: &Context, lang: Lang) -> (String, String) {
+    let (presets, lessons) = (ctx.presets, ctx.lessons);
+    let due = ctx.learn.overview.as_ref().map_or(0, |o| o.due_today);
     match item {
+        Item::Quizzes => (ui(Ui::HomeQuizzes, lang).into(), String::new()),
+        Item::Review => (
+            ui(Ui::HomeReview, lang).replace("{}", &due.to_string()),
+            ui(Ui::HomeReviewAbout, lang).into(),
+        ),
+        Item::Exam => (
+            ui(Ui::HomeExam, lang).replace("{}", &crate::tui::screens::quiz::EXAM_SIZE.to_string()),
+            ui(Ui::HomeExamAbout, lang).into(),
+        ),
+        Item::Progress => (
+            ui(Ui::HomeProgress, lang).into(),
+            ui(Ui::HomeProgressAbout, lang).into(),
+        ),
+        Item::Deck(i) => (
+            ui(Ui::HomeDeck, lang)
+                .replace("{}", ctx.learn.deck_ids().get(i).map_or("", |s| s.as_str())),
+            ui(Ui::HomeDeckAbout, lang).into(),
+        ),
         Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),
         Item::Lesson(i) => (
             ui(Ui::HomeLesson, lang).replacen("{}", &(i + 1).to_string(), 1),
@@ -126,16 +187,28 @@ fn words(item: Item, presets: &[&Preset], lessons: &[String], lang: Lang) -> (St
     }
 }
 
+/// The line under the title: due today and in the next 14 days, or why progress is not kept.
+fn due_line(learn: &Learning, lang: Lang) -> String {
+    match &learn.overview {
+        Some(o) => ui(Ui::HomeDue, lang)
+            .replacen("{}", &o.due_today.to_string(), 1)
+            .replacen("{}", &o.forecast.iter().sum::<u32>().to_string(), 1),
+        None if learn.bank.is_some() => ui(Ui::HomeNoProgress, lang).into(),
+        None => String::new(),
+    }
+}
+
 pub fn render(
     s: &HomeState,
-    presets: &[&Preset],
-    lessons: &[String],
+    ctx: &Context,
     lang: Lang,
     theme: Theme,
     area: Rect,
     buf: &mut Buffer,
 ) {
     line(buf, area, ui(Ui::HomeTitle, lang), theme.title());
+    let under = Rect::new(area.x + 2, area.y + 1, area.width.saturating_sub(2), 1);
+    line(buf, under, &due_line(ctx.learn, lang), theme.dim());
     let list = HomeState::list_area(area);
     let first = s.offset(list.height);
     let name_cols = 30.min(list.width / 2);
@@ -147,9 +220,9 @@ pub fn render(
         .take(list.height as usize)
         .enumerate()
     {
-        let (name, about) = words(*item, presets, lessons, lang);
+        let (name, about) = words(*item, ctx, lang);
         let y = list.y + row as u16;
-        if *item == Item::Lessons {
+        if item.heading() {
             buf.set_stringn(list.x, y, &name, list.width as usize, theme.title());
             continue;
         }
@@ -180,7 +253,17 @@ pub fn render(
         area.width.saturating_sub(4),
         4,
     );
-    let (name, about) = words(s.current(), presets, lessons, lang);
+    // What the store said on opening (read-only, set aside ...), or why a quiz did not start.
+    let message = ctx
+        .learn
+        .notice
+        .clone()
+        .or_else(|| ctx.learn.messages(lang).into_iter().next());
+    if let Some(m) = message {
+        let row = Rect::new(area.x + 2, list.bottom(), area.width.saturating_sub(4), 1);
+        line(buf, row, &m, theme.bad());
+    }
+    let (name, about) = words(s.current(), ctx, lang);
     wrapped(
         buf,
         detail,

@@ -6,7 +6,9 @@ pub mod help;
 pub mod herd;
 pub mod home;
 pub mod present;
+pub mod quiz;
 pub mod reader;
+pub mod stats;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
