@@ -524,6 +524,23 @@ pub fn sequence_after(name: &str, marker: &str) -> Option<i64> {
 mod tests {
     use super::*;
 
+    /// Creates an ephemeral sequential node owned by `session` under `prefix`.
+    fn ephemeral(
+        c: &mut Coord,
+        session: SessionId,
+        prefix: &str,
+        n: &mut Vec<Notification>,
+    ) -> NodeId {
+        c.create(
+            Some(session),
+            prefix,
+            "",
+            CreateMode::EPHEMERAL_SEQUENTIAL,
+            n,
+        )
+        .unwrap()
+    }
+
     fn lock_dir(c: &mut Coord, start: i32) -> NodeId {
         let mut notes = Vec::new();
         c.create_with_start(None, "/lock", "", CreateMode::PERSISTENT, start, &mut notes)
@@ -538,33 +555,9 @@ mod tests {
         let a = lock_dir(&mut c, 17);
         c.create(None, "/other", "", CreateMode::PERSISTENT, &mut n)
             .unwrap();
-        let x = c
-            .create(
-                Some(s),
-                "/lock/x-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
-        let y = c
-            .create(
-                Some(s),
-                "/other/y-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
-        let z = c
-            .create(
-                Some(s),
-                "/lock/z-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
+        let x = ephemeral(&mut c, s, "/lock/x-", &mut n);
+        let y = ephemeral(&mut c, s, "/other/y-", &mut n);
+        let z = ephemeral(&mut c, s, "/lock/z-", &mut n);
         assert_eq!(c.path(x), "/lock/x-0000000017");
         assert_eq!(
             c.path(y),
@@ -586,24 +579,8 @@ mod tests {
         let s = c.open_session(0, 4_000);
         lock_dir(&mut c, i32::MAX);
         let mut n = Vec::new();
-        let last = c
-            .create(
-                Some(s),
-                "/lock/l-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
-        let wrapped = c
-            .create(
-                Some(s),
-                "/lock/l-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
+        let last = ephemeral(&mut c, s, "/lock/l-", &mut n);
+        let wrapped = ephemeral(&mut c, s, "/lock/l-", &mut n);
         assert_eq!(c.node(last).name, "l-2147483647");
         assert_eq!(c.node(wrapped).name, "l--2147483648");
         assert_eq!(sequence_after("l--2147483648", "l-"), Some(-2_147_483_648));
@@ -616,15 +593,7 @@ mod tests {
         let w = c.open_session(0, 4_000);
         let dir = lock_dir(&mut c, 0);
         let mut n = Vec::new();
-        let a = c
-            .create(
-                Some(owner),
-                "/lock/a-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
+        let a = ephemeral(&mut c, owner, "/lock/a-", &mut n);
         assert!(c.exists("/lock/a-0000000000", Some(w)).is_some());
         c.get_children(dir, Some(w)).unwrap();
         c.set_data(a, "x", &mut n).unwrap();
@@ -657,14 +626,7 @@ mod tests {
             ]
         );
         n.clear();
-        c.create(
-            Some(owner),
-            "/lock/b-",
-            "",
-            CreateMode::EPHEMERAL_SEQUENTIAL,
-            &mut n,
-        )
-        .unwrap();
+        ephemeral(&mut c, owner, "/lock/b-", &mut n);
         assert!(n.is_empty(), "the children watch fired already");
     }
 
@@ -675,15 +637,7 @@ mod tests {
         let w = c.open_session(0, 4_000);
         lock_dir(&mut c, 0);
         let mut n = Vec::new();
-        let a = c
-            .create(
-                Some(owner),
-                "/lock/a-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
+        let a = ephemeral(&mut c, owner, "/lock/a-", &mut n);
         assert_eq!(c.exists("/lock/a-0000000000", Some(w)), Some(a));
         assert!(c.has_watch(w, a, WatchKind::Data));
         c.delete(a, &mut n).unwrap();
@@ -700,33 +654,9 @@ mod tests {
         let s2 = c.open_session(0, 4_000);
         let dir = lock_dir(&mut c, 0);
         let mut n = Vec::new();
-        let a = c
-            .create(
-                Some(s1),
-                "/lock/a-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
-        let b = c
-            .create(
-                Some(s2),
-                "/lock/b-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
-        let a2 = c
-            .create(
-                Some(s1),
-                "/lock/a-",
-                "",
-                CreateMode::EPHEMERAL_SEQUENTIAL,
-                &mut n,
-            )
-            .unwrap();
+        let a = ephemeral(&mut c, s1, "/lock/a-", &mut n);
+        let b = ephemeral(&mut c, s2, "/lock/b-", &mut n);
+        let a2 = ephemeral(&mut c, s1, "/lock/a-", &mut n);
         c.exists(c.path(a).to_string().as_str(), Some(s2));
         let (deleted, notes) = c.expire_session(s1);
         assert_eq!(deleted, [a, a2]);
