@@ -79,6 +79,28 @@ pub fn check_start(start: &Start) -> Result<(), String> {
     Ok(())
 }
 
+/// How long the loop gets to wind down by itself after the terminal hangs up.
+const HANGUP_GRACE: Duration = Duration::from_secs(1);
+
+/// Ends the process once its terminal is gone. When the terminal vanishes, crossterm's input
+/// source reads end-of-file forever inside `event::poll`, which then never returns, so the loop
+/// can never see the SIGHUP flag. This thread notices the hangup (the signal, or the controlling
+/// terminal no longer opening) and, if the loop has not ended within a grace period, exits
+/// with the status a shell expects after SIGHUP. There is no terminal left to restore.
+fn watch_for_hangup(hangup: Arc<AtomicBool>) {
+    let had_tty = std::fs::File::open("/dev/tty").is_ok();
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_millis(250));
+            let tty_gone = had_tty && std::fs::File::open("/dev/tty").is_err();
+            if hangup.load(Ordering::Relaxed) || tty_gone {
+                std::thread::sleep(HANGUP_GRACE);
+                std::process::exit(128 + signal_hook::consts::SIGHUP);
+            }
+        }
+    });
+}
+
 /// Leaves the alternate screen, raw mode and mouse reporting. Safe to call more than once.
 fn restore() {
     let _ = execute!(std::io::stdout(), DisableMouseCapture);
@@ -151,6 +173,7 @@ pub fn run(
     for (sig, flag) in signals.iter().zip(&flags) {
         signal_hook::flag::register(*sig, Arc::clone(flag)).map_err(TuiError::Io)?;
     }
+    watch_for_hangup(Arc::clone(&flags[1]));
     let caught = || {
         signals
             .iter()
