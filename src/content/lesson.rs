@@ -69,7 +69,8 @@ impl Lesson {
     }
 }
 
-fn level_number(level: HeadingLevel) -> u8 {
+/// A heading's level as a number, 1 to 6.
+pub fn level_number(level: HeadingLevel) -> u8 {
     match level {
         HeadingLevel::H1 => 1,
         HeadingLevel::H2 => 2,

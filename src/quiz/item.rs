@@ -47,6 +47,30 @@ pub enum ModelInput {
     Options(Vec<(String, ModelAnswer)>),
 }
 
+/// The letter shown for option `i`: `a`, `b`, `c` ...
+pub fn letter(i: usize) -> char {
+    char::from(b'a' + (i % 26) as u8)
+}
+
+impl ModelInput {
+    /// The engine's answer as a learner sees it: a number with its tolerance, or the option
+    /// that matches it, with its letter.
+    pub fn show(&self, answer: &ModelAnswer) -> String {
+        use crate::content::model::fmt_value;
+        match (answer, self) {
+            (ModelAnswer::Number(x), ModelInput::Number { tolerance }) => {
+                format!("{} (± {})", fmt_value(*x), fmt_value(*tolerance))
+            }
+            (_, ModelInput::Options(opts)) => opts
+                .iter()
+                .position(|(_, v)| v == answer)
+                .map(|k| format!("{}) {}", letter(k), opts[k].0))
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Body {
     Recall {

@@ -6,13 +6,12 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::item::{Body, Item, ModelInput, PointText};
+use super::item::{Body, Item, ModelInput, PointText, letter};
 use super::sched::{SelfRating, Time};
 use super::score::ModelResponse;
 use super::session::{Graded, Phase, Session, SessionError};
 use super::summary::Summary;
 use super::text::{self, Label};
-use crate::content::model::{ModelAnswer, fmt_value};
 use crate::i18n::Lang;
 use crate::progress::store::Store;
 
@@ -60,10 +59,6 @@ pub fn parse_letters(s: &str) -> Option<Vec<usize>> {
         out.push((l as u8 - b'a') as usize);
     }
     Some(out)
-}
-
-fn letter(i: usize) -> char {
-    char::from(b'a' + (i % 26) as u8)
 }
 
 /// The clock plain mode reads; tests pass a fixed one.
@@ -323,17 +318,7 @@ fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io:
             }
         }
         Body::Model { answer, input, .. } => {
-            let shown = match (answer, input) {
-                (ModelAnswer::Number(x), ModelInput::Number { tolerance }) => {
-                    format!("{} (± {})", fmt_value(*x), fmt_value(*tolerance))
-                }
-                (_, ModelInput::Options(opts)) => opts
-                    .iter()
-                    .position(|(_, v)| v == answer)
-                    .map(|k| format!("{}) {}", letter(k), opts[k].0))
-                    .unwrap_or_default(),
-                _ => String::new(),
-            };
+            let shown = input.show(answer);
             writeln!(out, "{}{shown}", text::label(Label::EngineComputes, lang))?;
         }
     }

@@ -6,7 +6,9 @@
 //! one); code is never wrapped but cut with a marker; tables get column widths by display width
 //! and wrap their cells when the table would not fit.
 
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+use crate::content::lesson::level_number;
 
 use crate::text::{NO_LINE_START, split_words, width};
 
@@ -116,17 +118,6 @@ const TAB: usize = 4;
 const CODE_INDENT: usize = 2;
 /// The narrowest a table column gets before the table is simply cut.
 const MIN_COL: usize = 4;
-
-fn level_number(level: HeadingLevel) -> u8 {
-    match level {
-        HeadingLevel::H1 => 1,
-        HeadingLevel::H2 => 2,
-        HeadingLevel::H3 => 3,
-        HeadingLevel::H4 => 4,
-        HeadingLevel::H5 => 5,
-        HeadingLevel::H6 => 6,
-    }
-}
 
 /// A list being read: the next number for an ordered list.
 struct List {

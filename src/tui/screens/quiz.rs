@@ -13,10 +13,9 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use super::line;
 use crate::content::deck::Kind;
-use crate::content::model::{ModelAnswer, fmt_value};
 use crate::engine::params::Params;
 use crate::i18n::{Lang, Ui, ui};
-use crate::quiz::item::{Body, Item, ModelInput, PointText};
+use crate::quiz::item::{Body, Item, ModelInput, PointText, letter};
 use crate::quiz::sched::{SelfRating, Time};
 use crate::quiz::score::ModelResponse;
 use crate::quiz::session::{Graded, Phase, Session};
@@ -121,10 +120,6 @@ pub struct QuizState {
     pub answered_with: Vec<usize>,
     /// Rows scrolled past on an answered question (drawing clamps it to what there is).
     pub scroll: usize,
-}
-
-fn letter(i: usize) -> char {
-    char::from(b'a' + (i % 26) as u8)
 }
 
 impl QuizState {
@@ -759,17 +754,7 @@ fn body(s: &QuizState, item: &Item, lang: Lang, theme: Theme, width: u16) -> (Li
                 }
             }
             if phase == Phase::Answered {
-                let shown = match (answer, input) {
-                    (ModelAnswer::Number(x), ModelInput::Number { tolerance }) => {
-                        format!("{} (± {})", fmt_value(*x), fmt_value(*tolerance))
-                    }
-                    (_, ModelInput::Options(opts)) => opts
-                        .iter()
-                        .position(|(_, v)| v == answer)
-                        .map(|k| format!("{}) {}", letter(k), opts[k].0))
-                        .unwrap_or_default(),
-                    _ => String::new(),
-                };
+                let shown = input.show(answer);
                 if let ModelInput::Number { .. } = input {
                     fixed.push(
                         &format!("{}{}", ui(Ui::QuizYourAnswer, lang), s.number),
