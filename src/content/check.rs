@@ -509,6 +509,7 @@ fn check_kind(d: &DeckFile, q: &Question, presets: &[Preset], r: &mut Report) {
     let stray = [
         ("points", !q.points.is_empty(), Kind::Recall),
         ("follow_up", q.follow_up.is_some(), Kind::Recall),
+        ("follow_ups", !q.follow_ups.is_empty(), Kind::Recall),
         ("options", !q.options.is_empty(), Kind::Choice),
         ("steps", !q.steps.is_empty(), Kind::Order),
         ("model", q.model.is_some(), Kind::Model),
@@ -525,13 +526,30 @@ fn check_kind(d: &DeckFile, q: &Question, presets: &[Preset], r: &mut Report) {
     match q.kind {
         Kind::Recall => {
             check_points(d, q, &q.points, "", r);
-            if let Some(f) = &q.follow_up {
+            if q.follow_up.is_some() && !q.follow_ups.is_empty() {
+                r.problems.push(d.problem(
+                    at,
+                    None,
+                    format!("`{qid}` has both `follow_up` and `follow_ups`; keep one form"),
+                ));
+            }
+            if q.follow_ups.len() > 3 {
+                r.problems.push(d.problem(
+                    at,
+                    None,
+                    format!("`{qid}` has {} follow-ups; at most 3", q.follow_ups.len()),
+                ));
+            }
+            for (round, f) in q.rounds().enumerate() {
                 for (lang, t) in [("zh", &f.zh), ("en", &f.en)] {
                     if !t.as_ref().is_some_and(complete) {
                         r.problems.push(d.problem(
                             at,
                             None,
-                            format!("the follow-up of `{qid}` needs a {lang} prompt and answer"),
+                            format!(
+                                "follow-up {} of `{qid}` needs a {lang} prompt and answer",
+                                round + 1
+                            ),
                         ));
                     }
                 }

@@ -65,8 +65,11 @@ pub struct Question {
     /// Recall only: the scoring points.
     #[serde(default)]
     pub points: Vec<Point>,
-    /// Recall only: an interviewer's follow-up.
+    /// Recall only: an interviewer's follow-up (the older, single form).
     pub follow_up: Option<FollowUp>,
+    /// Recall only: up to three rounds of follow-ups, each deeper than the last.
+    #[serde(default)]
+    pub follow_ups: Vec<FollowUp>,
     /// Choice only.
     #[serde(default)]
     pub options: Vec<ChoiceOption>,
@@ -78,6 +81,11 @@ pub struct Question {
 }
 
 impl Question {
+    /// The follow-up rounds in order, whichever form the file used.
+    pub fn rounds(&self) -> impl Iterator<Item = &FollowUp> {
+        self.follow_up.iter().chain(self.follow_ups.iter())
+    }
+
     /// The prompt and answer in one language.
     pub fn text(&self, lang: crate::i18n::Lang) -> Option<&Prompt> {
         match lang {
