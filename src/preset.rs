@@ -12,7 +12,7 @@ use toml::Spanned;
 
 use crate::engine::params::{
     AbcParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError, Params, Recovery,
-    Registration, WatchMode,
+    Registration, TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -487,6 +487,28 @@ fn abc_params(
                 )?
             }
             "fencing" => p.fencing = boolean(ctx, k, v)?,
+            "token" => {
+                p.token = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[
+                        ("czxid", TokenSource::Czxid),
+                        ("sequence", TokenSource::Sequence),
+                    ],
+                )?
+            }
+            "first_zxid" => {
+                let n = number(ctx, k, v)?;
+                if n < 1.0 || n.fract() != 0.0 || n > 1e15 {
+                    return Err(ctx.err(
+                        v.span(),
+                        Some(k),
+                        format!("must be a whole number 1 to 10^15 (got {n})"),
+                    ));
+                }
+                p.first_zxid = n as u64;
+            }
             "first_sequence" => {
                 let n = number(ctx, k, v)?;
                 if n.fract() != 0.0 || n < f64::from(i32::MIN) || n > f64::from(i32::MAX) {

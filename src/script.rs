@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::engine::Params;
 use crate::engine::Trace;
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{Family, Metrics, State};
+use crate::engine::trace::{Family, Metrics};
 use crate::i18n::{Lang, verdict_short};
 use crate::preset::Text;
 
@@ -158,40 +158,53 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
 }
 
 /// Who holds the lock at `at` in the service's view: the lease holder, or the owner of the
-/// lock directory's first node.
+/// lock directory's first node, as the service's lane records it.
 pub fn holder_at(trace: &Trace, at: Millis, lang: Lang) -> String {
-    let Some(span) = trace.lane("service").and_then(|l| l.span_at(at)) else {
-        return nobody(lang);
-    };
-    match span.state {
-        State::LeaseLive => span.note.clone().unwrap_or_else(|| nobody(lang)),
-        State::Queue => span
-            .note
-            .as_deref()
-            .and_then(|n| n.split_whitespace().next())
-            .map(|head| {
-                let (seq, owner) = head.split_at(head.len().saturating_sub(1));
-                if lang == Lang::Zh {
-                    format!("{owner}（节点 {seq}）")
-                } else {
-                    format!("{owner} (node {seq})")
-                }
-            })
-            .unwrap_or_else(|| nobody(lang)),
+    use crate::engine::trace::SpanState;
+    let service = trace
+        .lanes
+        .iter()
+        .find(|l| {
+            matches!(
+                trace.role(l.actor),
+                Some(
+                    crate::engine::trace::Role::Coordinator
+                        | crate::engine::trace::Role::LeaseService
+                )
+            )
+        })
+        .and_then(|l| l.span_at(at));
+    match service.map(|s| s.state) {
+        Some(SpanState::Leased { holder, .. }) => trace.name(holder).to_string(),
+        Some(SpanState::Queue {
+            holder: Some(holder),
+            ..
+        }) => {
+            let node = trace
+                .service_at(at)
+                .and_then(|snap| snap.children.first())
+                .map(|c| c.seq.to_string())
+                .unwrap_or_default();
+            let name = trace.name(holder);
+            if lang == Lang::Zh {
+                format!("{name}（节点 {node}）")
+            } else {
+                format!("{name} (node {node})")
+            }
+        }
         _ => nobody(lang),
     }
 }
 
 /// What the resource holds at `at`: the writer and its token, or nothing yet.
 pub fn value_at(trace: &Trace, at: Millis, lang: Lang) -> String {
-    let span = trace.lane("resource").and_then(|l| l.span_at(at));
-    match span.and_then(|s| s.note.as_deref()) {
-        Some(note) => {
-            let (value, token) = note.split_once('/').unwrap_or((note, "?"));
+    match trace.value_at(at) {
+        Some(w) => {
+            let name = trace.name(w.writer);
             if lang == Lang::Zh {
-                format!("{value}（令牌 {token}）")
+                format!("{name}（令牌 {}）", w.token)
             } else {
-                format!("{value} (token {token})")
+                format!("{name} (token {})", w.token)
             }
         }
         None => lang.pick("还没有值", "no value yet").to_string(),
@@ -213,7 +226,7 @@ mod tests {
         assert_eq!(answer(Ask::WriteAccepted, &t, 0, Lang::En), "no");
         assert_eq!(
             answer(Ask::Verdict, &t, 0, Lang::En),
-            "stale_write_rejected"
+            "stale write rejected"
         );
         assert_eq!(answer(Ask::DangerWindow, &t, 0, Lang::Zh), "19 s");
     }

@@ -24,7 +24,7 @@ fn frozen_json_carries_schema_trace_spans_and_metrics() {
     let o = locklab(&["sim", "frozen", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["family"], "frozen");
     assert_eq!(v["metrics"]["verdict"], "stale_write_rejected");
     assert_eq!(v["metrics"]["lease_expiry"], 19.0);
@@ -33,6 +33,27 @@ fn frozen_json_carries_schema_trace_spans_and_metrics() {
     assert!(v["events"].as_array().unwrap().len() > 10);
     assert_eq!(v["lanes"].as_array().unwrap().len(), 4);
     assert_eq!(v["params"]["ttl_ms"], 10_000);
+    // The typed trace: messages, writes with their judgement, the danger window, named checks.
+    assert_eq!(v["windows"][0]["kind"], "danger");
+    assert_eq!(v["windows"][0]["from_ms"], 19_000);
+    assert_eq!(v["windows"][0]["to_ms"], 38_000);
+    let writes = v["writes"].as_array().unwrap();
+    assert_eq!(writes.last().unwrap()["judgement"], "stale_rejected");
+    assert!(
+        v["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["msg"]["kind"] == "keepalive")
+    );
+    assert_eq!(v["lanes"][0]["spans"][0]["state"]["state"], "holding");
+    assert!(
+        v["invariants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["check"] == "sometimes")
+    );
 }
 
 #[test]
@@ -64,7 +85,17 @@ fn the_text_report_fits_100_columns() {
     }
     let text = stdout(&locklab(&["sim", "frozen"]));
     assert!(text.contains("max(0, 38 - 19) = 19 s"), "{text}");
-    assert!(text.contains("stale_write_rejected"));
+    assert!(text.contains("stale write rejected"));
+    // Chinese prints no raw metric keys.
+    let zh = stdout(&locklab(&["--lang", "zh", "sim", "frozen"]));
+    for key in [
+        "lease_expiry",
+        "stale_write_rejected",
+        "holder_write_arrival",
+        "danger_window",
+    ] {
+        assert!(!zh.contains(key), "{key} in {zh}");
+    }
 }
 
 #[test]

@@ -56,7 +56,7 @@ fn the_frozen_svg_shows_the_lanes_danger_window_and_verdict() {
     assert!(doc.contains("Stale write rejected"));
     let zh = svg_of("frozen-fenced", None, Lang::Zh);
     assert!(
-        zh.contains("危险窗口 19 s") && zh.contains("过期写入被拒"),
+        zh.contains("危险窗口 19 s") && zh.contains("陈旧写入被拒"),
         "CJK labels"
     );
 }

@@ -1,8 +1,8 @@
 //! The frozen-holder rules, checked on cases worked out by hand (see README, rule by rule).
 
+use locklab::engine::families::frozen;
 use locklab::engine::params::FrozenParams;
-use locklab::engine::scenario::frozen;
-use locklab::engine::trace::{EventKind, State, Verdict};
+use locklab::engine::trace::{EventKind, SpanState, Verdict, WindowKind};
 
 fn params(f: impl FnOnce(&mut FrozenParams)) -> FrozenParams {
     let mut p = FrozenParams::default();
@@ -54,12 +54,30 @@ fn defaults_expire_at_19_and_the_stale_write_is_rejected() {
     assert_eq!(learned.at_ms, 26_000);
 
     let a = t.lane("A").unwrap();
-    assert_eq!(a.span_at(11_999).unwrap().state, State::Held);
-    assert_eq!(a.span_at(20_000).unwrap().state, State::FrozenHolding);
-    assert_eq!(a.span_at(30_000).unwrap().state, State::Lost);
+    assert_eq!(
+        a.span_at(11_999).unwrap().state,
+        SpanState::Holding { token: 1 }
+    );
+    assert_eq!(
+        a.span_at(20_000).unwrap().state,
+        SpanState::Frozen {
+            believes_holding: true
+        }
+    );
+    assert_eq!(a.span_at(30_000).unwrap().state, SpanState::Lost);
     let service = t.lane("service").unwrap();
-    assert_eq!(service.span_at(18_999).unwrap().note.as_deref(), Some("A"));
-    assert_eq!(service.span_at(19_000).unwrap().note.as_deref(), Some("B"));
+    let holder = |at| match service.span_at(at).unwrap().state {
+        SpanState::Leased { holder, token } => (t.name(holder).to_string(), token),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(holder(18_999), ("A".into(), 1));
+    assert_eq!(holder(19_000), ("B".into(), 2));
+    // The danger window is carried by the trace, not worked out by a view.
+    let w = t.window(WindowKind::Danger).unwrap();
+    assert_eq!((w.from_ms, w.to_ms), (19_000, 38_000));
+    assert_eq!(m.last_keepalive_before_pause, Some(9.0));
+    let a_write = t.writes.iter().find(|w| t.name(w.writer) == "A").unwrap();
+    assert_eq!((a_write.last_seen_before, a_write.last_seen_after), (2, 2));
 }
 
 #[test]
@@ -76,7 +94,7 @@ fn without_fencing_the_stale_write_overwrites_b() {
         .find(|i| i.name == "tokens_non_decreasing")
         .unwrap();
     assert_eq!(
-        tokens.first_violation_ms,
+        tokens.first_violation_ms(),
         Some(38_000),
         "token 1 accepted after token 2"
     );

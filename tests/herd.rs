@@ -1,7 +1,7 @@
 //! Herd versus chain: totals counted from simulated watches match the closed forms.
 
+use locklab::engine::families::herd;
 use locklab::engine::params::HerdParams;
-use locklab::engine::scenario::herd;
 
 fn run(waiters: u32, fanout: u32) -> locklab::engine::trace::HerdMetrics {
     let p = HerdParams {
@@ -63,4 +63,104 @@ fn each_row_lasts_woken_reads_plus_the_hold() {
     assert_eq!(m.rows[0].duration_ms, 50.0 * 2.0 + 100.0);
     let chain = run(50, 1);
     assert_eq!(chain.total_time_ms, 50.0 * 102.0);
+}
+
+/// The same queue as real lock clients in the World: N + 1 clients run the recipe with
+/// "watch the node k ahead", and we count the watch events each deletion sends.
+fn world_counts(waiters: u32, fanout: u32) -> Vec<u32> {
+    use locklab::engine::actors::lock_client::{
+        LockClient, OnDisconnect, OnLoss, Recipe, Recovery, Registration, TokenSource, WatchMode,
+    };
+    use locklab::engine::actors::{Actor, Resource};
+    use locklab::engine::msg::Msg;
+    use locklab::engine::trace::EventKind;
+    use locklab::engine::trace::record::Recorder;
+    use locklab::engine::world::run::{self, Observer, Plan};
+    use locklab::engine::world::{ActorId, World};
+    use locklab::engine::zk::client::ZkConn;
+    use locklab::engine::zk::service::ZkService;
+    use locklab::engine::zk::tree::{DirId, Tree};
+
+    let n = waiters as usize + 1;
+    let service = ActorId(n as u8);
+    let resource = ActorId(n as u8 + 1);
+    let mut tree = Tree::new(0);
+    tree.add_dir("/lock", 0);
+    let mut zk = ZkService::new(tree, 2_000);
+    let mut actors = Vec::new();
+    for i in 0..n {
+        let (session, granted) = zk.open_session(ActorId(i as u8), 40_000);
+        let recipe = Recipe {
+            watch: WatchMode::Ahead(fanout),
+            recovery: Recovery::Guid,
+            registration: Registration::Atomic,
+            on_disconnect: OnDisconnect::Suspend,
+            on_loss: OnLoss::Stop,
+            token: TokenSource::Czxid,
+            // Everyone queues before the first holder is done.
+            start_ms: i as u64,
+            write_after_ms: 1,
+            hold_ms: 1_000,
+            dir: DirId(0),
+            resource,
+            requested_timeout_ms: 40_000,
+        };
+        actors.push(Actor::Lock(Box::new(LockClient::new(
+            recipe,
+            ZkConn::new(service, session, granted),
+            i as u32,
+        ))));
+    }
+    actors.push(Actor::Zk(Box::new(zk)));
+    actors.push(Actor::Resource(Resource::new(true)));
+    let mut world = World::new(actors, 1, 7);
+    for i in 0..n {
+        world.link(ActorId(i as u8), service);
+    }
+    struct Counter {
+        seen_events: usize,
+        seen_messages: usize,
+        per_release: Vec<u32>,
+    }
+    impl Observer for Counter {
+        fn observe(&mut self, _: &World, rec: &mut Recorder) {
+            let deleted = rec.events[self.seen_events..]
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::NodeDeleted { .. }));
+            let watches = rec.messages[self.seen_messages..]
+                .iter()
+                .filter(|m| matches!(m.msg, Msg::ZkWatch { .. }))
+                .count() as u32;
+            if deleted {
+                self.per_release.push(watches);
+            }
+            self.seen_events = rec.events.len();
+            self.seen_messages = rec.messages.len();
+        }
+    }
+    let mut counter = Counter {
+        seen_events: 0,
+        seen_messages: 0,
+        per_release: Vec::new(),
+    };
+    let mut rec = Recorder::default();
+    run::run(
+        &mut world,
+        &Plan::default(),
+        1_000 * (n as u64 + 2),
+        &mut rec,
+        &mut counter,
+    );
+    counter.per_release
+}
+
+#[test]
+fn the_release_rounds_count_what_lock_clients_in_the_world_see() {
+    for (n, k) in [(1u32, 1u32), (5, 1), (5, 5), (12, 3), (20, 20), (30, 4)] {
+        let rows: Vec<u32> = run(n, k).rows.iter().map(|r| r.woken).collect();
+        let mut world = world_counts(n, k);
+        // The last holder's release wakes nobody; the rounds stop at the last waiter.
+        assert_eq!(world.pop(), Some(0), "N={n} k={k}");
+        assert_eq!(world, rows, "N={n} k={k}");
+    }
 }

@@ -74,7 +74,7 @@ fn frozen_screen_in_a_real_terminal() {
         }
     });
 
-    screen.wait_for("stale_write_rejected");
+    screen.wait_for("stale write rejected");
     writer.write_all(b"f").expect("press f");
     writer.flush().expect("flush");
     screen.wait_for("corruption");

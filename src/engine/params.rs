@@ -362,53 +362,9 @@ impl HerdParams {
 // ---------------------------------------------------------------------------------------------
 // The A/B/C queue
 
-/// What a waiting client watches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "mode", content = "k")]
-pub enum WatchMode {
-    /// Its immediate predecessor: one wake-up per release.
-    Predecessor,
-    /// The lock directory's children: every waiter wakes on every change.
-    Children,
-    /// The node `k` places ahead of its own.
-    Ahead(u32),
-}
-
-/// What a client does after a create whose response was lost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Recovery {
-    /// List the children, find this request's GUID, keep the smallest, delete extras.
-    Guid,
-    /// Create again, forgetting the first attempt.
-    Blind,
-}
-
-/// How a waiter registers its watch on the node ahead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Registration {
-    /// `exists(path, watch)`: check and register in one step; if gone, read again at once.
-    Atomic,
-    /// Read the children, then register a watch and ignore whether the node still exists.
-    TwoStep,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnDisconnect {
-    /// Hold side effects until the session is confirmed again.
-    Suspend,
-    CarryOn,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnLoss {
-    /// Stop all work as soon as it learns its session is gone.
-    Stop,
-    CarryOn,
-}
+pub use super::actors::lock_client::{
+    OnDisconnect, OnLoss, Recovery, Registration, TokenSource, WatchMode,
+};
 
 /// A fault the A/B/C scenario can schedule. Clients are named `A`, `B`, `C`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -420,7 +376,8 @@ pub enum Fault {
         at_ms: Millis,
         len_ms: Millis,
     },
-    /// The client's connection to the coordination service is cut for an interval.
+    /// The network between the client and the coordination service goes silent for an
+    /// interval; the client notices only after its read timeout.
     Disconnect {
         client: String,
         at_ms: Millis,
@@ -428,7 +385,8 @@ pub enum Fault {
     },
     /// The client process dies; its session ends when the service notices.
     Crash { client: String, at_ms: Millis },
-    /// The service performs the client's first create but its response never arrives.
+    /// The client's connection breaks just as the service answers its first create: the node
+    /// exists, the response is lost, and the client sees a connection loss.
     DropCreateResponse { client: String },
     /// Right after `reader` reads the children, `owner`'s node is deleted (its holder releases)
     /// before `reader`'s next request arrives.
@@ -457,17 +415,22 @@ pub struct AbcParams {
     pub write_after_ms: Millis,
     /// A, B and C start this far apart.
     pub start_gap_ms: Millis,
-    /// A client notices a lost response after this long.
-    pub request_timeout_ms: Millis,
     pub duration_ms: Millis,
+    /// The server's tick: session timeouts are granted within 2 to 20 ticks and expire on a
+    /// tick boundary.
+    pub tick_ms: Millis,
     pub watch: WatchMode,
     pub recovery: Recovery,
     pub registration: Registration,
     pub on_disconnect: OnDisconnect,
     pub on_loss: OnLoss,
     pub fencing: bool,
+    /// Where a holder's fencing token comes from.
+    pub token: TokenSource,
     /// The lock directory's sequence counter before A creates its node.
     pub first_sequence: i32,
+    /// The service's last transaction id before the run (the lock directory exists already).
+    pub first_zxid: u64,
     pub faults: Vec<Fault>,
     /// Seeds the GUIDs the clients put in their node names.
     pub seed: u64,
@@ -515,12 +478,12 @@ pub const ABC_SPECS: [NumSpec; 7] = [
         coarse: 1.0,
     },
     NumSpec {
-        key: "request_timeout",
-        min: 0.1,
-        max: 30.0,
+        key: "tick",
+        min: 0.05,
+        max: 10.0,
         unit: Unit::Seconds,
-        step: 0.1,
-        coarse: 1.0,
+        step: 0.05,
+        coarse: 0.5,
     },
     NumSpec {
         key: "duration",
@@ -540,15 +503,17 @@ impl Default for AbcParams {
             hold_ms: 3_000,
             write_after_ms: 1_000,
             start_gap_ms: 100,
-            request_timeout_ms: 1_000,
             duration_ms: 12_000,
+            tick_ms: 2_000,
             watch: WatchMode::Predecessor,
             recovery: Recovery::Guid,
             registration: Registration::Atomic,
             on_disconnect: OnDisconnect::Suspend,
             on_loss: OnLoss::Stop,
             fencing: true,
+            token: TokenSource::Czxid,
             first_sequence: 17,
+            first_zxid: 100,
             faults: Vec::new(),
             seed: 1,
         }
@@ -572,7 +537,9 @@ impl AbcParams {
                 "on_disconnect",
                 "on_loss",
                 "fencing",
+                "token",
                 "first_sequence",
+                "first_zxid",
                 "seed",
                 "faults",
             ])
@@ -589,7 +556,7 @@ impl AbcParams {
             "hold" => self.hold_ms = ms,
             "write_after" => self.write_after_ms = ms,
             "start_gap" => self.start_gap_ms = ms,
-            "request_timeout" => self.request_timeout_ms = ms,
+            "tick" => self.tick_ms = ms,
             _ => self.duration_ms = ms,
         }
         Ok(())

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{EventKind, Family, HerdMetrics, Lane, Metrics, State, Trace};
-use crate::i18n::{Lang, describe, invariant_label, state_label, verdict_text};
+use crate::engine::trace::{Check, HerdMetrics, Judgement, Lane, Metrics, SpanState, Trace};
+use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
 const WIDTH: f64 = 1000.0;
 const LEFT: f64 = 140.0;
@@ -15,39 +15,36 @@ const LANE_H: f64 = 34.0;
 const LANE_GAP: f64 = 12.0;
 
 /// Fill colour of a span. Holders and values are coloured by who they are.
-pub fn fill(state: State, note: Option<&str>) -> &'static str {
-    let by_actor = |n: Option<&str>| match n.and_then(|s| s.chars().next()) {
-        Some('A') => "#43a047",
-        Some('B') => "#1e88e5",
-        Some('C') => "#8e24aa",
+pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
+    let by_actor = |a| match trace.name(a) {
+        "A" => "#43a047",
+        "B" => "#1e88e5",
+        "C" => "#8e24aa",
         _ => "#bdbdbd",
     };
     match state {
-        State::Held => "#2e7d32",
-        State::FrozenHolding => "#ef6c00",
-        State::Frozen => "#ffcc80",
-        State::Suspended => "#fdd835",
-        State::Lost => "#c62828",
-        State::Released => "#cfd8dc",
-        State::Stuck => "#6a1b9a",
-        State::Crashed => "#424242",
-        State::Retrying => "#bbdefb",
-        State::Written => "#1565c0",
-        State::Idle => "#f5f5f5",
-        State::Creating => "#b3e5fc",
-        State::CreateUnknown => "#ffe082",
-        State::Reading => "#81d4fa",
-        State::Waiting => "#e3f2fd",
-        State::Queue => match note
-            .and_then(|n| n.split_whitespace().next())
-            .and_then(|h| h.chars().last())
-        {
-            Some(c) => by_actor(Some(c.encode_utf8(&mut [0; 4]))),
-            None => "#ffffff",
-        },
-        State::LeaseLive | State::Value => by_actor(note),
-        State::Free => "#ffffff",
-        State::Empty => "#fafafa",
+        SpanState::Holding { .. } => "#2e7d32",
+        SpanState::Frozen {
+            believes_holding: true,
+        } => "#ef6c00",
+        SpanState::Frozen { .. } => "#ffcc80",
+        SpanState::Suspended { .. } => "#fdd835",
+        SpanState::Reconnecting => "#fff59d",
+        SpanState::Lost => "#c62828",
+        SpanState::Released => "#cfd8dc",
+        SpanState::Stuck { .. } => "#6a1b9a",
+        SpanState::Crashed => "#424242",
+        SpanState::Retrying => "#bbdefb",
+        SpanState::Idle => "#f5f5f5",
+        SpanState::Creating => "#b3e5fc",
+        SpanState::OutcomeUnknown => "#ffe082",
+        SpanState::Reading | SpanState::Checking { .. } => "#81d4fa",
+        SpanState::Waiting { .. } => "#e3f2fd",
+        SpanState::Queue { holder, .. } => holder.map_or("#ffffff", by_actor),
+        SpanState::Leased { holder, .. } => by_actor(holder),
+        SpanState::Value { writer, .. } => by_actor(writer),
+        SpanState::Free => "#ffffff",
+        SpanState::Empty => "#fafafa",
     }
 }
 
@@ -86,6 +83,7 @@ fn header(out: &mut String, height: f64, title: &str) {
   .small {{ font-size: 12px; }}
   .bad {{ fill: #c62828; font-weight: bold; }}
   .good {{ fill: #2e7d32; font-weight: bold; }}
+  .alarm {{ fill: #ffffff; font-weight: bold; paint-order: stroke; stroke: #b71c1c; stroke-width: 4px; }}
 </style>
 <rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>"##,
         esc(title)
@@ -96,42 +94,39 @@ fn x_of(t: Millis, end: Millis) -> f64 {
     LEFT + (WIDTH - LEFT - RIGHT) * t as f64 / end.max(1) as f64
 }
 
-fn lane_label(actor: &str, family: Family, lang: Lang) -> String {
-    match (actor, family) {
-        ("A", Family::Frozen) => lang.pick("A（自认）", "A as A believes").into(),
-        ("service", _) => lang.pick("协调服务", "service view").into(),
-        ("resource", _) => lang.pick("受保护资源", "resource").into(),
-        (other, _) => other.into(),
+/// A lane's label in the picture, with room for a few more words than the text report.
+fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
+    use crate::engine::trace::{Family, Role};
+    let name = trace.name(lane.actor);
+    match trace.role(lane.actor) {
+        Some(Role::Coordinator | Role::LeaseService) => {
+            lang.pick("协调服务", "service view").into()
+        }
+        Some(Role::Resource) => lang.pick("受保护资源", "resource").into(),
+        _ if trace.family == Family::Frozen && name == "A" => {
+            lang.pick("A（自认）", "A as A believes").into()
+        }
+        _ => name.into(),
     }
 }
 
-fn draw_lane(out: &mut String, lane: &Lane, y: f64, end: Millis, family: Family, lang: Lang) {
+fn draw_lane(out: &mut String, lane: &Lane, trace: &Trace, y: f64, end: Millis, lang: Lang) {
     let _ = writeln!(
         out,
         r#"<text class="label" x="12" y="{:.1}">{}</text>"#,
         y + LANE_H / 2.0 + 5.0,
-        esc(&lane_label(&lane.actor, family, lang))
+        esc(&lane_label(trace, lane, lang))
     );
     for span in &lane.spans {
         let x0 = x_of(span.start_ms, end);
         let x1 = x_of(span.end_ms.min(end), end);
-        let colour = fill(span.state, span.note.as_deref());
+        let colour = fill(span.state, trace);
         let _ = writeln!(
             out,
             r##"<rect x="{x0:.1}" y="{y:.1}" width="{:.1}" height="{LANE_H}" fill="{colour}" stroke="#90a4ae" stroke-width="0.5"/>"##,
             (x1 - x0).max(0.5)
         );
-        let mut label = state_label(span.state, lang).to_string();
-        if let Some(note) = &span.note
-            && !note.is_empty()
-        {
-            label = match span.state {
-                State::LeaseLive => format!("{} {note}", lang.pick("租约", "lease")),
-                State::Queue => note.clone(),
-                State::Value => note.clone(),
-                _ => format!("{label} {note}"),
-            };
-        }
+        let label = crate::i18n::sim::state_label(span.state, trace, lang);
         let approx = crate::text::width(&label) as f64 * 6.5;
         if approx + 8.0 < x1 - x0 {
             let _ = writeln!(
@@ -208,20 +203,17 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
         draw_lane(
             &mut out,
             lane,
+            trace,
             top + i as f64 * (LANE_H + LANE_GAP),
             end,
-            trace.family,
             lang,
         );
     }
     let bottom = top + lanes_h;
     // The danger window spans every lane: from the lease's expiry to the stale write's arrival.
-    if let Metrics::Frozen(m) = &trace.metrics
-        && let (Some(from), Some(to)) = (m.lease_expiry, m.holder_write_arrival)
-        && to > from
-    {
-        let x0 = x_of((from * 1000.0).round() as u64, end);
-        let x1 = x_of((to * 1000.0).round() as u64, end);
+    if let Some(w) = trace.danger() {
+        let x0 = x_of(w.from_ms, end);
+        let x1 = x_of(w.to_ms, end);
         let _ = writeln!(
             out,
             r##"<rect x="{x0:.1}" y="{:.1}" width="{:.1}" height="{:.1}" fill="#e53935" fill-opacity="0.12" stroke="#e53935" stroke-dasharray="4 3"/>"##,
@@ -234,38 +226,36 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
             r#"<text class="bad" x="{x0:.1}" y="{:.1}">{} {} s</text>"#,
             top - 10.0,
             lang.pick("危险窗口", "danger window"),
-            fmt_secs((m.danger_window * 1000.0).round() as u64)
+            fmt_secs(w.to_ms - w.from_ms)
         );
     }
     // Write arrivals at the resource: accepted or refused, with the token.
-    if let Some(row) = trace.lanes.iter().position(|l| l.actor == "resource") {
+    if let Some(row) = trace
+        .lanes
+        .iter()
+        .position(|l| trace.role(l.actor) == Some(crate::engine::trace::Role::Resource))
+    {
         let base_y = top + row as f64 * (LANE_H + LANE_GAP) + LANE_H + 11.0;
         // Stagger labels that would overlap their neighbour.
         let mut last_x = f64::MIN;
         let mut level = 0.0;
-        for e in &trace.events {
-            if let EventKind::WriteArrived {
-                value,
-                token,
-                accepted,
-                ..
-            } = &e.kind
-            {
-                let x = x_of(e.at_ms, end);
-                level = if x - last_x < 70.0 { 14.0 - level } else { 0.0 };
-                last_x = x;
-                let y = base_y + level;
-                let (class, mark) = if *accepted {
-                    ("good", "✓")
-                } else {
-                    ("bad", "✗")
-                };
-                let _ = writeln!(
-                    out,
-                    r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="middle">{mark} {} #{token}</text>"#,
-                    esc(value)
-                );
-            }
+        for w in &trace.writes {
+            let x = x_of(w.at_ms, end);
+            level = if x - last_x < 70.0 { 14.0 - level } else { 0.0 };
+            last_x = x;
+            let y = base_y + level;
+            // An accepted stale write gets the alarm style, never a good write's.
+            let (class, mark) = match w.judgement {
+                Judgement::Fresh => ("good", "✓"),
+                Judgement::StaleAccepted | Judgement::Overwrote => ("alarm", "⚠"),
+                Judgement::StaleRejected | Judgement::Refused => ("bad", "✗"),
+            };
+            let _ = writeln!(
+                out,
+                r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="middle">{mark} {} #{}</text>"#,
+                esc(trace.name(w.writer)),
+                w.token
+            );
         }
     }
     axis(&mut out, bottom + 6.0, end, lang);
@@ -305,7 +295,7 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
         lines.push(format!(
             "{} s: {}",
             fmt_secs(trace.events[i].at_ms),
-            describe(&trace.events[i], lang)
+            describe(&trace.events[i], trace, lang)
         ));
     }
     match &trace.metrics {
@@ -349,9 +339,9 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             ));
             lines.push(format!(
                 "{} {}   {} {}",
-                lang.pick("过期写入被接受", "stale writes accepted"),
+                lang.pick("被接受的陈旧写入", "stale writes accepted"),
                 m.stale_writes_accepted,
-                lang.pick("过期写入被拒", "stale writes rejected"),
+                lang.pick("被拒的陈旧写入", "stale writes rejected"),
                 m.stale_writes_rejected
             ));
         }
@@ -360,6 +350,7 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
     let badges: Vec<String> = trace
         .invariants
         .iter()
+        .filter(|i| i.check == Check::Always)
         .map(|i| {
             format!(
                 "{} {}",
@@ -426,7 +417,7 @@ fn herd_svg(title: &str, about: &str, m: &HerdMetrics, lang: Lang) -> String {
     let y = top + chart_h + 30.0;
     let legend = [
         ("#2e7d32", lang.pick("拿到锁", "takes the lock")),
-        ("#ef6c00", lang.pick("白醒", "woken for nothing")),
+        ("#ef6c00", lang.pick("无效唤醒", "woken for nothing")),
         ("#eceff1", lang.pick("未被通知", "not notified")),
     ];
     let mut x = LEFT;
@@ -450,7 +441,7 @@ fn herd_svg(title: &str, about: &str, m: &HerdMetrics, lang: Lang) -> String {
         y + 26.0,
         lang.pick("通知总数", "notifications"),
         m.total_notifications,
-        lang.pick("白醒次数", "wasted wake-ups"),
+        lang.pick("无效唤醒", "wasted wake-ups"),
         m.wasted_wakeups,
         lang.pick("总耗时", "total time"),
         m.total_time_ms,

@@ -8,62 +8,69 @@ use std::fmt::Write as _;
 use crate::engine::params::{FrozenParams, Params};
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{
-    AbcMetrics, EventKind, Family, FrozenMetrics, HerdMetrics, Lane, Metrics, State, Trace,
+    AbcMetrics, Check, EventKind, Family, FrozenMetrics, HerdMetrics, Lane, Metrics, Role,
+    SpanState, Trace,
 };
-use crate::i18n::{Lang, describe, invariant_label, state_label, verdict_text};
+use crate::i18n::sim::state_name;
+use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
 /// Columns used for the timeline itself (the label takes 12 more).
 pub const TIMELINE_COLS: usize = 80;
 const LABEL: usize = 12;
 
-/// The character a lane shows for a state (also the terminal's monochrome pattern).
-pub fn glyph(state: State, note: Option<&str>) -> char {
-    let first = |n: Option<&str>| n.and_then(|s| s.chars().next());
+/// The character a lane shows for a state (also the terminal's monochrome pattern). Holders and
+/// values show who they are.
+pub fn glyph(state: SpanState, trace: &Trace) -> char {
+    let initial = |a| trace.name(a).chars().next().unwrap_or('?');
     match state {
-        State::Held => '=',
-        State::FrozenHolding => '#',
-        State::Frozen => '%',
-        State::Suspended => 's',
-        State::Lost => 'x',
-        State::Released => '.',
-        State::Stuck => '!',
-        State::Crashed => 'X',
-        State::Retrying => '-',
-        State::Written => 'w',
-        State::Idle => ' ',
-        State::Creating => 'c',
-        State::CreateUnknown => '?',
-        State::Reading => 'r',
-        State::Waiting => '~',
-        State::Queue => note
-            .and_then(|n| n.split_whitespace().next())
-            .and_then(|head| head.chars().last())
-            .unwrap_or('.'),
-        State::LeaseLive | State::Value => first(note).unwrap_or('?'),
-        State::Free => '.',
-        State::Empty => ' ',
+        SpanState::Holding { .. } => '=',
+        SpanState::Frozen {
+            believes_holding: true,
+        } => '#',
+        SpanState::Frozen { .. } => '%',
+        SpanState::Suspended { .. } => 's',
+        SpanState::Reconnecting => 'z',
+        SpanState::Lost => 'x',
+        SpanState::Released => '.',
+        SpanState::Stuck { .. } => '!',
+        SpanState::Crashed => 'X',
+        SpanState::Retrying => '-',
+        SpanState::Idle => ' ',
+        SpanState::Creating => 'c',
+        SpanState::OutcomeUnknown => '?',
+        SpanState::Reading => 'r',
+        SpanState::Checking { .. } => 'e',
+        SpanState::Waiting { .. } => '~',
+        SpanState::Queue { holder, .. } => holder.map_or('.', initial),
+        SpanState::Leased { holder, .. } => initial(holder),
+        SpanState::Value { writer, .. } => initial(writer),
+        SpanState::Free => '.',
+        SpanState::Empty => ' ',
     }
 }
 
 /// Which states a legend should explain, in a stable order.
 fn legend(trace: &Trace, lang: Lang) -> String {
-    let mut seen: Vec<State> = Vec::new();
+    let mut seen: Vec<(char, &'static str)> = Vec::new();
     for lane in &trace.lanes {
         for span in &lane.spans {
-            if !seen.contains(&span.state)
-                && !matches!(
-                    span.state,
-                    State::Queue | State::LeaseLive | State::Value | State::Empty | State::Idle
-                )
-            {
-                seen.push(span.state);
+            if matches!(
+                span.state,
+                SpanState::Queue { .. }
+                    | SpanState::Leased { .. }
+                    | SpanState::Value { .. }
+                    | SpanState::Empty
+                    | SpanState::Idle
+            ) {
+                continue;
+            }
+            let item = (glyph(span.state, trace), state_name(span.state, lang));
+            if !seen.contains(&item) {
+                seen.push(item);
             }
         }
     }
-    let mut parts: Vec<String> = seen
-        .iter()
-        .map(|s| format!("{} {}", glyph(*s, None), state_label(*s, lang)))
-        .collect();
+    let mut parts: Vec<String> = seen.iter().map(|(g, n)| format!("{g} {n}")).collect();
     parts.push(
         lang.pick("字母 = 持有者或取值", "letters = holder or value")
             .to_string(),
@@ -90,12 +97,11 @@ fn wrap_items(parts: &[String], width: usize) -> String {
 }
 
 /// A lane sampled into `cols` characters over `[0, end)`.
-pub fn lane_row(lane: &Lane, end: Millis, cols: usize) -> String {
+pub fn lane_row(lane: &Lane, trace: &Trace, end: Millis, cols: usize) -> String {
     (0..cols)
         .map(|i| {
             let t = end * i as u64 / cols as u64;
-            lane.span_at(t)
-                .map_or(' ', |s| glyph(s.state, s.note.as_deref()))
+            lane.span_at(t).map_or(' ', |s| glyph(s.state, trace))
         })
         .collect()
 }
@@ -133,12 +139,16 @@ fn pad(label: &str) -> String {
     format!("{label}{}", " ".repeat(LABEL.saturating_sub(w)))
 }
 
-fn lane_label(actor: &str, family: Family, lang: Lang) -> String {
-    match (actor, family) {
-        ("A", Family::Frozen) => lang.pick("A（自认）", "A believes").into(),
-        ("service", _) => lang.pick("服务", "service").into(),
-        ("resource", _) => lang.pick("资源", "resource").into(),
-        (other, _) => other.into(),
+/// A lane's label: the actor's name, or what a service or resource lane stands for.
+pub fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
+    let name = trace.name(lane.actor);
+    match trace.role(lane.actor) {
+        Some(Role::Coordinator | Role::LeaseService) => lang.pick("服务", "service").into(),
+        Some(Role::Resource) => lang.pick("资源", "resource").into(),
+        _ if trace.family == Family::Frozen && name == "A" => {
+            lang.pick("A（自认）", "A believes").into()
+        }
+        _ => name.into(),
     }
 }
 
@@ -155,18 +165,19 @@ pub fn timeline(trace: &Trace, lang: Lang) -> String {
         let _ = writeln!(
             out,
             "{}{}",
-            pad(&lane_label(&lane.actor, trace.family, lang)),
-            lane_row(lane, end, cols)
+            pad(&lane_label(trace, lane, lang)),
+            lane_row(lane, trace, end, cols)
         );
     }
-    if let Metrics::Frozen(m) = &trace.metrics
-        && let (Some(from), Some(to)) = (m.lease_expiry, m.holder_write_arrival)
-        && to > from
-    {
+    if let Some(w) = trace.danger() {
         let row: String = (0..cols)
             .map(|i| {
-                let t = (end * i as u64 / cols as u64) as f64 / 1000.0;
-                if t >= from && t < to { '!' } else { ' ' }
+                let t = end * i as u64 / cols as u64;
+                if t >= w.from_ms && t < w.to_ms {
+                    '!'
+                } else {
+                    ' '
+                }
             })
             .collect();
         let _ = writeln!(
@@ -221,7 +232,7 @@ pub fn frozen_summary(m: &FrozenMetrics, lang: Lang) -> String {
         ("last_seen_token", m.last_seen_token.to_string()),
     ];
     for (k, v) in rows {
-        let _ = writeln!(out, "  {k:<22} {v}");
+        let _ = writeln!(out, "  {} {v}", key(k, lang));
     }
     let handover = match (m.successor_acquire, m.lease_expiry, m.handover_delay) {
         (Some(a), Some(e), Some(d)) => format!("{} - {} = {} s", trim(a), trim(e), trim(d)),
@@ -241,21 +252,13 @@ pub fn frozen_summary(m: &FrozenMetrics, lang: Lang) -> String {
             lang.pick("缺少写入或过期", "no write or no expiry")
         ),
     };
+    let _ = writeln!(out, "  {} {handover}", key("handover_delay", lang));
+    let _ = writeln!(out, "  {} {danger}", key("danger_window", lang));
     let _ = writeln!(
         out,
-        "  {:<22} {handover}",
-        lang.pick("交接延迟", "handover_delay")
-    );
-    let _ = writeln!(
-        out,
-        "  {:<22} {danger}",
-        lang.pick("危险窗口", "danger_window")
-    );
-    let _ = writeln!(
-        out,
-        "  {:<22} {}",
-        lang.pick("结论", "verdict"),
-        m.verdict.name()
+        "  {} {}",
+        key("verdict", lang),
+        crate::i18n::verdict_short(m.verdict, lang)
     );
     let _ = writeln!(out, "  {}", verdict_text(m.verdict, lang));
     out
@@ -281,10 +284,18 @@ fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
         ("violations", list(&m.violations)),
     ];
     for (k, v) in rows {
-        let _ = writeln!(out, "  {k:<22} {v}");
+        let _ = writeln!(out, "  {} {v}", key(k, lang));
     }
-    let _ = lang;
     out
+}
+
+/// A metric's label padded to a fixed display width.
+fn key(k: &str, lang: Lang) -> String {
+    let label = crate::i18n::sim::metric_label(k, lang);
+    format!(
+        "{label}{}",
+        " ".repeat(22usize.saturating_sub(crate::text::width(label)))
+    )
 }
 
 /// The herd chart as text: one row per release, the winner `#`, wasted wake-ups `+`, waiters
@@ -298,7 +309,7 @@ pub fn herd_chart(m: &HerdMetrics, max_rows: usize, lang: Lang) -> String {
         out,
         "  {}",
         lang.pick(
-            "# 拿到锁   + 白醒   . 未被通知",
+            "# 拿到锁   + 无效唤醒   . 未被通知",
             "# takes the lock   + woken for nothing   . not notified"
         )
     );
@@ -331,22 +342,23 @@ fn herd_summary(m: &HerdMetrics, lang: Lang) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "  {:<22} {}",
-        "total_notifications", m.total_notifications
+        "  {} {}",
+        key("total_notifications", lang),
+        m.total_notifications
     );
-    let _ = writeln!(out, "  {:<22} {}", "wasted_wakeups", m.wasted_wakeups);
     let _ = writeln!(
         out,
-        "  {:<22} {} ms",
-        "total_time_ms",
+        "  {} {}",
+        key("wasted_wakeups", lang),
+        m.wasted_wakeups
+    );
+    let _ = writeln!(
+        out,
+        "  {} {} ms",
+        key("total_time_ms", lang),
         trim(m.total_time_ms)
     );
-    let _ = writeln!(
-        out,
-        "  {:<22} {}",
-        lang.pick("释放次数", "releases"),
-        m.rows.len()
-    );
+    let _ = writeln!(out, "  {} {}", key("releases", lang), m.rows.len());
     out
 }
 
@@ -362,15 +374,21 @@ pub fn params_line(params: &Params) -> String {
             trim(p.hold_ms)
         ),
         Params::Abc(p) => format!(
-            "watch {:?}, recovery {:?}, registration {:?}, on disconnect {:?}, on loss {:?}, fencing {}, session timeout {} s, {} fault(s)",
+            "watch {:?}, recovery {:?}, registration {:?}, on disconnect {:?}, on loss {:?}, fencing {}, token {:?}, session timeout {} s, tick {} s, {}",
             p.watch,
             p.recovery,
             p.registration,
             p.on_disconnect,
             p.on_loss,
             crate::engine::params::on_off(p.fencing),
+            p.token,
             fmt_secs(p.session_timeout_ms),
-            p.faults.len()
+            fmt_secs(p.tick_ms),
+            match p.faults.len() {
+                0 => "no faults".to_string(),
+                1 => "1 fault".to_string(),
+                n => format!("{n} faults"),
+            }
         )
         .to_lowercase(),
     }
@@ -403,7 +421,7 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
     );
     if let Some(i) = trace.event_index_at(at) {
         let e = &trace.events[i];
-        let line = format!("  {} s: {}", fmt_secs(e.at_ms), describe(e, lang));
+        let line = format!("  {} s: {}", fmt_secs(e.at_ms), describe(e, trace, lang));
         out.push_str(&crate::text::wrap_indent(&line, 100, 4));
     }
     out
@@ -455,17 +473,30 @@ pub fn report_at(
     let badges: Vec<String> = trace
         .invariants
         .iter()
+        .filter(|i| i.check == Check::Always)
         .map(|i| {
-            let state = if i.held { "ok" } else { "FAILED" };
+            let state = match (i.held, lang) {
+                (true, _) => "ok",
+                (false, Lang::Zh) => "失败",
+                (false, Lang::En) => "FAILED",
+            };
             format!("{} {state}", invariant_label(i.name, lang))
         })
         .collect();
-    let _ = writeln!(
-        out,
-        "  {:<22} {}",
-        lang.pick("不变式", "invariants"),
-        badges.join(", ")
-    );
+    let _ = writeln!(out, "  {} {}", key("invariants", lang), badges.join(", "));
+    let seen: Vec<String> = trace
+        .invariants
+        .iter()
+        .filter(|i| i.check == Check::Sometimes)
+        .map(|i| {
+            let mark = if i.held { "+" } else { "-" };
+            format!("{mark}{}", invariant_label(i.name, lang))
+        })
+        .collect();
+    if !seen.is_empty() {
+        let line = format!("  {} {}", key("exercised", lang), seen.join(", "));
+        out.push_str(&crate::text::wrap_indent(&line, 100, 25));
+    }
     if trace.family != Family::Herd {
         let _ = writeln!(out, "\n{}", lang.pick("事件", "Events"));
         let mut skipped = 0;
@@ -480,7 +511,7 @@ pub fn report_at(
             let line = format!(
                 "{:>8}  {}",
                 format!("{} s", fmt_secs(e.at_ms)),
-                describe(e, lang)
+                describe(e, trace, lang)
             );
             out.push_str(&crate::text::wrap_indent(&line, 100, 10));
         }

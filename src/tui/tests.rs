@@ -144,7 +144,7 @@ fn frozen_cursor_walks_events_and_shows_the_resource() {
     press(&mut a, key(','));
     let e = a.frozen.tl.current(&a.frozen.trace).unwrap().clone();
     assert_eq!(a.frozen.tl.cursor_ms, e.at_ms);
-    assert!(screen(&a).contains(&crate::i18n::describe(&e, Lang::En)[..30]));
+    assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.frozen.trace, Lang::En)[..30]));
     press(&mut a, KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
     assert_eq!(a.frozen.tl.cursor_ms, 0);
 }
@@ -279,7 +279,7 @@ fn abc_badges_turn_red_from_the_first_violation() {
             let s = screen(&a);
             assert!(s.contains(&format!("[ok] {label}")), "{s}");
             press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
-            assert!(a.abc.tl.cursor_ms >= inv.first_violation_ms.unwrap());
+            assert!(a.abc.tl.cursor_ms >= inv.first_violation_ms().unwrap());
             let s = screen(&a);
             assert!(s.contains(&format!("[!!] {label}")), "{s}");
             assert!(s.contains("watch-race-broken"));
@@ -413,13 +413,13 @@ fn chinese_labels_keep_lanes_aligned() {
     let x = super::widgets::lanes::LABEL_COLS;
     for (i, lane) in a.frozen.trace.lanes.iter().enumerate() {
         let y = lay.lanes.y + 1 + i as u16;
-        let want = crate::export::text::glyph(lane.spans[0].state, lane.spans[0].note.as_deref());
+        let want = crate::export::text::glyph(lane.spans[0].state, &a.frozen.trace);
         let got = buf[(x + 1, y)].symbol().to_string();
         assert_eq!(
             got,
             want.to_string(),
             "lane {} row {y}: {}",
-            lane.actor,
+            a.frozen.trace.name(lane.actor),
             text(&buf)
         );
     }
@@ -691,7 +691,7 @@ fn opening_a_preset_runs_its_parameters_on_its_screen() {
         .unwrap();
     update(&mut app, Msg::OpenPreset(early));
     assert_eq!(app.screen, ScreenId::Frozen);
-    let m = crate::engine::scenario::frozen::metrics(&app.frozen.trace).unwrap();
+    let m = crate::engine::families::frozen::metrics(&app.frozen.trace).unwrap();
     assert_eq!(m.verdict, Verdict::StaleWriteAccepted);
     let blind = crate::preset::builtin()
         .iter()

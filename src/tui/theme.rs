@@ -5,7 +5,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::engine::trace::State;
+use crate::engine::trace::SpanState;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Theme {
@@ -30,19 +30,29 @@ impl Theme {
 
     /// The style of one lane cell in `state`. Colour mode paints the background so a span reads
     /// as a bar; the glyph stays on top so mono and colour show the same information.
-    pub fn state(self, state: State) -> Style {
+    pub fn state(self, state: SpanState) -> Style {
         if self.mono {
             return Style::new();
         }
         let bg = match state {
-            State::Held | State::LeaseLive => Color::Green,
-            State::FrozenHolding => Color::Magenta,
-            State::Frozen | State::Suspended => Color::Blue,
-            State::Lost | State::Crashed | State::Stuck => Color::Red,
-            State::Written | State::Value => Color::Cyan,
-            State::Waiting | State::Retrying | State::Queue => Color::Yellow,
-            State::Creating | State::CreateUnknown | State::Reading => Color::LightYellow,
-            State::Idle | State::Released | State::Free | State::Empty => return Style::new(),
+            SpanState::Holding { .. } | SpanState::Leased { .. } => Color::Green,
+            SpanState::Frozen {
+                believes_holding: true,
+            } => Color::Magenta,
+            SpanState::Frozen { .. } | SpanState::Suspended { .. } => Color::Blue,
+            SpanState::Lost | SpanState::Crashed | SpanState::Stuck { .. } => Color::Red,
+            SpanState::Value { .. } => Color::Cyan,
+            SpanState::Waiting { .. } | SpanState::Retrying | SpanState::Queue { .. } => {
+                Color::Yellow
+            }
+            SpanState::Creating
+            | SpanState::OutcomeUnknown
+            | SpanState::Reading
+            | SpanState::Checking { .. }
+            | SpanState::Reconnecting => Color::LightYellow,
+            SpanState::Idle | SpanState::Released | SpanState::Free | SpanState::Empty => {
+                return Style::new();
+            }
         };
         Style::new().bg(bg).fg(Color::Black)
     }

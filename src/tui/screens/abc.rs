@@ -328,16 +328,10 @@ fn lanes_widget<'a>(
     let rows = trace
         .lanes
         .iter()
-        .map(|l| {
-            let label = match l.actor.as_str() {
-                "service" => ui(Ui::LaneService, lang).to_string(),
-                "resource" => ui(Ui::LaneResource, lang).to_string(),
-                other => other.to_string(),
-            };
-            (label, l)
-        })
+        .map(|l| (crate::export::text::lane_label(trace, l, lang), l))
         .collect();
     Lanes {
+        trace,
         rows,
         end_ms: end,
         cursor_ms: cursor,
@@ -352,8 +346,12 @@ fn lanes_widget<'a>(
 fn badges<'a>(trace: &Trace, at: Millis, lang: Lang, theme: Theme, only_broken: bool) -> Line<'a> {
     let c = colon(lang);
     let mut spans = vec![Span::raw(format!("{}{c}", ui(Ui::Invariants, lang)))];
-    for inv in &trace.invariants {
-        let broken = inv.first_violation_ms.is_some_and(|t| t <= at);
+    for inv in trace
+        .invariants
+        .iter()
+        .filter(|i| i.check == crate::engine::trace::Check::Always)
+    {
+        let broken = inv.first_violation_ms().is_some_and(|t| t <= at);
         if only_broken && !broken {
             continue;
         }
@@ -431,10 +429,15 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     }
     let children = s
         .trace
-        .lane("service")
-        .and_then(|l| l.span_at(cursor))
-        .and_then(|sp| sp.note.clone())
-        .filter(|n| !n.is_empty())
+        .service_at(cursor)
+        .filter(|snap| !snap.children.is_empty())
+        .map(|snap| {
+            snap.children
+                .iter()
+                .map(|c| format!("{}{}", c.seq, s.trace.name(c.owner)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_else(|| ui(Ui::None, lang).to_string());
     line(
         buf,
@@ -448,7 +451,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     );
     let explain = s.tl.current(&s.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
-        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, lang)),
+        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)),
     );
     wrapped(buf, lay.event, &explain, Style::new());
     Paragraph::new(badges(&s.trace, cursor, lang, theme, false))

@@ -8,8 +8,8 @@ use ratatui::widgets::Widget;
 
 use super::{colon, line, secs, wrapped};
 use crate::engine::params::{FROZEN_SPECS, FrozenParams};
-use crate::engine::time::{Millis, fmt_secs, from_secs};
-use crate::engine::trace::{EventKind, FrozenMetrics, Metrics, Trace, Verdict};
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::{FrozenMetrics, Metrics, Trace, Verdict};
 use crate::engine::{Params, run};
 use crate::i18n::{Lang, Ui, describe, ui, verdict_short, verdict_text};
 use crate::tui::theme::Theme;
@@ -252,71 +252,35 @@ fn lanes_widget<'a>(trace: &'a Trace, cursor: Millis, lang: Lang, theme: Theme) 
     let rows = trace
         .lanes
         .iter()
-        .map(|l| {
-            let label = match l.actor.as_str() {
-                "A" => ui(Ui::LaneABelieves, lang).to_string(),
-                "service" => ui(Ui::LaneService, lang).to_string(),
-                "resource" => ui(Ui::LaneResource, lang).to_string(),
-                other => other.to_string(),
-            };
-            (label, l)
-        })
+        .map(|l| (crate::export::text::lane_label(trace, l, lang), l))
         .collect();
-    let danger =
-        FrozenState::metrics(trace).and_then(|m| match (m.lease_expiry, m.holder_write_arrival) {
-            (Some(from), Some(to)) if to > from => Some((from_secs(from), from_secs(to))),
-            _ => None,
-        });
     Lanes {
+        trace,
         rows,
         end_ms: trace.end_ms,
         cursor_ms: cursor,
-        danger,
+        danger: trace.danger().map(|w| (w.from_ms, w.to_ms)),
         danger_label: ui(Ui::LaneDanger, lang).to_string(),
         theme,
     }
 }
 
-/// The resource as it stands at `t`: its value, the largest token it has seen, the last writer.
-/// All read from the trace: the largest token seen after an arrival is what the next arrival
-/// reports as `last_seen_before`, or the run's final `last_seen_token`.
+/// The resource as it stands at `t`, as the trace recorded it at the last write before `t`:
+/// its value, the largest token it has seen, and who wrote the value.
 fn resource_at(trace: &Trace, t: Millis) -> (Option<String>, u64, Option<String>) {
-    let value = trace
-        .lane("resource")
-        .and_then(|l| l.span_at(t))
-        .and_then(|s| s.note.clone());
-    // The writer of an arrival is whoever sent that value with that token.
-    let sender = |v: &str, tok: u64| {
-        trace.events.iter().find_map(|e| match &e.kind {
-            EventKind::WriteSent { value, token } if value == v && *token == tok => {
-                Some(e.actor.clone())
-            }
-            _ => None,
-        })
-    };
-    let arrivals: Vec<_> = trace
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::WriteArrived {
-                value,
-                token,
-                accepted,
-                last_seen_before,
-                ..
-            } => Some((e.at_ms, sender(value, *token), *accepted, *last_seen_before)),
-            _ => None,
-        })
-        .collect();
-    let final_seen = FrozenState::metrics(trace).map_or(0, |m| m.last_seen_token);
-    let done = arrivals.partition_point(|a| a.0 <= t);
-    let seen = arrivals.get(done).map_or(final_seen, |a| a.3);
-    let writer = arrivals[..done]
+    let value = trace.value_at(t);
+    let seen = trace
+        .writes
         .iter()
         .rev()
-        .find(|a| a.2)
-        .and_then(|a| a.1.clone());
-    (value, seen, writer)
+        .find(|w| w.at_ms <= t)
+        .map_or(0, |w| w.last_seen_after);
+    let writer = value.map(|w| trace.name(w.writer).to_string());
+    (
+        value.map(|w| format!("{}/{}", trace.name(w.writer), w.token)),
+        seen,
+        writer,
+    )
 }
 
 fn verdict_style(v: Verdict, theme: Theme) -> Style {
@@ -387,7 +351,7 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     );
     let explain = s.tl.current(&s.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
-        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, lang)),
+        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)),
     );
     wrapped(buf, lay.event, &explain, Style::new());
 

@@ -12,7 +12,7 @@ use ratatui::widgets::Widget;
 use super::{line, wrapped};
 use crate::engine::Params;
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{Lane, Metrics, State, Trace};
+use crate::engine::trace::{Lane, Metrics, SpanState, Trace};
 use crate::export::text::glyph;
 use crate::i18n::{Lang, describe, verdict_text};
 use crate::preset::{Preset, run_end};
@@ -121,20 +121,11 @@ impl PresentState {
 }
 
 /// A lane cut at `until`: what lies after it is not drawn.
-fn clipped(lane: &Lane, at: Millis, until: Millis) -> Option<(State, Option<&str>)> {
+fn clipped(lane: &Lane, at: Millis, until: Millis) -> Option<SpanState> {
     if at > until {
         return None;
     }
-    lane.span_at(at).map(|s| (s.state, s.note.as_deref()))
-}
-
-fn lane_title(actor: &str, frozen: bool, lang: Lang) -> String {
-    match actor {
-        "A" if frozen => lang.pick("A（自认）", "A believes").into(),
-        "service" => lang.pick("服务", "service").into(),
-        "resource" => lang.pick("资源", "resource").into(),
-        other => other.into(),
-    }
+    lane.span_at(at).map(|s| s.state)
 }
 
 const LABEL: u16 = 12;
@@ -165,13 +156,12 @@ fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut 
         }
         t += step;
     }
-    let frozen = matches!(trace.metrics, Metrics::Frozen(_));
     for (i, lane) in lanes.iter().enumerate() {
         let y0 = area.y + 1 + i as u16 * per_lane;
         if y0 >= area.bottom() {
             break;
         }
-        let label = lane_title(&lane.actor, frozen, lang);
+        let label = crate::export::text::lane_label(trace, lane, lang);
         buf.set_stringn(
             area.x,
             y0,
@@ -186,9 +176,9 @@ fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut 
             }
             for x in track.x..track.right() {
                 let at = end * u64::from(x - track.x) / u64::from(track.width);
-                if let Some((state, note)) = clipped(lane, at, until) {
+                if let Some(state) = clipped(lane, at, until) {
                     buf[(x, y)]
-                        .set_char(glyph(state, note))
+                        .set_char(glyph(state, trace))
                         .set_style(theme.state(state));
                 }
             }
@@ -241,7 +231,7 @@ fn event_line(s: &PresentState, lang: Lang) -> Option<String> {
     let e = &s.trace.events[i];
     let is_outcome = matches!(e.kind, crate::engine::trace::EventKind::WriteArrived { .. });
     (s.outcome_visible() || !is_outcome)
-        .then(|| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, lang)))
+        .then(|| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)))
 }
 
 pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {

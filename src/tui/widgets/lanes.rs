@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::Lane;
+use crate::engine::trace::{Lane, Trace};
 use crate::export::text::glyph;
 use crate::tui::theme::Theme;
 
@@ -41,6 +41,7 @@ pub fn col_of(track: Rect, end: Millis, t: Millis) -> u16 {
 }
 
 pub struct Lanes<'a> {
+    pub trace: &'a Trace,
     pub rows: Vec<(String, &'a Lane)>,
     pub end_ms: Millis,
     pub cursor_ms: Millis,
@@ -97,7 +98,7 @@ impl Widget for Lanes<'_> {
             for x in tr.x..tr.right() {
                 let at = time_at(tr, end, x);
                 if let Some(span) = lane.span_at(at) {
-                    let g = glyph(span.state, span.note.as_deref());
+                    let g = glyph(span.state, self.trace);
                     buf[(x, y)]
                         .set_char(g)
                         .set_style(self.theme.state(span.state));

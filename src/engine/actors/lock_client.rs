@@ -1,0 +1,583 @@
+//! A lock client running the ZooKeeper lock recipe on one lock directory, with every variant
+//! as an option so one scenario can show the right way and the broken ways.
+//!
+//! Create an ephemeral sequential node named with a GUID; read the children; the lowest holds
+//! the lock; otherwise watch the node ahead (or the whole directory) and, when woken, read
+//! again, since a wake-up is not a grant. The holder writes to the protected resource with its
+//! fencing token, then releases by deleting its node and closing its session.
+
+use serde::Serialize;
+
+use crate::engine::msg::{ChildName, Msg, Timer, ZkOp, ZkResult};
+use crate::engine::time::Millis;
+use crate::engine::trace::EventKind;
+use crate::engine::trace::event::Request;
+use crate::engine::world::{ActorId, Cx};
+use crate::engine::zk::client::{ConnState, LibEvent, NotSent, ZkConn};
+use crate::engine::zk::tree::{DirId, NodeId, Tag, Watched};
+
+/// What a waiting client watches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "mode", content = "k")]
+pub enum WatchMode {
+    /// Its immediate predecessor: one wake-up per release.
+    Predecessor,
+    /// The lock directory's children: every waiter wakes on every change.
+    Children,
+    /// The node `k` places ahead of its own.
+    Ahead(u32),
+}
+
+/// What a client does after a create whose outcome is unknown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Recovery {
+    /// List the children, find this request's GUID, keep the smallest, delete extras.
+    Guid,
+    /// Create again under a new GUID, forgetting the first attempt.
+    Blind,
+}
+
+/// How a waiter registers its watch on the node ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Registration {
+    /// `exists(path, watch)`: check and register in one step; if gone, read again at once.
+    Atomic,
+    /// Register the watch and ignore what `exists` answered, trusting the earlier read.
+    TwoStep,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnDisconnect {
+    /// Hold side effects until the session is confirmed again.
+    Suspend,
+    CarryOn,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnLoss {
+    /// Stop all work as soon as it learns its session is gone.
+    Stop,
+    CarryOn,
+}
+
+/// Where the fencing token comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenSource {
+    /// The lock node's creation zxid: it grows across deletions, wraps and re-created
+    /// directories.
+    Czxid,
+    /// The sequence number in the node's name: it wraps and restarts with the directory.
+    Sequence,
+}
+
+/// The recipe's options and timings, fixed for a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Recipe {
+    pub watch: WatchMode,
+    pub recovery: Recovery,
+    pub registration: Registration,
+    pub on_disconnect: OnDisconnect,
+    pub on_loss: OnLoss,
+    pub token: TokenSource,
+    pub start_ms: Millis,
+    pub write_after_ms: Millis,
+    pub hold_ms: Millis,
+    pub dir: DirId,
+    pub resource: ActorId,
+    pub requested_timeout_ms: Millis,
+}
+
+/// Where the client is in the recipe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    Idle,
+    Creating,
+    /// The create's outcome is unknown; recovery waits for the connection.
+    Unknown,
+    /// Reading the children to find its node by GUID.
+    Recovering,
+    /// Reading its recovered node's metadata for the token.
+    Confirming,
+    Reading,
+    Checking(NodeId),
+    Waiting(Watched),
+    Holding,
+    Released,
+    Lost,
+}
+
+/// Work a connection loss interrupted, to redo once the connection is back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Redo {
+    Read,
+    Recover,
+    Revalidate,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LockClient {
+    pub recipe: Recipe,
+    pub conn: ZkConn,
+    pub step: Step,
+    pub guid: u32,
+    pub node: Option<NodeId>,
+    pub token: u64,
+    /// A holder that knows it is disconnected holds back its write and release.
+    pub suspended: bool,
+    pub knows_expired: bool,
+    pub wrote: bool,
+    pub write_pending: bool,
+    pub release_pending: bool,
+    /// Set while the holder re-reads the children after a reconnect, before resuming.
+    revalidating: bool,
+    redo: Option<Redo>,
+    create_xid: u32,
+}
+
+impl LockClient {
+    pub fn new(recipe: Recipe, conn: ZkConn, guid: u32) -> Self {
+        Self {
+            recipe,
+            conn,
+            step: Step::Idle,
+            guid,
+            node: None,
+            token: 0,
+            suspended: false,
+            knows_expired: false,
+            wrote: false,
+            write_pending: false,
+            release_pending: false,
+            revalidating: false,
+            redo: None,
+            create_xid: 0,
+        }
+    }
+
+    /// The node this client waits on or watches, if it is waiting.
+    pub fn watching(&self) -> Option<Watched> {
+        match self.step {
+            Step::Waiting(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    pub fn on_start(&mut self, cx: &mut Cx) {
+        self.conn.start(self.recipe.requested_timeout_ms, cx);
+        cx.set_timer_at(Timer::Start, self.recipe.start_ms);
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
+        match timer {
+            Timer::Start if self.step == Step::Idle => self.create(cx),
+            Timer::WriteDue => self.write_due(cx),
+            Timer::ReleaseDue => self.release_due(cx),
+            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => {
+                let mut out = Vec::new();
+                self.conn.on_timer(timer, cx, &mut out);
+                self.handle(out, cx);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
+        let mut out = Vec::new();
+        self.conn.on_msg(msg, cx, &mut out);
+        self.handle(out, cx);
+    }
+
+    pub fn on_connection_reset(&mut self, cx: &mut Cx) {
+        let mut out = Vec::new();
+        self.conn.on_reset(cx, &mut out);
+        self.handle(out, cx);
+    }
+
+    /// The holder finishes its work early and releases now.
+    pub fn on_release_now(&mut self, cx: &mut Cx) {
+        if self.step == Step::Holding {
+            cx.event(EventKind::ReleasedEarly);
+            cx.cancel(Timer::WriteDue);
+            cx.cancel(Timer::ReleaseDue);
+            self.release(cx);
+        }
+    }
+
+    fn handle(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
+        for e in events {
+            match e {
+                LibEvent::Reply {
+                    xid,
+                    request,
+                    result,
+                } => self.on_reply(xid, request, result, cx),
+                LibEvent::Lost { xid, request } => self.on_lost(xid, request, cx),
+                LibEvent::Watch { target, event } => {
+                    cx.event(EventKind::Notified { target, event });
+                    if self.step == Step::Waiting(target) {
+                        // A wake-up is not a grant: read again and decide.
+                        cx.event(EventKind::WokeUp { target });
+                        self.read(cx);
+                    }
+                }
+                LibEvent::Disconnected => {
+                    if self.step == Step::Holding
+                        && self.recipe.on_disconnect == OnDisconnect::Suspend
+                        && !self.suspended
+                    {
+                        self.suspended = true;
+                        cx.event(EventKind::Suspended);
+                    }
+                }
+                LibEvent::Reconnected => self.on_reconnected(cx),
+                LibEvent::Expired => {
+                    self.knows_expired = true;
+                    self.lose(cx);
+                }
+            }
+        }
+    }
+
+    fn send(&mut self, op: ZkOp, redo: Redo, cx: &mut Cx) -> Option<u32> {
+        match self.conn.request(op, cx) {
+            Ok(xid) => Some(xid),
+            Err(NotSent::ConnectionLoss) => {
+                self.redo = Some(redo);
+                None
+            }
+            Err(NotSent::SessionExpired) => {
+                self.knows_expired = true;
+                self.lose(cx);
+                None
+            }
+        }
+    }
+
+    fn create(&mut self, cx: &mut Cx) {
+        self.step = Step::Creating;
+        cx.event(EventKind::CreateSent { guid: self.guid });
+        let op = ZkOp::Create {
+            dir: self.recipe.dir,
+            tag: Tag::Lock,
+            guid: self.guid,
+        };
+        match self.conn.request(op, cx) {
+            Ok(xid) => self.create_xid = xid,
+            Err(NotSent::ConnectionLoss) => self.outcome_unknown(cx),
+            Err(NotSent::SessionExpired) => {
+                self.knows_expired = true;
+                self.lose(cx);
+            }
+        }
+    }
+
+    fn outcome_unknown(&mut self, cx: &mut Cx) {
+        cx.event(EventKind::CreateOutcomeUnknown);
+        self.step = Step::Unknown;
+        self.redo = Some(Redo::Recover);
+        if self.conn.is_connected() {
+            self.on_reconnected(cx);
+        }
+    }
+
+    fn read(&mut self, cx: &mut Cx) {
+        if self.step != Step::Holding {
+            self.step = Step::Reading;
+        }
+        let watch = self.recipe.watch == WatchMode::Children && self.step != Step::Holding;
+        let op = ZkOp::GetChildren {
+            dir: self.recipe.dir,
+            watch,
+        };
+        let redo = if self.revalidating {
+            Redo::Revalidate
+        } else {
+            Redo::Read
+        };
+        self.send(op, redo, cx);
+    }
+
+    fn on_reconnected(&mut self, cx: &mut Cx) {
+        if self.suspended && self.step == Step::Holding && !self.revalidating {
+            self.revalidating = true;
+            self.read(cx);
+            return;
+        }
+        match self.redo.take() {
+            Some(Redo::Recover) => match self.recipe.recovery {
+                Recovery::Guid => {
+                    self.step = Step::Recovering;
+                    let op = ZkOp::GetChildren {
+                        dir: self.recipe.dir,
+                        watch: false,
+                    };
+                    self.send(op, Redo::Recover, cx);
+                }
+                Recovery::Blind => {
+                    // The first attempt's node, if the service made one, is now nobody's.
+                    self.guid = cx.random_u32();
+                    self.create(cx);
+                }
+            },
+            Some(Redo::Read) => self.read(cx),
+            Some(Redo::Revalidate) => {
+                self.revalidating = true;
+                self.read(cx);
+            }
+            None => {}
+        }
+        if self.release_pending && !self.suspended && !self.write_pending {
+            self.release_pending = false;
+            self.release(cx);
+        }
+    }
+
+    fn on_lost(&mut self, xid: u32, request: Request, cx: &mut Cx) {
+        match (request, self.step) {
+            (Request::Create, Step::Creating) if xid == self.create_xid => self.outcome_unknown(cx),
+            (Request::GetChildren, Step::Recovering) => self.redo = Some(Redo::Recover),
+            (Request::Exists, Step::Confirming) => self.redo = Some(Redo::Recover),
+            (Request::GetChildren, _) if self.revalidating => self.redo = Some(Redo::Revalidate),
+            (Request::GetChildren | Request::Exists, Step::Reading | Step::Checking(_)) => {
+                self.redo = Some(Redo::Read)
+            }
+            _ => {}
+        }
+    }
+
+    fn on_reply(&mut self, xid: u32, request: Request, result: ZkResult, cx: &mut Cx) {
+        if matches!(self.step, Step::Lost | Step::Released) {
+            return;
+        }
+        match (request, result) {
+            (Request::Create, ZkResult::Created { node, czxid }) if xid == self.create_xid => {
+                if self.step != Step::Creating {
+                    return;
+                }
+                cx.event(EventKind::GotNode { node });
+                self.node = Some(node);
+                self.token = czxid;
+                self.read(cx);
+            }
+            (Request::GetChildren, ZkResult::Children { mut children }) => {
+                // The lowest sequence number is first, as the recipe reads its names.
+                children.sort_by_key(|c| c.seq);
+                match self.step {
+                    Step::Recovering => self.recovered(&children, cx),
+                    Step::Reading | Step::Holding => self.children_read(&children, cx),
+                    _ => {}
+                }
+            }
+            (Request::Exists, ZkResult::Exists { stat }) => match self.step {
+                Step::Confirming => match stat {
+                    Some(s) => {
+                        self.token = s.czxid;
+                        self.read(cx);
+                    }
+                    None => self.lose(cx),
+                },
+                Step::Checking(node) => {
+                    cx.event(EventKind::ExistsChecked {
+                        node,
+                        exists: stat.is_some(),
+                    });
+                    self.conn.watch_armed(Watched::Node(node));
+                    if stat.is_some() || self.recipe.registration == Registration::TwoStep {
+                        // The broken two-step recipe trusts its earlier read and waits anyway.
+                        cx.event(EventKind::Waiting {
+                            on: Watched::Node(node),
+                        });
+                        self.step = Step::Waiting(Watched::Node(node));
+                    } else {
+                        self.read(cx);
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+
+    /// GUID recovery: find this request's node among the children.
+    fn recovered(&mut self, children: &[ChildName], cx: &mut Cx) {
+        let mine: Vec<NodeId> = children
+            .iter()
+            .filter(|c| c.guid == self.guid)
+            .map(|c| c.node)
+            .collect();
+        let Some((&keep, extras)) = mine.split_first() else {
+            self.create(cx);
+            return;
+        };
+        cx.event(EventKind::RecoveredNode { node: keep });
+        for &extra in extras {
+            cx.event(EventKind::DuplicateDeleted { node: extra });
+            let _ = self.conn.request(
+                ZkOp::Delete {
+                    node: extra,
+                    version: -1,
+                },
+                cx,
+            );
+        }
+        self.node = Some(keep);
+        match self.recipe.token {
+            TokenSource::Czxid => {
+                self.step = Step::Confirming;
+                self.send(
+                    ZkOp::Exists {
+                        node: keep,
+                        watch: false,
+                    },
+                    Redo::Recover,
+                    cx,
+                );
+            }
+            TokenSource::Sequence => self.read(cx),
+        }
+    }
+
+    fn children_read(&mut self, children: &[ChildName], cx: &mut Cx) {
+        let nodes: Vec<NodeId> = children.iter().map(|c| c.node).collect();
+        cx.event(EventKind::ChildrenRead {
+            children: nodes.clone(),
+            mine: self.node,
+        });
+        let Some(mine) = self.node else {
+            return;
+        };
+        let Some(idx) = nodes.iter().position(|n| *n == mine) else {
+            // Our node is gone: the session that owned it must have ended.
+            self.lose(cx);
+            return;
+        };
+        if self.revalidating {
+            self.revalidating = false;
+            let still_first = idx == 0;
+            cx.event(EventKind::Revalidated { still_first });
+            if still_first {
+                self.suspended = false;
+                self.resume(cx);
+            } else {
+                self.lose(cx);
+            }
+            return;
+        }
+        if idx == 0 {
+            self.acquire(mine, children[0].seq, cx);
+            return;
+        }
+        match self.recipe.watch {
+            WatchMode::Children => {
+                // The read set a children watch in the same step.
+                let target = Watched::Children(self.recipe.dir);
+                self.conn.watch_armed(target);
+                cx.event(EventKind::WatchChildren);
+                self.step = Step::Waiting(target);
+            }
+            WatchMode::Predecessor | WatchMode::Ahead(_) => {
+                let k = match self.recipe.watch {
+                    WatchMode::Ahead(k) => k.max(1) as usize,
+                    _ => 1,
+                };
+                let target = nodes[idx.saturating_sub(k)];
+                self.step = Step::Checking(target);
+                self.send(
+                    ZkOp::Exists {
+                        node: target,
+                        watch: true,
+                    },
+                    Redo::Read,
+                    cx,
+                );
+            }
+        }
+    }
+
+    fn acquire(&mut self, node: NodeId, seq: i32, cx: &mut Cx) {
+        if self.recipe.token == TokenSource::Sequence {
+            // A negative (wrapped) number cannot be a token: it is clamped at 0.
+            self.token = seq.max(0) as u64;
+        }
+        cx.event(EventKind::Acquired {
+            node,
+            token: self.token,
+        });
+        self.step = Step::Holding;
+        cx.set_timer(Timer::WriteDue, self.recipe.write_after_ms);
+        cx.set_timer(Timer::ReleaseDue, self.recipe.hold_ms);
+    }
+
+    fn write_due(&mut self, cx: &mut Cx) {
+        if self.wrote || self.step == Step::Released {
+            return;
+        }
+        if self.knows_expired && self.recipe.on_loss == OnLoss::Stop {
+            return;
+        }
+        if self.step != Step::Holding && self.step != Step::Lost {
+            return;
+        }
+        if self.suspended || self.revalidating {
+            self.write_pending = true;
+            cx.event(EventKind::WriteDeferred);
+            return;
+        }
+        self.write_pending = false;
+        self.wrote = true;
+        cx.event(EventKind::WriteSent { token: self.token });
+        cx.send(self.recipe.resource, Msg::Write { token: self.token });
+    }
+
+    fn release_due(&mut self, cx: &mut Cx) {
+        if self.step != Step::Holding {
+            return;
+        }
+        if self.suspended || self.write_pending || !self.conn.is_connected() {
+            self.release_pending = true;
+            return;
+        }
+        self.release(cx);
+    }
+
+    fn release(&mut self, cx: &mut Cx) {
+        if let Some(node) = self.node {
+            cx.event(EventKind::ReleaseSent { node });
+            let _ = self.conn.request(ZkOp::Delete { node, version: -1 }, cx);
+        }
+        self.conn.close(cx);
+        self.step = Step::Released;
+    }
+
+    fn resume(&mut self, cx: &mut Cx) {
+        if self.write_pending {
+            self.write_pending = false;
+            self.write_due(cx);
+        }
+        if self.release_pending {
+            self.release_pending = false;
+            self.release_due(cx);
+        }
+    }
+
+    fn lose(&mut self, cx: &mut Cx) {
+        if matches!(self.step, Step::Released | Step::Lost) {
+            return;
+        }
+        self.suspended = false;
+        self.revalidating = false;
+        self.step = Step::Lost;
+        if self.conn.state != ConnState::Expired {
+            self.conn.close(cx);
+        }
+        if self.recipe.on_loss == OnLoss::CarryOn && self.write_pending {
+            self.write_pending = false;
+            self.write_due(cx);
+        }
+    }
+}

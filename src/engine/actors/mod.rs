@@ -1,0 +1,94 @@
+//! The actors: state machines that react to a message, a timer or a fault and return effects
+//! as data (see [`Cx`]). Each lives in its own file with its own tests; the World owns them.
+
+pub mod lease;
+pub mod lease_client;
+pub mod lock_client;
+pub mod resource;
+
+use crate::engine::msg::{Msg, Timer};
+use crate::engine::world::{ActorId, Cx};
+use crate::engine::zk::service::ZkService;
+
+pub use lease::LeaseService;
+pub use lease_client::{LeaseHolder, LeaseSeeker};
+pub use lock_client::LockClient;
+pub use resource::Resource;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Actor {
+    Lock(Box<LockClient>),
+    Zk(Box<ZkService>),
+    Resource(Resource),
+    Lease(LeaseService),
+    Holder(LeaseHolder),
+    Seeker(LeaseSeeker),
+}
+
+impl Actor {
+    pub fn on_start(&mut self, cx: &mut Cx) {
+        match self {
+            Actor::Lock(a) => a.on_start(cx),
+            Actor::Zk(a) => a.on_start(cx),
+            Actor::Lease(a) => a.on_start(cx),
+            Actor::Holder(a) => a.on_start(cx),
+            Actor::Seeker(a) => a.on_start(cx),
+            Actor::Resource(_) => {}
+        }
+    }
+
+    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+        match self {
+            Actor::Lock(a) => a.on_msg(msg, cx),
+            Actor::Zk(a) => a.on_msg(from, msg, cx),
+            Actor::Resource(a) => a.on_msg(from, msg, cx),
+            Actor::Lease(a) => a.on_msg(from, msg, cx),
+            Actor::Holder(a) => a.on_msg(msg, cx),
+            Actor::Seeker(a) => a.on_msg(msg, cx),
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
+        match self {
+            Actor::Lock(a) => a.on_timer(timer, cx),
+            Actor::Zk(a) => a.on_timer(timer, cx),
+            Actor::Lease(a) => a.on_timer(timer, cx),
+            Actor::Holder(a) => a.on_timer(timer, cx),
+            Actor::Seeker(a) => a.on_timer(timer, cx),
+            Actor::Resource(_) => {}
+        }
+    }
+
+    pub fn on_connection_reset(&mut self, cx: &mut Cx) {
+        if let Actor::Lock(a) = self {
+            a.on_connection_reset(cx)
+        }
+    }
+
+    pub fn on_release_now(&mut self, cx: &mut Cx) {
+        if let Actor::Lock(a) = self {
+            a.on_release_now(cx)
+        }
+    }
+
+    pub fn as_lock(&self) -> Option<&LockClient> {
+        match self {
+            Actor::Lock(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_zk(&self) -> Option<&ZkService> {
+        match self {
+            Actor::Zk(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_resource(&self) -> Option<&Resource> {
+        match self {
+            Actor::Resource(a) => Some(a),
+            _ => None,
+        }
+    }
+}

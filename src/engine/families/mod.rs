@@ -1,0 +1,5 @@
+//! Each family of scenarios: which actors, which faults, what to watch and what to measure.
+
+pub mod abc;
+pub mod frozen;
+pub mod herd;

@@ -1,0 +1,111 @@
+//! The named checks, as pure functions of a World's state. The timed run records when each
+//! first failed; an explorer evaluates the same functions on every state it reaches.
+
+use crate::engine::actors::lock_client::Step;
+use crate::engine::msg::Msg;
+use crate::engine::world::{ActorId, World};
+use crate::engine::zk::client::ConnState;
+use crate::engine::zk::service::ZkService;
+use crate::engine::zk::tree::Watched;
+
+/// The clients holding the lock in the service's view: holding, session live, node present.
+pub fn service_holders(world: &World) -> Vec<ActorId> {
+    let Some(zk) = world.actors.iter().find_map(|a| a.as_zk()) else {
+        return Vec::new();
+    };
+    world
+        .actors
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let c = a.as_lock()?;
+            let holds = c.step == Step::Holding
+                && zk.tree.is_live(c.conn.session)
+                && c.node.is_some_and(|n| zk.tree.node(n).alive);
+            holds.then_some(ActorId(i as u8))
+        })
+        .collect()
+}
+
+/// Whether the resource has ever accepted a token smaller than the one before it.
+pub fn tokens_went_backwards(world: &World, resource: ActorId) -> bool {
+    world
+        .actor(resource)
+        .as_resource()
+        .is_some_and(|r| r.went_backwards)
+}
+
+/// Which of the first `n` clients wait for something that can never happen: a node that is
+/// gone (or a watch that cannot fire) with no notification on its way and no reconnect that
+/// could re-arm it, or a node whose owner is itself stuck, or a cycle of such waits.
+pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> Vec<bool> {
+    let Some(zk) = world.actor(service).as_zk() else {
+        return vec![false; n];
+    };
+    let mut directly = vec![false; n];
+    let mut waits_on: Vec<Option<usize>> = vec![None; n];
+    let waiting = |c: usize| {
+        world.actors[c]
+            .as_lock()
+            .is_some_and(|l| matches!(l.step, Step::Waiting(_)))
+    };
+    for c in 0..n {
+        let Some(client) = world.actors[c].as_lock() else {
+            continue;
+        };
+        let Step::Waiting(target) = client.step else {
+            continue;
+        };
+        let id = ActorId(c as u8);
+        // A client that will reconnect re-arms its watches; one whose session is gone will
+        // learn it; a notification on its way will wake it.
+        if client.conn.state != ConnState::Connected
+            || !zk.tree.is_live(client.conn.session)
+            || world.status(id).crashed
+            || world
+                .in_flight(service, id)
+                .any(|m| matches!(m, Msg::ZkWatch { target: t, .. } if *t == target))
+        {
+            continue;
+        }
+        if !zk.tree.can_fire(client.conn.session, target) {
+            directly[c] = true;
+            continue;
+        }
+        if let Watched::Node(node) = target {
+            // Waiting on a node whose owner is itself waiting: follow the chain below. Waiting
+            // on one's own forgotten node (a blind retry) is a chain of one that loops.
+            waits_on[c] = zk
+                .tree
+                .node(node)
+                .owner
+                .map(|s| zk.owner(s).0 as usize)
+                .filter(|&o| o < n);
+        }
+    }
+    let mut stuck = directly.clone();
+    for c in 0..n {
+        let mut seen = vec![false; n];
+        let mut cur = c;
+        loop {
+            if stuck[cur] || seen[cur] {
+                stuck[c] = true;
+                break;
+            }
+            seen[cur] = true;
+            match waits_on[cur] {
+                Some(next) if waiting(next) || stuck[next] => cur = next,
+                _ => break,
+            }
+        }
+    }
+    stuck
+}
+
+/// A watched target in a few words, for invariant details.
+pub fn watched_label(zk: &ZkService, w: Watched) -> String {
+    match w {
+        Watched::Node(n) => format!("node {}", zk.tree.node(n).seq),
+        Watched::Children(_) => "the children".into(),
+    }
+}

@@ -1,0 +1,214 @@
+//! Everything an actor can send or set: messages between actors and the timers they arm.
+//!
+//! Messages are typed data; the trace keeps every one of them as it was sent, so a view can
+//! draw who sent what to whom without parsing anything.
+
+use serde::Serialize;
+
+use super::world::Phase;
+use super::zk::tree::{DirId, NodeId, SessionId, Tag, WatchEvent, Watched};
+
+/// A ZooKeeper request, as a client library sends it on its session's connection.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ZkOp {
+    /// Create an ephemeral sequential node named with the request's GUID.
+    Create { dir: DirId, tag: Tag, guid: u32 },
+    /// List a directory's children, optionally setting a children watch in the same step.
+    GetChildren { dir: DirId, watch: bool },
+    /// Check a node, optionally setting a watch on it in the same step.
+    Exists { node: NodeId, watch: bool },
+    /// Delete a node; version -1 matches any.
+    Delete { node: NodeId, version: i32 },
+    /// Replace a node's data; version -1 skips the check.
+    SetData { node: NodeId, version: i32 },
+    /// A heartbeat on an idle connection.
+    Ping,
+    /// Re-establish the session on a new connection and re-arm its watches (`setWatches`).
+    Connect {
+        last_zxid: u64,
+        watches: Vec<Watched>,
+    },
+    /// End the session: the service deletes its ephemeral nodes at once.
+    Close,
+}
+
+impl ZkOp {
+    /// The tie-order phase of this request when it reaches the service.
+    pub fn phase(&self) -> Phase {
+        match self {
+            ZkOp::Delete { .. } | ZkOp::Close => Phase::Release,
+            ZkOp::Ping => Phase::Keepalive,
+            _ => Phase::Request,
+        }
+    }
+}
+
+/// A node's metadata as a read returns it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Stat {
+    pub czxid: u64,
+    pub version: i32,
+}
+
+/// A child's name as `getChildren` returns it: the GUID and sequence number written in it (the
+/// node id stands for its path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct ChildName {
+    pub node: NodeId,
+    pub guid: u32,
+    pub seq: i32,
+}
+
+/// The service's answer to one request.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum ZkResult {
+    Created {
+        node: NodeId,
+        czxid: u64,
+    },
+    /// The directory's children in no particular order (ZooKeeper's); a recipe sorts them.
+    Children {
+        children: Vec<ChildName>,
+    },
+    Exists {
+        stat: Option<Stat>,
+    },
+    Done,
+    /// `setData` succeeded with this new version.
+    Set {
+        version: i32,
+    },
+    NoNode,
+    BadVersion,
+    Pong,
+    /// The session is still valid: the connection is back.
+    Connected,
+    /// The session is gone; every later call on this handle fails the same way.
+    SessionExpired,
+}
+
+/// Anything that travels between two actors.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Msg {
+    // --- ZooKeeper: one connection per session, replies and events in the order sent ---
+    ZkRequest {
+        session: SessionId,
+        xid: u32,
+        op: ZkOp,
+    },
+    ZkReply {
+        xid: u32,
+        zxid: u64,
+        result: ZkResult,
+    },
+    ZkWatch {
+        event: WatchEvent,
+        target: Watched,
+        zxid: u64,
+    },
+    // --- a lease service (etcd- or Redis-like) ---
+    Acquire,
+    Granted {
+        token: u64,
+        deadline_ms: Option<u64>,
+    },
+    Busy,
+    Keepalive {
+        /// How many keepalive ticks this one message stands for (more than one after a pause).
+        merged: u32,
+    },
+    Renewed {
+        deadline_ms: u64,
+    },
+    Refused,
+    Release,
+    // --- the protected resource ---
+    Write {
+        token: u64,
+    },
+}
+
+impl Msg {
+    /// The tie-order phase of this message when it arrives.
+    pub fn phase(&self) -> Phase {
+        match self {
+            Msg::ZkRequest { op, .. } => op.phase(),
+            Msg::ZkReply { .. }
+            | Msg::ZkWatch { .. }
+            | Msg::Granted { .. }
+            | Msg::Busy
+            | Msg::Renewed { .. }
+            | Msg::Refused => Phase::Deliver,
+            Msg::Acquire => Phase::Request,
+            Msg::Keepalive { .. } => Phase::Keepalive,
+            Msg::Release => Phase::Release,
+            Msg::Write { .. } => Phase::Write,
+        }
+    }
+
+    /// Heartbeats and their answers, which a view may show faintly.
+    pub fn is_heartbeat(&self) -> bool {
+        matches!(
+            self,
+            Msg::ZkRequest { op: ZkOp::Ping, .. }
+                | Msg::ZkReply {
+                    result: ZkResult::Pong,
+                    ..
+                }
+        )
+    }
+}
+
+/// A timer an actor arms. Arming a timer that is already armed moves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Timer {
+    // a ZooKeeper client library
+    /// Send a ping on an idle connection (every third of the session timeout).
+    Ping,
+    /// Nothing heard from the service for two thirds of the session timeout: the connection is
+    /// declared lost.
+    ReadTimeout,
+    /// Try to reconnect.
+    Reconnect,
+    // a lock recipe
+    Start,
+    WriteDue,
+    ReleaseDue,
+    // the coordination service
+    SessionExpiry(SessionId),
+    // a lease service
+    LeaseExpiry,
+    // the frozen holder and its successor
+    WorkDone,
+    KeepaliveTick,
+    AcquireRetry,
+}
+
+impl Timer {
+    pub fn phase(self) -> Phase {
+        match self {
+            Timer::SessionExpiry(_) | Timer::LeaseExpiry => Phase::Expiry,
+            Timer::Ping | Timer::KeepaliveTick | Timer::ReadTimeout | Timer::Reconnect => {
+                Phase::Tick
+            }
+            Timer::Start
+            | Timer::WriteDue
+            | Timer::ReleaseDue
+            | Timer::WorkDone
+            | Timer::AcquireRetry => Phase::Work,
+        }
+    }
+}
+
+/// Which clock a timer runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Clock {
+    /// Wall-clock time: a timer due while its actor is frozen fires the moment it wakes.
+    Wall,
+    /// The actor's own running time: a pause pushes the timer back by its length.
+    Own,
+}

@@ -1,0 +1,191 @@
+//! Events: one thing that happened, at one instant, to one actor, with typed details a view can
+//! word in any language.
+
+use serde::Serialize;
+
+use crate::engine::time::Millis;
+use crate::engine::world::ActorId;
+use crate::engine::zk::tree::{NodeId, SessionId, WatchEvent, Watched};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub at_ms: Millis,
+    pub actor: ActorId,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// Which request a connection loss failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    Create,
+    GetChildren,
+    Exists,
+    Delete,
+    SetData,
+    Close,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventKind {
+    // --- faults, as the World applies them ---
+    Froze,
+    Woke,
+    /// The network between this client and the service goes silent.
+    LinkCut,
+    LinkRestored,
+    /// The connection breaks and both ends notice at once.
+    ConnectionReset,
+    Crashed,
+
+    // --- a ZooKeeper client library ---
+    SessionOpened {
+        session: SessionId,
+        requested_ms: Millis,
+        /// What the server grants: the request clamped to 2 to 20 ticks.
+        granted_ms: Millis,
+    },
+    /// Nothing heard for the read timeout (two thirds of the session timeout): the client
+    /// declares the connection lost.
+    NoticedDisconnect {
+        silent_ms: Millis,
+    },
+    /// A request in flight, or issued while disconnected, fails: its outcome is unknown.
+    ConnectionLoss {
+        request: Request,
+    },
+    Reconnecting,
+    Reconnected,
+    LearnedSessionExpired,
+
+    // --- the lock recipe ---
+    CreateSent {
+        guid: u32,
+    },
+    GotNode {
+        node: NodeId,
+    },
+    CreateOutcomeUnknown,
+    RecoveredNode {
+        node: NodeId,
+    },
+    DuplicateDeleted {
+        node: NodeId,
+    },
+    ChildrenRead {
+        children: Vec<NodeId>,
+        mine: Option<NodeId>,
+    },
+    ExistsChecked {
+        node: NodeId,
+        exists: bool,
+    },
+    WatchChildren,
+    Waiting {
+        on: Watched,
+    },
+    Notified {
+        target: Watched,
+        event: WatchEvent,
+    },
+    /// A waiter's watch fired: it must read again, a wake-up is not a grant.
+    WokeUp {
+        target: Watched,
+    },
+    Acquired {
+        node: NodeId,
+        token: u64,
+    },
+    Suspended,
+    Revalidated {
+        still_first: bool,
+    },
+    ReleaseSent {
+        node: NodeId,
+    },
+    /// The holder finishes early and releases right now.
+    ReleasedEarly,
+    /// The client is waiting for something that can never happen.
+    Stuck {
+        on: Watched,
+    },
+    /// What it waited for became possible again.
+    Unstuck,
+
+    // --- the coordination service ---
+    NodeCreated {
+        node: NodeId,
+        owner: ActorId,
+    },
+    NodeDeleted {
+        node: NodeId,
+        /// The clients whose watches this deletion fired.
+        notified: Vec<ActorId>,
+    },
+    SessionExpired {
+        session: SessionId,
+        owner: ActorId,
+        nodes_deleted: Vec<NodeId>,
+    },
+    SessionClosed {
+        session: SessionId,
+        nodes_deleted: Vec<NodeId>,
+    },
+
+    // --- a lease service and its clients (the frozen holder) ---
+    LeaseGranted {
+        holder: ActorId,
+        token: u64,
+        /// `None` for a lease kept to the end of the run.
+        deadline_ms: Option<Millis>,
+    },
+    KeepaliveSent {
+        merged: u32,
+    },
+    KeepaliveRenewed {
+        deadline_ms: Millis,
+    },
+    KeepaliveRefused,
+    LeaseExpired {
+        holder: ActorId,
+    },
+    LearnedLeaseLost,
+    AcquireRequested,
+    AcquireRefused {
+        holder: ActorId,
+    },
+    LearnedGrant {
+        token: u64,
+    },
+    Released {
+        holder: ActorId,
+    },
+    ReleaseIgnored,
+    LeaseReleaseSent,
+
+    // --- writes ---
+    WriteSent {
+        token: u64,
+    },
+    WriteAbandoned,
+    WriteDeferred,
+    WriteArrived {
+        writer: ActorId,
+        token: u64,
+        accepted: bool,
+        last_seen_before: u64,
+        fencing: bool,
+    },
+
+    // --- herd ---
+    ReleaseRound {
+        release: u32,
+        woken: u32,
+        winner: u32,
+        wasted: u32,
+        not_notified: u32,
+    },
+    RunEnded,
+}

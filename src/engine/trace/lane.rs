@@ -1,0 +1,196 @@
+//! Lanes: each actor's state over the run as consecutive typed spans.
+
+use serde::Serialize;
+
+use crate::engine::time::Millis;
+use crate::engine::world::ActorId;
+use crate::engine::zk::tree::{NodeId, Watched};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Lane {
+    pub actor: ActorId,
+    pub spans: Vec<Span>,
+}
+
+impl Lane {
+    /// The span covering time `at` (the last one for `at` at or after the end of the run).
+    pub fn span_at(&self, at: Millis) -> Option<&Span> {
+        let i = self.spans.partition_point(|s| s.end_ms <= at);
+        self.spans.get(i).or(self.spans.last())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start_ms: Millis,
+    pub end_ms: Millis,
+    pub state: SpanState,
+}
+
+/// What an actor is doing during a span, with the facts a label needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum SpanState {
+    // --- clients ---
+    Idle,
+    /// A create is on its way or awaiting its reply.
+    Creating,
+    /// The create's reply was lost: the node may or may not exist.
+    OutcomeUnknown,
+    /// Reading the lock directory's children.
+    Reading,
+    /// Checking the node ahead with `exists` and a watch.
+    Checking {
+        node: NodeId,
+    },
+    Waiting {
+        watching: Watched,
+    },
+    /// Holding the lock in its own belief (and in the service's, unless a window says
+    /// otherwise).
+    Holding {
+        token: u64,
+    },
+    /// A holder that knows it is disconnected and holds back its side effects.
+    Suspended {
+        token: u64,
+    },
+    /// A client that knows it is disconnected, not holding, trying to reconnect.
+    Reconnecting,
+    /// Frozen in a pause; `believes_holding` if it held the lock when it froze.
+    Frozen {
+        believes_holding: bool,
+    },
+    /// Knows its lock (lease or session) is gone.
+    Lost,
+    Released,
+    /// Waiting on something that can never happen.
+    Stuck {
+        watching: Watched,
+    },
+    Crashed,
+    /// Asking for the lock again and again (the lease successor).
+    Retrying,
+    // --- a coordination or lease service ---
+    /// The lock directory: `holder` owns its first child.
+    Queue {
+        holder: Option<ActorId>,
+        waiting: u8,
+    },
+    /// A lease is live.
+    Leased {
+        holder: ActorId,
+        token: u64,
+    },
+    /// Nobody holds the lock.
+    Free,
+    // --- the resource ---
+    Empty,
+    Value {
+        writer: ActorId,
+        token: u64,
+    },
+}
+
+impl SpanState {
+    /// A short, stable name for JSON readers and tests.
+    pub fn name(self) -> &'static str {
+        match self {
+            SpanState::Idle => "idle",
+            SpanState::Creating => "creating",
+            SpanState::OutcomeUnknown => "outcome_unknown",
+            SpanState::Reading => "reading",
+            SpanState::Checking { .. } => "checking",
+            SpanState::Waiting { .. } => "waiting",
+            SpanState::Holding { .. } => "holding",
+            SpanState::Suspended { .. } => "suspended",
+            SpanState::Reconnecting => "reconnecting",
+            SpanState::Frozen { .. } => "frozen",
+            SpanState::Lost => "lost",
+            SpanState::Released => "released",
+            SpanState::Stuck { .. } => "stuck",
+            SpanState::Crashed => "crashed",
+            SpanState::Retrying => "retrying",
+            SpanState::Queue { .. } => "queue",
+            SpanState::Leased { .. } => "leased",
+            SpanState::Free => "free",
+            SpanState::Empty => "empty",
+            SpanState::Value { .. } => "value",
+        }
+    }
+
+    /// Whether the actor believes it holds the lock.
+    pub fn believes_holding(self) -> bool {
+        matches!(
+            self,
+            SpanState::Holding { .. }
+                | SpanState::Suspended { .. }
+                | SpanState::Frozen {
+                    believes_holding: true
+                }
+        )
+    }
+}
+
+/// Records lanes as state changes, closing each span when its state changes.
+#[derive(Debug, Clone, Default)]
+pub struct LaneRecorder {
+    lanes: Vec<Lane>,
+    open: Vec<(Millis, SpanState)>,
+}
+
+impl LaneRecorder {
+    pub fn add(&mut self, actor: ActorId, at: Millis, state: SpanState) -> usize {
+        self.lanes.push(Lane {
+            actor,
+            spans: Vec::new(),
+        });
+        self.open.push((at, state));
+        self.lanes.len() - 1
+    }
+
+    /// Moves lane `lane` to `state` at `at`; nothing happens when the state is the same.
+    pub fn set(&mut self, lane: usize, at: Millis, state: SpanState) {
+        let (start, cur) = self.open[lane];
+        if cur == state {
+            return;
+        }
+        if start < at {
+            self.lanes[lane].spans.push(Span {
+                start_ms: start,
+                end_ms: at,
+                state: cur,
+            });
+        }
+        self.open[lane] = (at, state);
+    }
+
+    pub fn current(&self, lane: usize) -> SpanState {
+        self.open[lane].1
+    }
+
+    /// Closes every open span at `end` and returns the lanes, with equal neighbours merged.
+    pub fn finish(mut self, end: Millis) -> Vec<Lane> {
+        for (i, &(start, state)) in self.open.iter().enumerate() {
+            let start = start.min(end);
+            if start < end || self.lanes[i].spans.is_empty() {
+                self.lanes[i].spans.push(Span {
+                    start_ms: start,
+                    end_ms: end,
+                    state,
+                });
+            }
+        }
+        for lane in &mut self.lanes {
+            let mut merged: Vec<Span> = Vec::with_capacity(lane.spans.len());
+            for span in lane.spans.drain(..) {
+                match merged.last_mut() {
+                    Some(prev) if prev.state == span.state => prev.end_ms = span.end_ms,
+                    _ => merged.push(span),
+                }
+            }
+            lane.spans = merged;
+        }
+        self.lanes
+    }
+}

@@ -1,0 +1,37 @@
+//! A FIFO channel between two actors: what one sends, the other receives in the same order.
+
+use std::collections::VecDeque;
+
+use super::{ActorId, Bookkeeping};
+use crate::engine::msg::Msg;
+use crate::engine::time::Millis;
+
+/// A message on its way.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct InFlight {
+    pub msg: Msg,
+    /// When it arrives, if its receiver can take it then.
+    pub due: Millis,
+    /// Which of the client's connections it travels on (for messages on a link).
+    pub epoch: u16,
+    pub(super) seq: Bookkeeping<u64>,
+    /// Its record in the trace.
+    pub(super) id: Bookkeeping<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Channel {
+    pub from: ActorId,
+    pub to: ActorId,
+    pub queue: VecDeque<InFlight>,
+}
+
+impl Channel {
+    pub fn new(from: ActorId, to: ActorId) -> Self {
+        Self {
+            from,
+            to,
+            queue: VecDeque::new(),
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The timed run: one schedule of the World's choices, always the earliest by
+//! (time, phase, order scheduled), with faults planned at given instants or triggered by a
+//! particular message.
+
+use super::{ActorId, Choice, Delivered, FaultAction, World};
+use crate::engine::msg::{Msg, ZkOp};
+use crate::engine::time::Millis;
+use crate::engine::trace::record::Recorder;
+
+/// A fault planned at an instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Planned {
+    pub at: Millis,
+    pub fault: FaultAction,
+}
+
+/// A fault applied right after the service handles a particular request, once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// The connection of `client` breaks just as the service answers its first create: the
+    /// node exists, the reply is lost.
+    ResetAfterCreate { client: ActorId },
+    /// Right after the service answers `reader`'s read of the children, `owner` releases.
+    ReleaseAfterRead { owner: ActorId, reader: ActorId },
+}
+
+impl Trigger {
+    fn fires(&self, d: &Delivered) -> Option<FaultAction> {
+        match (*self, &d.msg) {
+            (
+                Trigger::ResetAfterCreate { client },
+                Msg::ZkRequest {
+                    op: ZkOp::Create { .. },
+                    ..
+                },
+            ) if d.from == client => Some(FaultAction::Reset(client)),
+            (
+                Trigger::ReleaseAfterRead { owner, reader },
+                Msg::ZkRequest {
+                    op: ZkOp::GetChildren { .. },
+                    ..
+                },
+            ) if d.from == reader => Some(FaultAction::ReleaseNow(owner)),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub planned: Vec<Planned>,
+    pub triggers: Vec<Trigger>,
+}
+
+impl Plan {
+    /// Freezes `a` for `[at, at + len)`; overlapping freezes compose.
+    pub fn freeze(&mut self, a: ActorId, at: Millis, len: Millis) {
+        if len > 0 {
+            self.planned.push(Planned {
+                at,
+                fault: FaultAction::Freeze(a),
+            });
+            self.planned.push(Planned {
+                at: at + len,
+                fault: FaultAction::Thaw(a),
+            });
+        }
+    }
+
+    /// Cuts `a`'s link for `[at, at + len)`; overlapping cuts compose.
+    pub fn cut(&mut self, a: ActorId, at: Millis, len: Millis) {
+        if len > 0 {
+            self.planned.push(Planned {
+                at,
+                fault: FaultAction::Cut(a),
+            });
+            self.planned.push(Planned {
+                at: at + len,
+                fault: FaultAction::Restore(a),
+            });
+        }
+    }
+
+    pub fn crash(&mut self, a: ActorId, at: Millis) {
+        self.planned.push(Planned {
+            at,
+            fault: FaultAction::Crash(a),
+        });
+    }
+}
+
+/// Something a family looks at after every step: lanes, invariants, facts for the trace.
+pub trait Observer {
+    fn observe(&mut self, world: &World, rec: &mut Recorder);
+}
+
+/// Runs the World from its start to `end`, the earliest choice first. Nothing due after `end`
+/// happens.
+pub fn run(
+    world: &mut World,
+    plan: &Plan,
+    end: Millis,
+    rec: &mut Recorder,
+    observer: &mut impl Observer,
+) {
+    let mut planned = plan.planned.clone();
+    // Stable by time, then phase; equal keys keep the order they were planned in.
+    planned.sort_by_key(|p| (p.at, p.fault.phase()));
+    let mut next_planned = 0;
+    let mut triggers = plan.triggers.clone();
+    let mut choices = Vec::new();
+    world.start(&mut Some(&mut *rec));
+    observer.observe(world, rec);
+    loop {
+        world.choices(&mut choices);
+        let best = choices
+            .iter()
+            .map(|&c| (world.key(c), c))
+            .min_by_key(|(k, _)| *k);
+        let fault = planned.get(next_planned);
+        let take_fault = match (fault, best) {
+            (Some(p), Some(((t, phase, _), _))) => (p.at, p.fault.phase()) <= (t, phase),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if take_fault {
+            let p = planned[next_planned];
+            next_planned += 1;
+            if p.at > end {
+                break;
+            }
+            world.apply(Choice::Fault(p.fault), p.at, &mut Some(&mut *rec));
+        } else if let Some(((t, _, _), c)) = best {
+            if t > end {
+                break;
+            }
+            let delivered = world.apply(c, t, &mut Some(&mut *rec));
+            if let Some(d) = delivered
+                && let Some(i) = triggers.iter().position(|tr| tr.fires(&d).is_some())
+            {
+                let f = triggers.remove(i).fires(&d).expect("checked");
+                let now = world.now;
+                observer.observe(world, rec);
+                world.apply(Choice::Fault(f), now, &mut Some(&mut *rec));
+            }
+        } else {
+            break;
+        }
+        observer.observe(world, rec);
+    }
+    world.now = world.now.max(end);
+}

@@ -1,0 +1,295 @@
+//! The client library side of a ZooKeeper session, as a lock recipe uses it.
+//!
+//! * Requests go out on the session's one connection and are answered in order.
+//! * The library pings every third of the session timeout and declares the connection lost
+//!   when it has heard nothing for two thirds of it (the read timeout). Until then a cut link
+//!   goes unnoticed: the client keeps acting on what it believes.
+//! * Once it knows the connection is lost, it closes it: every request in flight fails with a
+//!   connection loss (its outcome is unknown: the service may have applied it), and so does any
+//!   new request until the connection is back. It tries a new connection at once and again every
+//!   third of the session timeout; the service then answers that the session is still valid (and
+//!   re-arms its watches) or that it has expired.
+//! * After an expiry every call fails the same way: the handle is dead.
+
+use super::tree::{SessionId, Watched};
+use crate::engine::msg::{Msg, Timer, ZkOp, ZkResult};
+use crate::engine::time::Millis;
+use crate::engine::trace::EventKind;
+use crate::engine::trace::event::Request;
+use crate::engine::world::{ActorId, Cx};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConnState {
+    Connected,
+    /// The connection is known to be lost; a reconnect is on its way or due.
+    Reconnecting,
+    Expired,
+    Closed,
+}
+
+/// What the library tells the recipe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LibEvent {
+    Reply {
+        xid: u32,
+        request: Request,
+        result: ZkResult,
+    },
+    /// A request failed with a connection loss: its outcome is unknown.
+    Lost {
+        xid: u32,
+        request: Request,
+    },
+    Watch {
+        target: Watched,
+        event: crate::engine::zk::tree::WatchEvent,
+    },
+    Disconnected,
+    Reconnected,
+    Expired,
+}
+
+/// Why a request could not be sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotSent {
+    /// Disconnected: fails at once with a connection loss.
+    ConnectionLoss,
+    SessionExpired,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ZkConn {
+    pub service: ActorId,
+    pub session: SessionId,
+    pub timeout_ms: Millis,
+    pub state: ConnState,
+    pub next_xid: u32,
+    /// Requests sent and not yet answered, oldest first.
+    pub pending: Vec<(u32, Request)>,
+    /// Watches the client believes are armed, to re-arm after a reconnect.
+    pub watches: Vec<Watched>,
+    pub last_zxid: u64,
+    pub last_heard_ms: Millis,
+}
+
+fn request_of(op: &ZkOp) -> Option<Request> {
+    Some(match op {
+        ZkOp::Create { .. } => Request::Create,
+        ZkOp::GetChildren { .. } => Request::GetChildren,
+        ZkOp::Exists { .. } => Request::Exists,
+        ZkOp::Delete { .. } => Request::Delete,
+        ZkOp::SetData { .. } => Request::SetData,
+        ZkOp::Close => Request::Close,
+        ZkOp::Ping | ZkOp::Connect { .. } => return None,
+    })
+}
+
+impl ZkConn {
+    pub fn new(service: ActorId, session: SessionId, timeout_ms: Millis) -> Self {
+        Self {
+            service,
+            session,
+            timeout_ms,
+            state: ConnState::Connected,
+            next_xid: 1,
+            pending: Vec::new(),
+            watches: Vec::new(),
+            last_zxid: 0,
+            last_heard_ms: 0,
+        }
+    }
+
+    pub fn ping_interval(&self) -> Millis {
+        (self.timeout_ms / 3).max(1)
+    }
+
+    pub fn read_timeout(&self) -> Millis {
+        (self.timeout_ms * 2 / 3).max(1)
+    }
+
+    pub fn is_connected(&self) -> bool {
+        self.state == ConnState::Connected
+    }
+
+    pub fn start(&mut self, requested_ms: Millis, cx: &mut Cx) {
+        cx.event(EventKind::SessionOpened {
+            session: self.session,
+            requested_ms,
+            granted_ms: self.timeout_ms,
+        });
+        cx.set_timer(Timer::Ping, self.ping_interval());
+        cx.set_timer(Timer::ReadTimeout, self.read_timeout());
+    }
+
+    /// Sends a request, or says why it cannot go out.
+    pub fn request(&mut self, op: ZkOp, cx: &mut Cx) -> Result<u32, NotSent> {
+        match self.state {
+            ConnState::Connected => {}
+            ConnState::Expired | ConnState::Closed => return Err(NotSent::SessionExpired),
+            ConnState::Reconnecting => {
+                if let Some(request) = request_of(&op) {
+                    cx.event(EventKind::ConnectionLoss { request });
+                }
+                return Err(NotSent::ConnectionLoss);
+            }
+        }
+        let xid = self.next_xid;
+        self.next_xid += 1;
+        if let Some(r) = request_of(&op) {
+            self.pending.push((xid, r));
+        }
+        cx.send(
+            self.service,
+            Msg::ZkRequest {
+                session: self.session,
+                xid,
+                op,
+            },
+        );
+        Ok(xid)
+    }
+
+    /// Ends the session on purpose: the service deletes its nodes at once.
+    pub fn close(&mut self, cx: &mut Cx) {
+        if self.state == ConnState::Connected {
+            let _ = self.request(ZkOp::Close, cx);
+        }
+        self.state = ConnState::Closed;
+        self.stop_timers(cx);
+    }
+
+    fn stop_timers(&self, cx: &mut Cx) {
+        cx.cancel(Timer::Ping);
+        cx.cancel(Timer::ReadTimeout);
+        cx.cancel(Timer::Reconnect);
+    }
+
+    /// Remembers the watch a request set once the service has answered it.
+    fn note_watch(&mut self, target: Watched) {
+        if !self.watches.contains(&target) {
+            self.watches.push(target);
+        }
+    }
+
+    /// A message from the service.
+    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx, out: &mut Vec<LibEvent>) {
+        if matches!(self.state, ConnState::Closed | ConnState::Expired) {
+            return;
+        }
+        self.last_heard_ms = cx.now;
+        cx.set_timer(Timer::ReadTimeout, self.read_timeout());
+        match msg {
+            Msg::ZkReply { xid, zxid, result } => {
+                self.last_zxid = self.last_zxid.max(zxid);
+                match result {
+                    ZkResult::SessionExpired => self.expire(cx, out),
+                    ZkResult::Connected => {
+                        self.state = ConnState::Connected;
+                        cx.cancel(Timer::Reconnect);
+                        cx.set_timer(Timer::Ping, self.ping_interval());
+                        cx.event(EventKind::Reconnected);
+                        out.push(LibEvent::Reconnected);
+                    }
+                    ZkResult::Pong => {}
+                    result => {
+                        let Some(i) = self.pending.iter().position(|(x, _)| *x == xid) else {
+                            return;
+                        };
+                        let (_, request) = self.pending.remove(i);
+                        out.push(LibEvent::Reply {
+                            xid,
+                            request,
+                            result,
+                        });
+                    }
+                }
+            }
+            Msg::ZkWatch {
+                event,
+                target,
+                zxid,
+            } => {
+                self.last_zxid = self.last_zxid.max(zxid);
+                self.watches.retain(|w| *w != target);
+                out.push(LibEvent::Watch { target, event });
+            }
+            _ => {}
+        }
+    }
+
+    /// Records that a read set a watch (the recipe calls this when it sees the reply).
+    pub fn watch_armed(&mut self, target: Watched) {
+        self.note_watch(target);
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx, out: &mut Vec<LibEvent>) {
+        match (timer, self.state) {
+            (Timer::Ping, ConnState::Connected) => {
+                let _ = self.request(ZkOp::Ping, cx);
+                cx.set_timer(Timer::Ping, self.ping_interval());
+            }
+            (Timer::ReadTimeout, ConnState::Connected) => {
+                cx.event(EventKind::NoticedDisconnect {
+                    silent_ms: cx.now.saturating_sub(self.last_heard_ms),
+                });
+                self.lose_connection(cx, out);
+            }
+            (Timer::Reconnect, ConnState::Reconnecting) => {
+                // The last attempt got no answer: abandon that connection, try a new one.
+                cx.teardown();
+                self.reconnect(cx);
+            }
+            _ => {}
+        }
+    }
+
+    /// The connection broke and the library knows it at once.
+    pub fn on_reset(&mut self, cx: &mut Cx, out: &mut Vec<LibEvent>) {
+        if self.state == ConnState::Connected {
+            self.lose_connection(cx, out);
+        }
+    }
+
+    fn lose_connection(&mut self, cx: &mut Cx, out: &mut Vec<LibEvent>) {
+        self.state = ConnState::Reconnecting;
+        cx.teardown();
+        cx.cancel(Timer::Ping);
+        cx.cancel(Timer::ReadTimeout);
+        out.push(LibEvent::Disconnected);
+        for (xid, request) in std::mem::take(&mut self.pending) {
+            cx.event(EventKind::ConnectionLoss { request });
+            out.push(LibEvent::Lost { xid, request });
+        }
+        self.reconnect(cx);
+    }
+
+    fn reconnect(&mut self, cx: &mut Cx) {
+        cx.event(EventKind::Reconnecting);
+        let xid = self.next_xid;
+        self.next_xid += 1;
+        cx.send(
+            self.service,
+            Msg::ZkRequest {
+                session: self.session,
+                xid,
+                op: ZkOp::Connect {
+                    last_zxid: self.last_zxid,
+                    watches: self.watches.clone(),
+                },
+            },
+        );
+        cx.set_timer(Timer::Reconnect, self.ping_interval());
+    }
+
+    fn expire(&mut self, cx: &mut Cx, out: &mut Vec<LibEvent>) {
+        if self.state == ConnState::Expired {
+            return;
+        }
+        self.state = ConnState::Expired;
+        self.stop_timers(cx);
+        self.pending.clear();
+        self.watches.clear();
+        cx.event(EventKind::LearnedSessionExpired);
+        out.push(LibEvent::Expired);
+    }
+}

@@ -1,0 +1,240 @@
+//! The coordination service as an actor: it applies each session's requests in order, answers
+//! on the session's connection, sends watch events after the reply that caused them, and
+//! expires sessions it has not heard from.
+//!
+//! Session timeouts are negotiated as a server with `tick_ms` would: clamped to 2 to 20 ticks.
+//! Expiry is checked on tick boundaries, as ZooKeeper's session tracker does, so a session last
+//! heard at `t` expires at the first tick boundary after `t + timeout`.
+
+use super::tree::{Fired, SessionId, Tree, TreeError, Watched};
+use crate::engine::msg::{ChildName, Msg, Stat, Timer, ZkOp, ZkResult};
+use crate::engine::time::Millis;
+use crate::engine::trace::EventKind;
+use crate::engine::world::{ActorId, Cx};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ZkService {
+    pub tree: Tree,
+    pub tick_ms: Millis,
+    /// The client actor each session belongs to.
+    pub owners: Vec<ActorId>,
+}
+
+/// The session timeout a server with this tick grants for a requested one.
+pub fn negotiate(requested_ms: Millis, tick_ms: Millis) -> Millis {
+    requested_ms.clamp(2 * tick_ms, 20 * tick_ms)
+}
+
+impl ZkService {
+    pub fn new(tree: Tree, tick_ms: Millis) -> Self {
+        Self {
+            tree,
+            tick_ms: tick_ms.max(1),
+            owners: Vec::new(),
+        }
+    }
+
+    /// Opens a session for `client` before the run; returns it and the timeout granted.
+    pub fn open_session(&mut self, client: ActorId, requested_ms: Millis) -> (SessionId, Millis) {
+        let granted = negotiate(requested_ms, self.tick_ms);
+        let id = self.tree.open_session(granted);
+        self.owners.push(client);
+        (id, granted)
+    }
+
+    /// When a session heard from at `now` expires: the next tick boundary after its timeout.
+    pub fn expiry_after(&self, session: SessionId, now: Millis) -> Millis {
+        let t = now + self.tree.session(session).timeout_ms;
+        (t / self.tick_ms + 1) * self.tick_ms
+    }
+
+    pub fn owner(&self, session: SessionId) -> ActorId {
+        self.owners[session.0 as usize]
+    }
+
+    pub fn on_start(&mut self, cx: &mut Cx) {
+        for i in 0..self.tree.sessions.len() {
+            let s = SessionId(i as u32);
+            let at = self.expiry_after(s, cx.now);
+            cx.set_timer_at(Timer::SessionExpiry(s), at);
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
+        let Timer::SessionExpiry(s) = timer else {
+            return;
+        };
+        if !self.tree.is_live(s) {
+            return;
+        }
+        let mut fired = Vec::new();
+        let nodes_deleted = self.tree.end_session(s, false, &mut fired);
+        cx.event(EventKind::SessionExpired {
+            session: s,
+            owner: self.owner(s),
+            nodes_deleted: nodes_deleted.clone(),
+        });
+        self.report_deletions(&nodes_deleted, &fired, cx);
+        self.notify(&fired, cx);
+    }
+
+    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+        let Msg::ZkRequest { session, xid, op } = msg else {
+            return;
+        };
+        if !self.tree.is_live(session) {
+            self.reply(from, xid, ZkResult::SessionExpired, cx);
+            return;
+        }
+        let at = self.expiry_after(session, cx.now);
+        cx.set_timer_at(Timer::SessionExpiry(session), at);
+        let mut fired = Vec::new();
+        let result = match op {
+            ZkOp::Create { dir, tag, guid } => {
+                match self.tree.create(session, dir, tag, guid, &mut fired) {
+                    Ok(node) => {
+                        cx.event(EventKind::NodeCreated { node, owner: from });
+                        ZkResult::Created {
+                            node,
+                            czxid: self.tree.node(node).czxid,
+                        }
+                    }
+                    Err(_) => ZkResult::SessionExpired,
+                }
+            }
+            ZkOp::GetChildren { dir, watch } => {
+                if watch {
+                    self.tree.watch(session, Watched::Children(dir));
+                }
+                ZkResult::Children {
+                    children: self
+                        .tree
+                        .dir(dir)
+                        .children
+                        .iter()
+                        .map(|&node| {
+                            let n = self.tree.node(node);
+                            ChildName {
+                                node,
+                                guid: n.guid,
+                                seq: n.seq,
+                            }
+                        })
+                        .collect(),
+                }
+            }
+            ZkOp::Exists { node, watch } => {
+                if watch {
+                    self.tree.watch(session, Watched::Node(node));
+                }
+                let n = self.tree.node(node);
+                ZkResult::Exists {
+                    stat: n.alive.then_some(Stat {
+                        czxid: n.czxid,
+                        version: n.version,
+                    }),
+                }
+            }
+            ZkOp::Delete { node, version } => match self.tree.delete(node, version, &mut fired) {
+                Ok(()) => {
+                    self.report_deletions(&[node], &fired, cx);
+                    ZkResult::Done
+                }
+                Err(TreeError::BadVersion) => ZkResult::BadVersion,
+                Err(_) => ZkResult::NoNode,
+            },
+            ZkOp::SetData { node, version } => {
+                match self.tree.set_data(node, version, &mut fired) {
+                    Ok(version) => ZkResult::Set { version },
+                    Err(TreeError::BadVersion) => ZkResult::BadVersion,
+                    Err(_) => ZkResult::NoNode,
+                }
+            }
+            ZkOp::Ping => ZkResult::Pong,
+            ZkOp::Connect { last_zxid, watches } => {
+                // The reply goes first; the watches it re-arms fire right after it.
+                self.reply(from, xid, ZkResult::Connected, cx);
+                self.tree
+                    .set_watches(session, last_zxid, &watches, &mut fired);
+                self.notify(&fired, cx);
+                return;
+            }
+            ZkOp::Close => {
+                let nodes_deleted = self.tree.end_session(session, true, &mut fired);
+                cx.cancel(Timer::SessionExpiry(session));
+                cx.event(EventKind::SessionClosed {
+                    session,
+                    nodes_deleted: nodes_deleted.clone(),
+                });
+                self.report_deletions(&nodes_deleted, &fired, cx);
+                ZkResult::Done
+            }
+        };
+        self.reply(from, xid, result, cx);
+        self.notify(&fired, cx);
+    }
+
+    fn reply(&self, to: ActorId, xid: u32, result: ZkResult, cx: &mut Cx) {
+        cx.send(
+            to,
+            Msg::ZkReply {
+                xid,
+                zxid: self.tree.zxid,
+                result,
+            },
+        );
+    }
+
+    fn report_deletions(
+        &self,
+        nodes: &[crate::engine::zk::tree::NodeId],
+        fired: &[Fired],
+        cx: &mut Cx,
+    ) {
+        for &node in nodes {
+            let notified = fired
+                .iter()
+                .filter(|f| matches!(f.target, Watched::Node(n) if n == node))
+                .map(|f| self.owner(f.session))
+                .collect();
+            cx.event(EventKind::NodeDeleted { node, notified });
+        }
+    }
+
+    /// Sends each fired watch to its session's client, in the order they fired.
+    fn notify(&self, fired: &[Fired], cx: &mut Cx) {
+        for f in fired {
+            cx.send(
+                self.owner(f.session),
+                Msg::ZkWatch {
+                    event: f.event,
+                    target: f.target,
+                    zxid: self.tree.zxid,
+                },
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_are_clamped_to_two_and_twenty_ticks() {
+        assert_eq!(negotiate(1_000, 2_000), 4_000);
+        assert_eq!(negotiate(10_000, 2_000), 10_000);
+        assert_eq!(negotiate(60_000, 2_000), 40_000);
+        assert_eq!(negotiate(1_500, 500), 1_500);
+    }
+
+    #[test]
+    fn expiry_lands_on_the_tick_after_the_timeout() {
+        let mut s = ZkService::new(Tree::new(0), 2_000);
+        let (id, granted) = s.open_session(ActorId(0), 4_000);
+        assert_eq!(granted, 4_000);
+        assert_eq!(s.expiry_after(id, 0), 6_000);
+        assert_eq!(s.expiry_after(id, 1_333), 6_000);
+        assert_eq!(s.expiry_after(id, 2_500), 8_000);
+    }
+}

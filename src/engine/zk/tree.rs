@@ -1,0 +1,554 @@
+//! The coordination service's data: lock directories, their ephemeral sequential children,
+//! sessions and one-shot watches, with ZooKeeper's transaction ids.
+//!
+//! * Every change is a transaction with the next zxid (a standalone server: epoch 0, so zxids are
+//!   small numbers that only grow). A node records the zxid that created it (`czxid`) and last
+//!   changed it (`mzxid`) and its data `version`.
+//! * A sequential child's number is its directory's `cversion` at the moment of creation, and
+//!   `cversion` grows by one on every child created or deleted, as in ZooKeeper. It is a signed
+//!   32-bit integer: after 2147483647 it wraps to -2147483648 and the name carries a minus sign.
+//! * Watches are one-shot and fire in the order they were registered: a watch on a node (fires
+//!   when it is deleted or its data changes) and a watch on a directory's children. A watch set by
+//!   `exists` on a missing node would fire on its creation; names are never reused, so it never
+//!   fires. A notification names the target and what happened, never the new state.
+//! * Deleted nodes stay as tombstones so a notification or a trace can still name them.
+
+use serde::Serialize;
+
+use crate::engine::time::Millis;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct NodeId(pub u32);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct DirId(pub u8);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct SessionId(pub u32);
+
+/// What a watch is set on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(tag = "on", content = "id", rename_all = "snake_case")]
+pub enum Watched {
+    /// A node's path: fires when the node is deleted or its data changes.
+    Node(NodeId),
+    /// A directory's list of children: fires when a child is created or deleted.
+    Children(DirId),
+}
+
+/// What a fired watch reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WatchEvent {
+    NodeDeleted,
+    NodeDataChanged,
+    NodeChildrenChanged,
+}
+
+/// A one-shot watch firing: `session` is told that `event` happened at `target`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Fired {
+    pub session: SessionId,
+    pub target: Watched,
+    pub event: WatchEvent,
+}
+
+/// The role a lock node plays in its recipe, written into its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tag {
+    Lock,
+    Read,
+    Write,
+}
+
+impl Tag {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Tag::Lock => "lock-",
+            Tag::Read => "read-",
+            Tag::Write => "write-",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub dir: DirId,
+    pub tag: Tag,
+    /// The creating request's GUID, written into the name so a client can find its own node.
+    pub guid: u32,
+    pub seq: i32,
+    pub owner: Option<SessionId>,
+    pub czxid: u64,
+    pub mzxid: u64,
+    pub version: i32,
+    pub alive: bool,
+    watchers: Vec<SessionId>,
+}
+
+impl Node {
+    /// The node's name as ZooKeeper would show it: `0a1b2c3d-lock-0000000017`.
+    pub fn name(&self) -> String {
+        format!("{:08x}-{}{:010}", self.guid, self.tag.prefix(), self.seq)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Dir {
+    pub path: &'static str,
+    pub cversion: i32,
+    /// The zxid of the last change to the list of children.
+    pub pzxid: u64,
+    /// Live children in creation order.
+    pub children: Vec<NodeId>,
+    child_watchers: Vec<SessionId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Session {
+    pub timeout_ms: Millis,
+    pub live: bool,
+    /// Whether it ended by the client's own close rather than by expiry.
+    pub closed: bool,
+    pub ephemerals: Vec<NodeId>,
+    pub watches: Vec<Watched>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TreeError {
+    #[error("no node")]
+    NoNode,
+    #[error("the version does not match")]
+    BadVersion,
+    #[error("the session has expired")]
+    SessionExpired,
+}
+
+/// The whole service state: one linearizable tree.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Tree {
+    pub zxid: u64,
+    pub dirs: Vec<Dir>,
+    pub nodes: Vec<Node>,
+    pub sessions: Vec<Session>,
+}
+
+impl Tree {
+    /// A tree whose last transaction was `zxid`.
+    pub fn new(zxid: u64) -> Self {
+        Self {
+            zxid,
+            dirs: Vec::new(),
+            nodes: Vec::new(),
+            sessions: Vec::new(),
+        }
+    }
+
+    fn next_zxid(&mut self) -> u64 {
+        self.zxid += 1;
+        self.zxid
+    }
+
+    /// Creates a persistent directory whose first sequential child gets `first_sequence`.
+    pub fn add_dir(&mut self, path: &'static str, first_sequence: i32) -> DirId {
+        let pzxid = self.next_zxid();
+        self.dirs.push(Dir {
+            path,
+            cversion: first_sequence,
+            pzxid,
+            children: Vec::new(),
+            child_watchers: Vec::new(),
+        });
+        DirId((self.dirs.len() - 1) as u8)
+    }
+
+    pub fn open_session(&mut self, timeout_ms: Millis) -> SessionId {
+        self.next_zxid();
+        self.sessions.push(Session {
+            timeout_ms,
+            live: true,
+            closed: false,
+            ephemerals: Vec::new(),
+            watches: Vec::new(),
+        });
+        SessionId((self.sessions.len() - 1) as u32)
+    }
+
+    pub fn session(&self, id: SessionId) -> &Session {
+        &self.sessions[id.0 as usize]
+    }
+
+    pub fn is_live(&self, id: SessionId) -> bool {
+        self.session(id).live
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+
+    pub fn dir(&self, id: DirId) -> &Dir {
+        &self.dirs[id.0 as usize]
+    }
+
+    /// The live children of a directory ordered by sequence number, as a recipe sorts them.
+    pub fn sorted_children(&self, dir: DirId) -> Vec<NodeId> {
+        let mut v = self.dir(dir).children.clone();
+        v.sort_by_key(|n| self.node(*n).seq);
+        v
+    }
+
+    /// Creates an ephemeral sequential node for `session`. Fires the directory's children watches.
+    pub fn create(
+        &mut self,
+        session: SessionId,
+        dir: DirId,
+        tag: Tag,
+        guid: u32,
+        fired: &mut Vec<Fired>,
+    ) -> Result<NodeId, TreeError> {
+        if !self.is_live(session) {
+            return Err(TreeError::SessionExpired);
+        }
+        let zxid = self.next_zxid();
+        let d = &mut self.dirs[dir.0 as usize];
+        let seq = d.cversion;
+        d.cversion = seq.wrapping_add(1);
+        d.pzxid = zxid;
+        let id = NodeId(self.nodes.len() as u32);
+        d.children.push(id);
+        self.nodes.push(Node {
+            dir,
+            tag,
+            guid,
+            seq,
+            owner: Some(session),
+            czxid: zxid,
+            mzxid: zxid,
+            version: 0,
+            alive: true,
+            watchers: Vec::new(),
+        });
+        self.sessions[session.0 as usize].ephemerals.push(id);
+        self.fire_children(dir, fired);
+        Ok(id)
+    }
+
+    /// Deletes a node if `version` matches (-1 matches any). Fires its watches and the directory's.
+    pub fn delete(
+        &mut self,
+        id: NodeId,
+        version: i32,
+        fired: &mut Vec<Fired>,
+    ) -> Result<(), TreeError> {
+        let node = self.node(id);
+        if !node.alive {
+            return Err(TreeError::NoNode);
+        }
+        if version != -1 && version != node.version {
+            return Err(TreeError::BadVersion);
+        }
+        if let Some(owner) = node.owner {
+            self.sessions[owner.0 as usize]
+                .ephemerals
+                .retain(|n| *n != id);
+        }
+        self.remove(id, fired);
+        Ok(())
+    }
+
+    fn remove(&mut self, id: NodeId, fired: &mut Vec<Fired>) {
+        let zxid = self.next_zxid();
+        let node = &mut self.nodes[id.0 as usize];
+        node.alive = false;
+        let dir = node.dir;
+        let watchers = std::mem::take(&mut node.watchers);
+        for session in watchers {
+            self.forget(session, Watched::Node(id));
+            fired.push(Fired {
+                session,
+                target: Watched::Node(id),
+                event: WatchEvent::NodeDeleted,
+            });
+        }
+        let d = &mut self.dirs[dir.0 as usize];
+        if let Some(i) = d.children.iter().position(|n| *n == id) {
+            d.children.remove(i);
+        }
+        d.cversion = d.cversion.wrapping_add(1);
+        d.pzxid = zxid;
+        self.fire_children(dir, fired);
+    }
+
+    fn fire_children(&mut self, dir: DirId, fired: &mut Vec<Fired>) {
+        let watchers = std::mem::take(&mut self.dirs[dir.0 as usize].child_watchers);
+        for session in watchers {
+            self.forget(session, Watched::Children(dir));
+            fired.push(Fired {
+                session,
+                target: Watched::Children(dir),
+                event: WatchEvent::NodeChildrenChanged,
+            });
+        }
+    }
+
+    /// `setData(node, data, version)`: bumps the version and fires the node's watches. A version
+    /// of -1 skips the check, which is exactly how a stale writer bypasses it.
+    pub fn set_data(
+        &mut self,
+        id: NodeId,
+        version: i32,
+        fired: &mut Vec<Fired>,
+    ) -> Result<i32, TreeError> {
+        let node = self.node(id);
+        if !node.alive {
+            return Err(TreeError::NoNode);
+        }
+        if version != -1 && version != node.version {
+            return Err(TreeError::BadVersion);
+        }
+        let zxid = self.next_zxid();
+        let node = &mut self.nodes[id.0 as usize];
+        node.version += 1;
+        node.mzxid = zxid;
+        let v = node.version;
+        for session in std::mem::take(&mut node.watchers) {
+            self.forget(session, Watched::Node(id));
+            fired.push(Fired {
+                session,
+                target: Watched::Node(id),
+                event: WatchEvent::NodeDataChanged,
+            });
+        }
+        Ok(v)
+    }
+
+    /// Registers a one-shot watch (at most one per session and target). A watch on a missing
+    /// node is kept on the session but can never fire, since names are never reused.
+    pub fn watch(&mut self, session: SessionId, target: Watched) {
+        if !self.is_live(session) {
+            return;
+        }
+        let s = &mut self.sessions[session.0 as usize];
+        if s.watches.contains(&target) {
+            return;
+        }
+        s.watches.push(target);
+        match target {
+            Watched::Node(id) => {
+                if self.nodes[id.0 as usize].alive {
+                    self.nodes[id.0 as usize].watchers.push(session);
+                }
+            }
+            Watched::Children(dir) => self.dirs[dir.0 as usize].child_watchers.push(session),
+        }
+    }
+
+    /// Whether `session` has a watch on `target` that can still fire.
+    pub fn can_fire(&self, session: SessionId, target: Watched) -> bool {
+        match target {
+            Watched::Node(id) => self.node(id).alive && self.node(id).watchers.contains(&session),
+            Watched::Children(dir) => self.dir(dir).child_watchers.contains(&session),
+        }
+    }
+
+    fn forget(&mut self, session: SessionId, target: Watched) {
+        let w = &mut self.sessions[session.0 as usize].watches;
+        if let Some(i) = w.iter().position(|t| *t == target) {
+            w.remove(i);
+        }
+    }
+
+    /// Re-arms a reconnecting client's watches, ZooKeeper's `setWatches`: a watch whose target
+    /// changed after `last_zxid` fires at once, the others are registered again.
+    pub fn set_watches(
+        &mut self,
+        session: SessionId,
+        last_zxid: u64,
+        targets: &[Watched],
+        fired: &mut Vec<Fired>,
+    ) {
+        for &target in targets {
+            let event = match target {
+                Watched::Node(id) if !self.node(id).alive => Some(WatchEvent::NodeDeleted),
+                Watched::Node(id) if self.node(id).mzxid > last_zxid => {
+                    Some(WatchEvent::NodeDataChanged)
+                }
+                Watched::Children(dir) if self.dir(dir).pzxid > last_zxid => {
+                    Some(WatchEvent::NodeChildrenChanged)
+                }
+                _ => None,
+            };
+            match event {
+                Some(event) => {
+                    self.remove_watch(session, target);
+                    fired.push(Fired {
+                        session,
+                        target,
+                        event,
+                    });
+                }
+                None => self.watch(session, target),
+            }
+        }
+    }
+
+    fn remove_watch(&mut self, session: SessionId, target: Watched) {
+        self.forget(session, target);
+        match target {
+            Watched::Node(id) => self.nodes[id.0 as usize].watchers.retain(|s| *s != session),
+            Watched::Children(dir) => self.dirs[dir.0 as usize]
+                .child_watchers
+                .retain(|s| *s != session),
+        }
+    }
+
+    /// Ends a session (expired by the service, or closed by its client): deletes exactly its
+    /// ephemeral nodes, firing their watches, and drops its own watches.
+    pub fn end_session(
+        &mut self,
+        id: SessionId,
+        closed: bool,
+        fired: &mut Vec<Fired>,
+    ) -> Vec<NodeId> {
+        if !self.is_live(id) {
+            return Vec::new();
+        }
+        self.next_zxid();
+        let s = &mut self.sessions[id.0 as usize];
+        s.live = false;
+        s.closed = closed;
+        let owned = std::mem::take(&mut s.ephemerals);
+        for target in std::mem::take(&mut s.watches) {
+            match target {
+                Watched::Node(n) => self.nodes[n.0 as usize].watchers.retain(|w| *w != id),
+                Watched::Children(d) => self.dirs[d.0 as usize].child_watchers.retain(|w| *w != id),
+            }
+        }
+        let mut deleted = Vec::new();
+        for node in owned {
+            if self.node(node).alive {
+                self.remove(node, fired);
+                deleted.push(node);
+            }
+        }
+        deleted
+    }
+
+    /// Every live ephemeral node whose owner session is over (the service never leaves one).
+    pub fn orphans(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.alive && n.owner.is_some_and(|s| !self.is_live(s)))
+            .map(|(i, _)| NodeId(i as u32))
+    }
+
+    /// The first child by sequence number, without sorting the whole list.
+    pub fn first_child(&self, dir: DirId) -> Option<NodeId> {
+        self.dir(dir)
+            .children
+            .iter()
+            .copied()
+            .min_by_key(|n| self.node(*n).seq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> (Tree, DirId, SessionId, SessionId) {
+        let mut t = Tree::new(100);
+        let dir = t.add_dir("/lock", 17);
+        let a = t.open_session(4_000);
+        let b = t.open_session(4_000);
+        (t, dir, a, b)
+    }
+
+    #[test]
+    fn sequence_numbers_come_from_the_cversion_which_deletes_also_bump() {
+        let (mut t, dir, a, b) = tree();
+        let mut fired = Vec::new();
+        let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
+        let n18 = t.create(b, dir, Tag::Lock, 2, &mut fired).unwrap();
+        assert_eq!((t.node(n17).seq, t.node(n18).seq), (17, 18));
+        assert_eq!(t.node(n17).czxid, 104, "dir, two sessions, then the create");
+        t.delete(n17, -1, &mut fired).unwrap();
+        let next = t.create(a, dir, Tag::Lock, 3, &mut fired).unwrap();
+        assert_eq!(t.node(next).seq, 20, "the delete used 19");
+        assert!(t.node(next).czxid > t.node(n18).czxid, "zxids only grow");
+        assert_eq!(t.node(n18).name(), "00000002-lock-0000000018");
+    }
+
+    #[test]
+    fn the_counter_wraps_to_a_negative_number() {
+        let mut t = Tree::new(0);
+        let dir = t.add_dir("/lock", i32::MAX);
+        let s = t.open_session(4_000);
+        let mut fired = Vec::new();
+        let last = t.create(s, dir, Tag::Lock, 1, &mut fired).unwrap();
+        let wrapped = t.create(s, dir, Tag::Lock, 2, &mut fired).unwrap();
+        assert_eq!(t.node(last).seq, i32::MAX);
+        assert_eq!(t.node(wrapped).seq, i32::MIN);
+        assert!(t.node(wrapped).name().ends_with("lock--2147483648"));
+        assert_eq!(
+            t.sorted_children(dir)[0],
+            wrapped,
+            "sorting by number breaks"
+        );
+    }
+
+    #[test]
+    fn watches_are_one_shot_and_expiry_deletes_exactly_the_sessions_nodes() {
+        let (mut t, dir, a, b) = tree();
+        let mut fired = Vec::new();
+        let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
+        let n18 = t.create(b, dir, Tag::Lock, 2, &mut fired).unwrap();
+        t.watch(b, Watched::Node(n17));
+        t.watch(b, Watched::Node(n17));
+        fired.clear();
+        let deleted = t.end_session(a, false, &mut fired);
+        assert_eq!(deleted, [n17]);
+        assert_eq!(
+            fired,
+            [Fired {
+                session: b,
+                target: Watched::Node(n17),
+                event: WatchEvent::NodeDeleted
+            }]
+        );
+        assert!(t.node(n18).alive);
+        assert!(!t.can_fire(b, Watched::Node(n17)));
+        assert_eq!(t.orphans().count(), 0);
+    }
+
+    #[test]
+    fn set_watches_fires_what_changed_while_the_client_was_away() {
+        let (mut t, dir, a, b) = tree();
+        let mut fired = Vec::new();
+        let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
+        let seen = t.zxid;
+        t.watch(b, Watched::Node(n17));
+        t.delete(n17, -1, &mut fired).unwrap();
+        fired.clear();
+        t.set_watches(b, seen, &[Watched::Node(n17)], &mut fired);
+        assert_eq!(fired.len(), 1);
+        assert_eq!(fired[0].event, WatchEvent::NodeDeleted);
+        let n19 = t.create(a, dir, Tag::Lock, 3, &mut fired).unwrap();
+        fired.clear();
+        t.set_watches(b, t.zxid, &[Watched::Node(n19)], &mut fired);
+        assert!(fired.is_empty());
+        assert!(t.can_fire(b, Watched::Node(n19)), "re-registered");
+    }
+
+    #[test]
+    fn a_version_of_minus_one_bypasses_the_check() {
+        let (mut t, dir, a, _) = tree();
+        let mut fired = Vec::new();
+        let n = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
+        assert_eq!(t.set_data(n, 0, &mut fired), Ok(1));
+        assert_eq!(t.set_data(n, 0, &mut fired), Err(TreeError::BadVersion));
+        assert_eq!(t.set_data(n, -1, &mut fired), Ok(2));
+    }
+}
