@@ -1,5 +1,5 @@
-//! Engine benchmarks: one frozen-holder run, every A/B/C preset, and the herd at N = 1,000 and
-//! N = 10,000 with k = N. Targets are in the README.
+//! Engine benchmarks: one frozen-holder run, every A/B/C preset, cloning and hashing one A/B/C
+//! state, and the herd at N = 1,000 and N = 10,000 with k = N. Targets are in the README.
 
 use std::time::Duration;
 
@@ -27,6 +27,34 @@ fn abc(c: &mut Criterion) {
     group.finish();
 }
 
+/// What the explorer will do millions of times: clone a mid-run A/B/C state and hash it (with
+/// the fast, non-cryptographic hasher the explorer uses for its visited set).
+fn state(c: &mut Criterion) {
+    use std::hash::{Hash, Hasher};
+    let p = locklab::preset::find("lost-create").expect("ships");
+    let Params::Abc(params) = &p.params else {
+        panic!("an abc preset")
+    };
+    let (mut world, _) = locklab::engine::families::abc::build(params);
+    world.start(&mut None);
+    let mut choices = Vec::new();
+    // Step into the middle of the run, where channels and the tree hold the most.
+    for _ in 0..12 {
+        world.choices(&mut choices);
+        let Some(&c) = choices.first() else { break };
+        let (t, _, _) = world.key(c);
+        world.apply(c, t, &mut None);
+    }
+    c.bench_function("abc/state_clone_hash", |b| {
+        b.iter(|| {
+            let copy = std::hint::black_box(&world).clone();
+            let mut h = rustc_hash::FxHasher::default();
+            copy.hash(&mut h);
+            h.finish()
+        })
+    });
+}
+
 fn herd(c: &mut Criterion) {
     let mut group = c.benchmark_group("herd");
     group
@@ -48,6 +76,6 @@ fn herd(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = frozen, abc, herd
+    targets = frozen, abc, state, herd
 }
 criterion_main!(benches);

@@ -105,13 +105,13 @@ fn world_counts(waiters: u32, fanout: u32) -> Vec<u32> {
             resource,
             requested_timeout_ms: 40_000,
         };
-        actors.push(Actor::Lock(Box::new(LockClient::new(
+        actors.push(Actor::Lock(LockClient::new(
             recipe,
             ZkConn::new(service, session, granted),
             i as u32,
-        ))));
+        )));
     }
-    actors.push(Actor::Zk(Box::new(zk)));
+    actors.push(Actor::Zk(zk));
     actors.push(Actor::Resource(Resource::new(true)));
     let mut world = World::new(actors, 1, 7);
     for i in 0..n {

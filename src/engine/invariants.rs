@@ -8,6 +8,23 @@ use crate::engine::zk::client::ConnState;
 use crate::engine::zk::service::ZkService;
 use crate::engine::zk::tree::Watched;
 
+/// How many clients hold the lock in the service's view, without allocating.
+pub fn holder_count(world: &World) -> usize {
+    let Some(zk) = world.actors.iter().find_map(|a| a.as_zk()) else {
+        return 0;
+    };
+    world
+        .actors
+        .iter()
+        .filter_map(|a| a.as_lock())
+        .filter(|c| {
+            c.step == Step::Holding
+                && zk.tree.is_live(c.conn.session)
+                && c.node.is_some_and(|n| zk.tree.node(n).alive)
+        })
+        .count()
+}
+
 /// The clients holding the lock in the service's view: holding, session live, node present.
 pub fn service_holders(world: &World) -> Vec<ActorId> {
     let Some(zk) = world.actors.iter().find_map(|a| a.as_zk()) else {
@@ -35,27 +52,27 @@ pub fn tokens_went_backwards(world: &World, resource: ActorId) -> bool {
         .is_some_and(|r| r.went_backwards)
 }
 
-/// Which of the first `n` clients wait for something that can never happen: a node that is
-/// gone (or a watch that cannot fire) with no notification on its way and no reconnect that
-/// could re-arm it, or a node whose owner is itself stuck, or a cycle of such waits.
-pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> Vec<bool> {
+/// Which of the first `n` clients (at most 32) wait for something that can never happen, as a
+/// bit set: a node that is gone (or a watch that cannot fire) with no notification on its way and
+/// no reconnect that could re-arm it, or a node whose owner is itself stuck, or a cycle of such
+/// waits.
+pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> u32 {
+    assert!(n <= 32, "at most 32 clients");
     let Some(zk) = world.actor(service).as_zk() else {
-        return vec![false; n];
+        return 0;
     };
-    let mut directly = vec![false; n];
-    let mut waits_on: Vec<Option<usize>> = vec![None; n];
-    let waiting = |c: usize| {
-        world.actors[c]
-            .as_lock()
-            .is_some_and(|l| matches!(l.step, Step::Waiting(_)))
-    };
-    for c in 0..n {
-        let Some(client) = world.actors[c].as_lock() else {
+    let bit = |c: usize| 1u32 << c;
+    let mut waiting = 0u32;
+    let mut directly = 0u32;
+    let mut waits_on = [usize::MAX; 32];
+    for (c, actor) in world.actors[..n].iter().enumerate() {
+        let Some(client) = actor.as_lock() else {
             continue;
         };
         let Step::Waiting(target) = client.step else {
             continue;
         };
+        waiting |= bit(c);
         let id = ActorId(c as u8);
         // A client that will reconnect re-arms its watches; one whose session is gone will
         // learn it; a notification on its way will wake it.
@@ -69,32 +86,33 @@ pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> Vec<bool> {
             continue;
         }
         if !zk.tree.can_fire(client.conn.session, target) {
-            directly[c] = true;
+            directly |= bit(c);
             continue;
         }
-        if let Watched::Node(node) = target {
+        if let Watched::Node(node) = target
+            && let Some(owner) = zk.tree.node(node).owner.map(|s| zk.owner(s).0 as usize)
+            && owner < n
+        {
             // Waiting on a node whose owner is itself waiting: follow the chain below. Waiting
             // on one's own forgotten node (a blind retry) is a chain of one that loops.
-            waits_on[c] = zk
-                .tree
-                .node(node)
-                .owner
-                .map(|s| zk.owner(s).0 as usize)
-                .filter(|&o| o < n);
+            waits_on[c] = owner;
         }
     }
-    let mut stuck = directly.clone();
+    if waiting == 0 {
+        return 0;
+    }
+    let mut stuck = directly;
     for c in 0..n {
-        let mut seen = vec![false; n];
+        let mut seen = 0u32;
         let mut cur = c;
         loop {
-            if stuck[cur] || seen[cur] {
-                stuck[c] = true;
+            if stuck & bit(cur) != 0 || seen & bit(cur) != 0 {
+                stuck |= bit(c);
                 break;
             }
-            seen[cur] = true;
+            seen |= bit(cur);
             match waits_on[cur] {
-                Some(next) if waiting(next) || stuck[next] => cur = next,
+                next if next < n && (waiting | stuck) & bit(next) != 0 => cur = next,
                 _ => break,
             }
         }

@@ -6,91 +6,16 @@
 //! again, since a wake-up is not a grant. The holder writes to the protected resource with its
 //! fencing token, then releases by deleting its node and closing its session.
 
-use serde::Serialize;
-
 use crate::engine::msg::{ChildName, Msg, Timer, ZkOp, ZkResult};
-use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::event::Request;
-use crate::engine::world::{ActorId, Cx};
+use crate::engine::world::Cx;
 use crate::engine::zk::client::{ConnState, LibEvent, NotSent, ZkConn};
-use crate::engine::zk::tree::{DirId, NodeId, Tag, Watched};
+use crate::engine::zk::tree::{NodeId, Tag, Watched};
 
-/// What a waiting client watches.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case", tag = "mode", content = "k")]
-pub enum WatchMode {
-    /// Its immediate predecessor: one wake-up per release.
-    Predecessor,
-    /// The lock directory's children: every waiter wakes on every change.
-    Children,
-    /// The node `k` places ahead of its own.
-    Ahead(u32),
-}
-
-/// What a client does after a create whose outcome is unknown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Recovery {
-    /// List the children, find this request's GUID, keep the smallest, delete extras.
-    Guid,
-    /// Create again under a new GUID, forgetting the first attempt.
-    Blind,
-}
-
-/// How a waiter registers its watch on the node ahead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Registration {
-    /// `exists(path, watch)`: check and register in one step; if gone, read again at once.
-    Atomic,
-    /// Register the watch and ignore what `exists` answered, trusting the earlier read.
-    TwoStep,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnDisconnect {
-    /// Hold side effects until the session is confirmed again.
-    Suspend,
-    CarryOn,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OnLoss {
-    /// Stop all work as soon as it learns its session is gone.
-    Stop,
-    CarryOn,
-}
-
-/// Where the fencing token comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TokenSource {
-    /// The lock node's creation zxid: it grows across deletions, wraps and re-created
-    /// directories.
-    Czxid,
-    /// The sequence number in the node's name: it wraps and restarts with the directory.
-    Sequence,
-}
-
-/// The recipe's options and timings, fixed for a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Recipe {
-    pub watch: WatchMode,
-    pub recovery: Recovery,
-    pub registration: Registration,
-    pub on_disconnect: OnDisconnect,
-    pub on_loss: OnLoss,
-    pub token: TokenSource,
-    pub start_ms: Millis,
-    pub write_after_ms: Millis,
-    pub hold_ms: Millis,
-    pub dir: DirId,
-    pub resource: ActorId,
-    pub requested_timeout_ms: Millis,
-}
+pub use super::recipe::{
+    OnDisconnect, OnLoss, Recipe, Recovery, Registration, TokenSource, WatchMode,
+};
 
 /// Where the client is in the recipe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -444,9 +369,10 @@ impl LockClient {
 
     fn children_read(&mut self, children: &[ChildName], cx: &mut Cx) {
         let nodes: Vec<NodeId> = children.iter().map(|c| c.node).collect();
-        cx.event(EventKind::ChildrenRead {
+        let mine = self.node;
+        cx.event_with(|| EventKind::ChildrenRead {
             children: nodes.clone(),
-            mine: self.node,
+            mine,
         });
         let Some(mine) = self.node else {
             return;

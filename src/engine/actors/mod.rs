@@ -4,6 +4,7 @@
 pub mod lease;
 pub mod lease_client;
 pub mod lock_client;
+pub mod recipe;
 pub mod resource;
 
 use crate::engine::msg::{Msg, Timer};
@@ -15,10 +16,13 @@ pub use lease_client::{LeaseHolder, LeaseSeeker};
 pub use lock_client::LockClient;
 pub use resource::Resource;
 
+// Unboxed on purpose: a World's actors sit in one allocation, which keeps cloning a state for
+// an explorer cheap.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Actor {
-    Lock(Box<LockClient>),
-    Zk(Box<ZkService>),
+    Lock(LockClient),
+    Zk(ZkService),
     Resource(Resource),
     Lease(LeaseService),
     Holder(LeaseHolder),

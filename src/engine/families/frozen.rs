@@ -50,7 +50,7 @@ pub fn build(p: &FrozenParams) -> (World, Plan) {
 /// Runs the frozen-holder scenario.
 pub fn run(p: &FrozenParams) -> Trace {
     let (mut world, plan) = build(p);
-    let mut rec = Recorder::default();
+    let mut rec = Recorder::with_capacity(128, 160);
     let mut obs = FrozenObserver::new(&world);
     run::run(&mut world, &plan, RUN_MS, &mut rec, &mut obs);
     obs.finish(p, rec)
@@ -202,7 +202,7 @@ impl FrozenObserver {
             last_keepalive_before_pause: last_keepalive_before_pause.map(to_secs),
         };
         rec.event(RUN_MS, SERVICE, EventKind::RunEnded);
-        let moments = super::abc::moments(&rec, &self.writes, &self.checks);
+        let moments = super::moments::moments(&rec, &self.writes, &self.checks);
         Trace {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
             family: Family::Frozen,
@@ -246,8 +246,7 @@ pub fn actors() -> Vec<ActorInfo> {
 impl Observer for FrozenObserver {
     fn observe(&mut self, world: &World, rec: &mut Recorder) {
         let now = world.now;
-        for i in self.seen..rec.events.len() {
-            let e = rec.events[i].clone();
+        for e in &rec.events[self.seen..] {
             match e.kind {
                 EventKind::LeaseExpired { holder } if holder == A => {
                     self.lease_expiry.get_or_insert(e.at_ms);
@@ -326,7 +325,9 @@ impl Observer for FrozenObserver {
                 None => "an accepted token went down".into(),
             });
         }
-        for i in 0..world.actors.len() {
+        // Each lane here depends only on its own actor.
+        if let Some(a) = world.touched.0 {
+            let i = a.0 as usize;
             self.lanes.set(i, now, lane_state(world, i));
         }
     }

@@ -3,3 +3,4 @@
 pub mod abc;
 pub mod frozen;
 pub mod herd;
+pub mod moments;

@@ -14,6 +14,14 @@ pub struct Recorder {
 }
 
 impl Recorder {
+    /// A recorder with room for a run of about this many events and messages.
+    pub fn with_capacity(events: usize, messages: usize) -> Self {
+        Self {
+            events: Vec::with_capacity(events),
+            messages: Vec::with_capacity(messages),
+        }
+    }
+
     pub fn event(&mut self, at_ms: Millis, actor: ActorId, kind: EventKind) {
         self.events.push(Event { at_ms, actor, kind });
     }

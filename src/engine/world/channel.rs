@@ -1,6 +1,6 @@
 //! A FIFO channel between two actors: what one sends, the other receives in the same order.
 
-use std::collections::VecDeque;
+use smallvec::SmallVec;
 
 use super::{ActorId, Bookkeeping};
 use crate::engine::msg::Msg;
@@ -23,7 +23,9 @@ pub struct InFlight {
 pub struct Channel {
     pub from: ActorId,
     pub to: ActorId,
-    pub queue: VecDeque<InFlight>,
+    /// Oldest first. Rarely more than two are on their way, so they usually sit inline and a
+    /// cloned state allocates nothing for them.
+    pub queue: SmallVec<[InFlight; 2]>,
 }
 
 impl Channel {
@@ -31,7 +33,7 @@ impl Channel {
         Self {
             from,
             to,
-            queue: VecDeque::new(),
+            queue: SmallVec::new(),
         }
     }
 }

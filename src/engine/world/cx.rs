@@ -36,6 +36,8 @@ pub struct Cx<'a> {
     pub me: ActorId,
     effects: &'a mut Vec<Effect>,
     rng: &'a mut Rng,
+    /// Whether a trace is being recorded; an explorer runs without one.
+    pub recording: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -45,6 +47,7 @@ impl<'a> Cx<'a> {
         me: ActorId,
         effects: &'a mut Vec<Effect>,
         rng: &'a mut Rng,
+        recording: bool,
     ) -> Self {
         Self {
             now,
@@ -52,6 +55,7 @@ impl<'a> Cx<'a> {
             me,
             effects,
             rng,
+            recording,
         }
     }
 
@@ -91,7 +95,16 @@ impl<'a> Cx<'a> {
     }
 
     pub fn event(&mut self, kind: EventKind) {
-        self.effects.push(Effect::Event(kind));
+        if self.recording {
+            self.effects.push(Effect::Event(kind));
+        }
+    }
+
+    /// Like [`Cx::event`], building the event only when a trace is being recorded.
+    pub fn event_with(&mut self, kind: impl FnOnce() -> EventKind) {
+        if self.recording {
+            self.effects.push(Effect::Event(kind()));
+        }
     }
 
     /// A value from the World's one seeded generator.

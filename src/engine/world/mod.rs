@@ -14,13 +14,17 @@
 //! is anything the service still sends on the old connection.
 
 mod channel;
+mod choice;
 mod cx;
+mod rng;
 pub mod run;
 
 use serde::Serialize;
 
 pub use channel::{Channel, InFlight};
+pub use choice::{Choice, Delivered, FaultAction};
 pub use cx::{Cx, Effect};
+pub use rng::{Bookkeeping, Rng};
 
 use super::actors::Actor;
 use super::msg::{Clock, Msg, Timer};
@@ -93,114 +97,6 @@ pub struct Armed {
     seq: Bookkeeping<u64>,
 }
 
-/// A fault the World can apply to an actor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(tag = "fault", content = "actor", rename_all = "snake_case")]
-pub enum FaultAction {
-    Freeze(ActorId),
-    Thaw(ActorId),
-    /// The network between a client and the service goes silent (nothing arrives either way).
-    Cut(ActorId),
-    Restore(ActorId),
-    /// The connection breaks and both ends notice at once: what was in flight is lost.
-    Reset(ActorId),
-    Crash(ActorId),
-    /// The actor finishes its work early and releases (a holder's node vanishes between another
-    /// client's read and its watch).
-    ReleaseNow(ActorId),
-}
-
-impl FaultAction {
-    pub fn actor(self) -> ActorId {
-        match self {
-            FaultAction::Freeze(a)
-            | FaultAction::Thaw(a)
-            | FaultAction::Cut(a)
-            | FaultAction::Restore(a)
-            | FaultAction::Reset(a)
-            | FaultAction::Crash(a)
-            | FaultAction::ReleaseNow(a) => a,
-        }
-    }
-
-    pub fn phase(self) -> Phase {
-        match self {
-            FaultAction::Freeze(_) | FaultAction::Cut(_) | FaultAction::Crash(_) => Phase::Freeze,
-            FaultAction::Thaw(_) | FaultAction::Restore(_) => Phase::Wake,
-            FaultAction::Reset(_) | FaultAction::ReleaseNow(_) => Phase::Work,
-        }
-    }
-}
-
-/// One step the World can take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Choice {
-    /// Deliver the oldest message of a channel.
-    Deliver(usize),
-    /// Fire an armed timer (by its index among the armed timers).
-    Fire(usize),
-    Fault(FaultAction),
-}
-
-/// What a step delivered, for rules that react to a particular message (fault triggers).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Delivered {
-    pub from: ActorId,
-    pub to: ActorId,
-    pub msg: Msg,
-}
-
-/// The seeded generator, compared and hashed by how many values it has given: with one seed,
-/// that count fixes its state.
-#[derive(Debug, Clone)]
-pub struct Rng {
-    inner: rand::rngs::Xoshiro256PlusPlus,
-    draws: u32,
-}
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        use rand::SeedableRng;
-        Self {
-            inner: rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed),
-            draws: 0,
-        }
-    }
-
-    pub fn next_u32(&mut self) -> u32 {
-        use rand::Rng as _;
-        self.draws += 1;
-        self.inner.next_u32()
-    }
-}
-
-impl PartialEq for Rng {
-    fn eq(&self, other: &Self) -> bool {
-        self.draws == other.draws
-    }
-}
-impl Eq for Rng {}
-impl std::hash::Hash for Rng {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.draws.hash(h)
-    }
-}
-
-/// A value kept for scheduling or the trace that two otherwise equal states may differ in:
-/// it never takes part in comparison or hashing.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Bookkeeping<T>(pub T);
-
-impl<T> PartialEq for Bookkeeping<T> {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl<T> Eq for Bookkeeping<T> {}
-impl<T> std::hash::Hash for Bookkeeping<T> {
-    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
-}
-
 /// The whole simulated system.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct World {
@@ -222,6 +118,10 @@ pub struct World {
     pub service_epoch: Vec<u16>,
     seq: Bookkeeping<u64>,
     next_msg: Bookkeeping<u32>,
+    effects: Bookkeeping<Vec<Effect>>,
+    /// The actor the last step handed something to (or faulted), for observers that redraw
+    /// only what can have changed.
+    pub touched: Bookkeeping<Option<ActorId>>,
 }
 
 impl World {
@@ -240,6 +140,8 @@ impl World {
             service_epoch: vec![0; n],
             seq: Bookkeeping(0),
             next_msg: Bookkeeping(0),
+            effects: Bookkeeping(Vec::new()),
+            touched: Bookkeeping(None),
         }
     }
 
@@ -290,11 +192,35 @@ impl World {
         !s.is_frozen() && !s.crashed
     }
 
+    /// The earliest enabled choice in timed order, found in one pass without allocating.
+    pub fn next_timed(&self) -> Option<((Millis, Phase, u64), Choice)> {
+        let mut best: Option<((Millis, Phase, u64), Choice)> = None;
+        let mut consider = |k: (Millis, Phase, u64), c: Choice| {
+            if best.is_none_or(|(b, _)| k < b) {
+                best = Some((k, c));
+            }
+        };
+        for (i, ch) in self.channels.iter().enumerate() {
+            if let Some(head) = ch.queue.first()
+                && self.can_act(ch.to)
+                && !self.link_down(ch.from, ch.to)
+            {
+                consider((head.due, head.msg.phase(), head.seq.0), Choice::Deliver(i));
+            }
+        }
+        for (i, t) in self.timers.iter().enumerate() {
+            if self.can_act(t.owner) {
+                consider((t.due, t.timer.phase(), t.seq.0), Choice::Fire(i));
+            }
+        }
+        best
+    }
+
     /// The timed order of a choice: (when, phase, order scheduled).
     pub fn key(&self, c: Choice) -> (Millis, Phase, u64) {
         match c {
             Choice::Deliver(i) => {
-                let head = self.channels[i].queue.front().expect("enabled");
+                let head = self.channels[i].queue.first().expect("enabled");
                 (head.due, head.msg.phase(), head.seq.0)
             }
             Choice::Fire(i) => {
@@ -317,7 +243,8 @@ impl World {
         match choice {
             Choice::Deliver(i) => {
                 let ch = &mut self.channels[i];
-                let m = ch.queue.pop_front().expect("an enabled delivery");
+                assert!(!ch.queue.is_empty(), "an enabled delivery");
+                let m = ch.queue.remove(0);
                 let (from, to) = (ch.from, ch.to);
                 let client = if self.links[to.0 as usize] == Some(from) {
                     Some(to)
@@ -356,6 +283,7 @@ impl World {
 
     fn fault(&mut self, f: FaultAction, rec: &mut Option<&mut Recorder>) {
         let a = f.actor();
+        self.touched.0 = Some(a);
         let now = self.now;
         let log = |rec: &mut Option<&mut Recorder>, kind: EventKind| {
             if let Some(r) = rec.as_deref_mut() {
@@ -456,14 +384,24 @@ impl World {
         rec: &mut Option<&mut Recorder>,
         f: impl FnOnce(&mut Actor, &mut Cx),
     ) {
-        let mut effects = Vec::new();
+        self.touched.0 = Some(id);
+        let mut effects = std::mem::take(&mut self.effects.0);
         {
-            let mut cx = Cx::new(self.now, due, id, &mut effects, &mut self.rng);
+            let mut cx = Cx::new(
+                self.now,
+                due,
+                id,
+                &mut effects,
+                &mut self.rng,
+                rec.is_some(),
+            );
             f(&mut self.actors[id.0 as usize], &mut cx);
         }
-        for e in effects {
+        for e in effects.drain(..) {
             self.carry_out(id, e, rec);
         }
+        // Handlers never nest, so the buffer can be handed back for the next one.
+        self.effects.0 = effects;
     }
 
     fn carry_out(&mut self, me: ActorId, e: Effect, rec: &mut Option<&mut Recorder>) {
@@ -492,7 +430,7 @@ impl World {
                     0
                 };
                 let ch = self.channel(me, to);
-                self.channels[ch].queue.push_back(InFlight {
+                self.channels[ch].queue.push(InFlight {
                     msg,
                     due,
                     epoch,

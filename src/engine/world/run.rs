@@ -108,15 +108,11 @@ pub fn run(
     planned.sort_by_key(|p| (p.at, p.fault.phase()));
     let mut next_planned = 0;
     let mut triggers = plan.triggers.clone();
-    let mut choices = Vec::new();
     world.start(&mut Some(&mut *rec));
+    world.touched.0 = None;
     observer.observe(world, rec);
     loop {
-        world.choices(&mut choices);
-        let best = choices
-            .iter()
-            .map(|&c| (world.key(c), c))
-            .min_by_key(|(k, _)| *k);
+        let best = world.next_timed();
         let fault = planned.get(next_planned);
         let take_fault = match (fault, best) {
             (Some(p), Some(((t, phase, _), _))) => (p.at, p.fault.phase()) <= (t, phase),

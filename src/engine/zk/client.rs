@@ -11,6 +11,8 @@
 //!   re-arms its watches) or that it has expired.
 //! * After an expiry every call fails the same way: the handle is dead.
 
+use smallvec::SmallVec;
+
 use super::tree::{SessionId, Watched};
 use crate::engine::msg::{Msg, Timer, ZkOp, ZkResult};
 use crate::engine::time::Millis;
@@ -65,9 +67,9 @@ pub struct ZkConn {
     pub state: ConnState,
     pub next_xid: u32,
     /// Requests sent and not yet answered, oldest first.
-    pub pending: Vec<(u32, Request)>,
+    pub pending: SmallVec<[(u32, Request); 4]>,
     /// Watches the client believes are armed, to re-arm after a reconnect.
-    pub watches: Vec<Watched>,
+    pub watches: SmallVec<[Watched; 2]>,
     pub last_zxid: u64,
     pub last_heard_ms: Millis,
 }
@@ -92,8 +94,8 @@ impl ZkConn {
             timeout_ms,
             state: ConnState::Connected,
             next_xid: 1,
-            pending: Vec::new(),
-            watches: Vec::new(),
+            pending: SmallVec::new(),
+            watches: SmallVec::new(),
             last_zxid: 0,
             last_heard_ms: 0,
         }
@@ -274,7 +276,7 @@ impl ZkConn {
                 xid,
                 op: ZkOp::Connect {
                     last_zxid: self.last_zxid,
-                    watches: self.watches.clone(),
+                    watches: self.watches.to_vec(),
                 },
             },
         );

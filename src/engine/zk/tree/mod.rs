@@ -14,6 +14,7 @@
 //! * Deleted nodes stay as tombstones so a notification or a trace can still name them.
 
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use crate::engine::time::Millis;
 
@@ -84,7 +85,7 @@ pub struct Node {
     pub mzxid: u64,
     pub version: i32,
     pub alive: bool,
-    watchers: Vec<SessionId>,
+    watchers: SmallVec<[SessionId; 2]>,
 }
 
 impl Node {
@@ -101,8 +102,8 @@ pub struct Dir {
     /// The zxid of the last change to the list of children.
     pub pzxid: u64,
     /// Live children in creation order.
-    pub children: Vec<NodeId>,
-    child_watchers: Vec<SessionId>,
+    pub children: SmallVec<[NodeId; 4]>,
+    child_watchers: SmallVec<[SessionId; 2]>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -111,8 +112,8 @@ pub struct Session {
     pub live: bool,
     /// Whether it ended by the client's own close rather than by expiry.
     pub closed: bool,
-    pub ephemerals: Vec<NodeId>,
-    pub watches: Vec<Watched>,
+    pub ephemerals: SmallVec<[NodeId; 2]>,
+    pub watches: SmallVec<[Watched; 2]>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -129,6 +130,8 @@ pub enum TreeError {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Tree {
     pub zxid: u64,
+    /// Bumped on every change, watches included, so an observer can skip unchanged states.
+    pub changes: crate::engine::world::Bookkeeping<u64>,
     pub dirs: Vec<Dir>,
     pub nodes: Vec<Node>,
     pub sessions: Vec<Session>,
@@ -139,6 +142,7 @@ impl Tree {
     pub fn new(zxid: u64) -> Self {
         Self {
             zxid,
+            changes: Default::default(),
             dirs: Vec::new(),
             nodes: Vec::new(),
             sessions: Vec::new(),
@@ -146,6 +150,7 @@ impl Tree {
     }
 
     fn next_zxid(&mut self) -> u64 {
+        self.changes.0 += 1;
         self.zxid += 1;
         self.zxid
     }
@@ -157,8 +162,8 @@ impl Tree {
             path,
             cversion: first_sequence,
             pzxid,
-            children: Vec::new(),
-            child_watchers: Vec::new(),
+            children: SmallVec::new(),
+            child_watchers: SmallVec::new(),
         });
         DirId((self.dirs.len() - 1) as u8)
     }
@@ -169,8 +174,8 @@ impl Tree {
             timeout_ms,
             live: true,
             closed: false,
-            ephemerals: Vec::new(),
-            watches: Vec::new(),
+            ephemerals: SmallVec::new(),
+            watches: SmallVec::new(),
         });
         SessionId((self.sessions.len() - 1) as u32)
     }
@@ -193,7 +198,7 @@ impl Tree {
 
     /// The live children of a directory ordered by sequence number, as a recipe sorts them.
     pub fn sorted_children(&self, dir: DirId) -> Vec<NodeId> {
-        let mut v = self.dir(dir).children.clone();
+        let mut v = self.dir(dir).children.to_vec();
         v.sort_by_key(|n| self.node(*n).seq);
         v
     }
@@ -227,7 +232,7 @@ impl Tree {
             mzxid: zxid,
             version: 0,
             alive: true,
-            watchers: Vec::new(),
+            watchers: SmallVec::new(),
         });
         self.sessions[session.0 as usize].ephemerals.push(id);
         self.fire_children(dir, fired);
@@ -334,6 +339,7 @@ impl Tree {
             return;
         }
         s.watches.push(target);
+        self.changes.0 += 1;
         match target {
             Watched::Node(id) => {
                 if self.nodes[id.0 as usize].alive {
@@ -353,6 +359,7 @@ impl Tree {
     }
 
     fn forget(&mut self, session: SessionId, target: Watched) {
+        self.changes.0 += 1;
         let w = &mut self.sessions[session.0 as usize].watches;
         if let Some(i) = w.iter().position(|t| *t == target) {
             w.remove(i);
@@ -455,100 +462,4 @@ impl Tree {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tree() -> (Tree, DirId, SessionId, SessionId) {
-        let mut t = Tree::new(100);
-        let dir = t.add_dir("/lock", 17);
-        let a = t.open_session(4_000);
-        let b = t.open_session(4_000);
-        (t, dir, a, b)
-    }
-
-    #[test]
-    fn sequence_numbers_come_from_the_cversion_which_deletes_also_bump() {
-        let (mut t, dir, a, b) = tree();
-        let mut fired = Vec::new();
-        let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
-        let n18 = t.create(b, dir, Tag::Lock, 2, &mut fired).unwrap();
-        assert_eq!((t.node(n17).seq, t.node(n18).seq), (17, 18));
-        assert_eq!(t.node(n17).czxid, 104, "dir, two sessions, then the create");
-        t.delete(n17, -1, &mut fired).unwrap();
-        let next = t.create(a, dir, Tag::Lock, 3, &mut fired).unwrap();
-        assert_eq!(t.node(next).seq, 20, "the delete used 19");
-        assert!(t.node(next).czxid > t.node(n18).czxid, "zxids only grow");
-        assert_eq!(t.node(n18).name(), "00000002-lock-0000000018");
-    }
-
-    #[test]
-    fn the_counter_wraps_to_a_negative_number() {
-        let mut t = Tree::new(0);
-        let dir = t.add_dir("/lock", i32::MAX);
-        let s = t.open_session(4_000);
-        let mut fired = Vec::new();
-        let last = t.create(s, dir, Tag::Lock, 1, &mut fired).unwrap();
-        let wrapped = t.create(s, dir, Tag::Lock, 2, &mut fired).unwrap();
-        assert_eq!(t.node(last).seq, i32::MAX);
-        assert_eq!(t.node(wrapped).seq, i32::MIN);
-        assert!(t.node(wrapped).name().ends_with("lock--2147483648"));
-        assert_eq!(
-            t.sorted_children(dir)[0],
-            wrapped,
-            "sorting by number breaks"
-        );
-    }
-
-    #[test]
-    fn watches_are_one_shot_and_expiry_deletes_exactly_the_sessions_nodes() {
-        let (mut t, dir, a, b) = tree();
-        let mut fired = Vec::new();
-        let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
-        let n18 = t.create(b, dir, Tag::Lock, 2, &mut fired).unwrap();
-        t.watch(b, Watched::Node(n17));
-        t.watch(b, Watched::Node(n17));
-        fired.clear();
-        let deleted = t.end_session(a, false, &mut fired);
-        assert_eq!(deleted, [n17]);
-        assert_eq!(
-            fired,
-            [Fired {
-                session: b,
-                target: Watched::Node(n17),
-                event: WatchEvent::NodeDeleted
-            }]
-        );
-        assert!(t.node(n18).alive);
-        assert!(!t.can_fire(b, Watched::Node(n17)));
-        assert_eq!(t.orphans().count(), 0);
-    }
-
-    #[test]
-    fn set_watches_fires_what_changed_while_the_client_was_away() {
-        let (mut t, dir, a, b) = tree();
-        let mut fired = Vec::new();
-        let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
-        let seen = t.zxid;
-        t.watch(b, Watched::Node(n17));
-        t.delete(n17, -1, &mut fired).unwrap();
-        fired.clear();
-        t.set_watches(b, seen, &[Watched::Node(n17)], &mut fired);
-        assert_eq!(fired.len(), 1);
-        assert_eq!(fired[0].event, WatchEvent::NodeDeleted);
-        let n19 = t.create(a, dir, Tag::Lock, 3, &mut fired).unwrap();
-        fired.clear();
-        t.set_watches(b, t.zxid, &[Watched::Node(n19)], &mut fired);
-        assert!(fired.is_empty());
-        assert!(t.can_fire(b, Watched::Node(n19)), "re-registered");
-    }
-
-    #[test]
-    fn a_version_of_minus_one_bypasses_the_check() {
-        let (mut t, dir, a, _) = tree();
-        let mut fired = Vec::new();
-        let n = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
-        assert_eq!(t.set_data(n, 0, &mut fired), Ok(1));
-        assert_eq!(t.set_data(n, 0, &mut fired), Err(TreeError::BadVersion));
-        assert_eq!(t.set_data(n, -1, &mut fired), Ok(2));
-    }
-}
+mod tests;

@@ -1,0 +1,150 @@
+//! The A/B/C queue: three clients run the ZooKeeper lock recipe on one lock directory.
+//!
+//! A, B and C create ephemeral sequential nodes under `/lock` in that order and receive 17, 18
+//! and 19. A holder writes once to the protected resource with its fencing token (by default the
+//! lock node's czxid), then releases by deleting its node and closing its session. Faults are
+//! planned at instants or triggered by a particular request.
+
+mod facts;
+mod observer;
+
+use crate::engine::actors::lock_client::{LockClient, Recipe};
+use crate::engine::actors::{Actor, Resource};
+use crate::engine::params::{AbcParams, Fault};
+use crate::engine::trace::record::Recorder;
+use crate::engine::trace::{AbcMetrics, ActorInfo, Metrics, Role, Trace};
+use crate::engine::world::run::{self, Plan, Trigger};
+use crate::engine::world::{ActorId, World};
+use crate::engine::zk::client::ZkConn;
+use crate::engine::zk::service::ZkService;
+use crate::engine::zk::tree::{DirId, Tree};
+
+use observer::AbcObserver;
+
+pub const NAMES: [&str; 3] = ["A", "B", "C"];
+pub const SERVICE: ActorId = ActorId(3);
+pub const RESOURCE: ActorId = ActorId(4);
+pub(crate) const DIR: DirId = DirId(0);
+
+/// The client called `name` (A, B or C, any case).
+pub fn client_id(name: &str) -> Option<ActorId> {
+    NAMES
+        .iter()
+        .position(|n| n.eq_ignore_ascii_case(name))
+        .map(|i| ActorId(i as u8))
+}
+
+/// Builds the World and the fault plan for a set of parameters.
+pub fn build(p: &AbcParams) -> (World, Plan) {
+    let mut tree = Tree::new(p.first_zxid.saturating_sub(1));
+    tree.add_dir("/lock", p.first_sequence);
+    let mut service = ZkService::new(tree, p.tick_ms);
+    let mut world = World::new(Vec::new(), p.delay_ms, p.seed);
+    let mut clients = Vec::new();
+    for (i, _) in NAMES.iter().enumerate() {
+        let id = ActorId(i as u8);
+        let (session, granted) = service.open_session(id, p.session_timeout_ms);
+        let recipe = Recipe {
+            watch: p.watch,
+            recovery: p.recovery,
+            registration: p.registration,
+            on_disconnect: p.on_disconnect,
+            on_loss: p.on_loss,
+            token: p.token,
+            start_ms: p.start_gap_ms * i as u64,
+            write_after_ms: p.write_after_ms,
+            hold_ms: p.hold_ms,
+            dir: DIR,
+            resource: RESOURCE,
+            requested_timeout_ms: p.session_timeout_ms,
+        };
+        let guid = world.rng.next_u32();
+        clients.push(Actor::Lock(LockClient::new(
+            recipe,
+            ZkConn::new(SERVICE, session, granted),
+            guid,
+        )));
+    }
+    world.actors = clients;
+    world.actors.push(Actor::Zk(service));
+    world.actors.push(Actor::Resource(Resource::new(p.fencing)));
+    let n = world.actors.len();
+    world.status = vec![Default::default(); n];
+    world.links = vec![None; n];
+    world.conn_epoch = vec![0; n];
+    world.service_epoch = vec![0; n];
+    for i in 0..NAMES.len() {
+        world.link(ActorId(i as u8), SERVICE);
+    }
+    let mut plan = Plan::default();
+    for fault in &p.faults {
+        let Some(c) = client_id(fault.client()) else {
+            continue;
+        };
+        match fault {
+            Fault::Freeze { at_ms, len_ms, .. } => plan.freeze(c, *at_ms, *len_ms),
+            Fault::Disconnect { at_ms, len_ms, .. } => plan.cut(c, *at_ms, *len_ms),
+            Fault::Crash { at_ms, .. } => plan.crash(c, *at_ms),
+            Fault::DropCreateResponse { .. } => {
+                plan.triggers.push(Trigger::ResetAfterCreate { client: c })
+            }
+            Fault::DeleteBetween { owner, .. } => {
+                if let Some(o) = client_id(owner) {
+                    plan.triggers.push(Trigger::ReleaseAfterRead {
+                        owner: o,
+                        reader: c,
+                    });
+                }
+            }
+        }
+    }
+    (world, plan)
+}
+
+/// Runs the A/B/C queue.
+pub fn run(p: &AbcParams) -> Trace {
+    let (mut world, plan) = build(p);
+    let mut rec = Recorder::with_capacity(192, 256);
+    let mut obs = AbcObserver::new(&world);
+    run::run(&mut world, &plan, p.duration_ms, &mut rec, &mut obs);
+    obs.finish(&world, rec, p.duration_ms)
+}
+
+pub fn zk(world: &World) -> &ZkService {
+    world.actor(SERVICE).as_zk().expect("the service")
+}
+
+pub fn client(world: &World, c: usize) -> &LockClient {
+    world.actors[c].as_lock().expect("a lock client")
+}
+
+pub fn actors() -> Vec<ActorInfo> {
+    let mut v: Vec<ActorInfo> = NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, n)| ActorInfo {
+            id: ActorId(i as u8),
+            name: n.to_string(),
+            role: Role::Client,
+        })
+        .collect();
+    v.push(ActorInfo {
+        id: SERVICE,
+        name: "service".into(),
+        role: Role::Coordinator,
+    });
+    v.push(ActorInfo {
+        id: RESOURCE,
+        name: "resource".into(),
+        role: Role::Resource,
+    });
+    v
+}
+
+/// The A/B/C metrics of a trace, if it is one.
+pub fn metrics(trace: &Trace) -> Option<&AbcMetrics> {
+    match &trace.metrics {
+        Metrics::Abc(m) => Some(m),
+        _ => None,
+    }
+}

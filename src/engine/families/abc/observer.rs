@@ -1,0 +1,289 @@
+//! What the A/B/C run records after every step: lanes, the lock directory, the nodes, writes,
+//! wake-ups and the checks.
+
+use super::facts::{duplicates, judge, lane_state, link_windows, snapshot};
+use super::{NAMES, RESOURCE, SERVICE, actors, client, zk};
+use crate::engine::actors::lock_client::{LockClient, Step};
+use crate::engine::invariants;
+use crate::engine::time::Millis;
+use crate::engine::trace::lane::LaneRecorder;
+use crate::engine::trace::record::Recorder;
+use crate::engine::trace::{
+    AbcMetrics, EventKind, Family, InvariantReport, Judgement, Metrics, NodeInfo, ServiceSnapshot,
+    Trace, WriteRecord, invariant,
+};
+use crate::engine::world::run::Observer;
+use crate::engine::world::{ActorId, World};
+
+/// Watches everything that matters after each step: lanes, the lock directory, the nodes,
+/// writes, wake-ups and the invariants.
+pub(super) struct AbcObserver {
+    lanes: LaneRecorder,
+    nodes: Vec<NodeInfo>,
+    service: Vec<ServiceSnapshot>,
+    writes: Vec<WriteRecord>,
+    wakeups_per_release: Vec<u32>,
+    max_holders: u32,
+    checks: Vec<InvariantReport>,
+    seen_events: usize,
+    seen_messages: usize,
+    stuck: Vec<bool>,
+    /// Which clients have held the lock at least once.
+    held: Vec<bool>,
+    /// The tree's change count when the last snapshot was taken.
+    snapshot_at: Option<u64>,
+}
+
+impl AbcObserver {
+    pub(super) fn new(world: &World) -> Self {
+        let mut lanes = LaneRecorder::default();
+        for i in 0..world.actors.len() {
+            lanes.add(ActorId(i as u8), 0, lane_state(world, i, &[]));
+        }
+        Self {
+            lanes,
+            nodes: Vec::new(),
+            service: Vec::new(),
+            writes: Vec::new(),
+            wakeups_per_release: Vec::new(),
+            max_holders: 0,
+            checks: vec![
+                InvariantReport::always(invariant::ONE_HOLDER),
+                InvariantReport::always(invariant::TOKENS_NON_DECREASING),
+                InvariantReport::always(invariant::NO_ORPHAN_NODE),
+                InvariantReport::always(invariant::NOBODY_STUCK),
+                InvariantReport::sometimes(invariant::HOLDER_RELEASED),
+                InvariantReport::sometimes(invariant::WAITER_WOKEN),
+                InvariantReport::sometimes(invariant::STALE_WRITE_ARRIVED),
+                InvariantReport::sometimes(invariant::EVERYONE_HELD),
+            ],
+            seen_events: 0,
+            seen_messages: 0,
+            stuck: vec![false; NAMES.len()],
+            held: vec![false; NAMES.len()],
+            snapshot_at: None,
+        }
+    }
+
+    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
+            c.record(at, detail);
+        }
+    }
+
+    pub(super) fn finish(self, world: &World, mut rec: Recorder, end: Millis) -> Trace {
+        let clients: Vec<&LockClient> = (0..NAMES.len()).map(|c| client(world, c)).collect();
+        let stuck_clients = (0..NAMES.len())
+            .filter(|&c| self.stuck[c])
+            .map(|c| NAMES[c].to_string())
+            .collect();
+        let duplicate_nodes = duplicates(&rec, &clients);
+        let (stale_accepted, stale_rejected) = self.writes.iter().fold((0, 0), |(a, r), w| match w
+            .judgement
+        {
+            Judgement::StaleAccepted | Judgement::Overwrote => (a + 1, r),
+            Judgement::StaleRejected => (a, r + 1),
+            _ => (a, r),
+        });
+        let violations = self
+            .checks
+            .iter()
+            .filter(|c| c.first_violation_ms().is_some())
+            .map(|c| c.name.to_string())
+            .collect();
+        rec.event(end, SERVICE, EventKind::RunEnded);
+        let windows = link_windows(&rec, end);
+        let moments = crate::engine::families::moments::moments(&rec, &self.writes, &self.checks);
+        Trace {
+            schema_version: crate::engine::trace::SCHEMA_VERSION,
+            family: Family::Abc,
+            end_ms: end,
+            actors: actors(),
+            nodes: self.nodes,
+            events: rec.events,
+            messages: rec.messages,
+            lanes: self.lanes.finish(end),
+            service: self.service,
+            writes: self.writes,
+            windows,
+            moments,
+            metrics: Metrics::Abc(AbcMetrics {
+                wakeups_per_release: self.wakeups_per_release,
+                max_holders: self.max_holders,
+                stuck_clients,
+                duplicate_nodes,
+                stale_writes_accepted: stale_accepted,
+                stale_writes_rejected: stale_rejected,
+                violations,
+            }),
+            invariants: self.checks,
+        }
+    }
+}
+
+impl Observer for AbcObserver {
+    fn observe(&mut self, world: &World, rec: &mut Recorder) {
+        let now = world.now;
+        let zk = zk(world);
+        // Facts carried by the events of this step.
+        let mut deletions = false;
+        for e in &rec.events[self.seen_events..] {
+            match &e.kind {
+                EventKind::NodeCreated { node, owner } => {
+                    let n = zk.tree.node(*node);
+                    self.nodes.push(NodeInfo {
+                        id: *node,
+                        name: n.name(),
+                        tag: n.tag,
+                        seq: n.seq,
+                        czxid: n.czxid,
+                        owner: *owner,
+                        created_ms: e.at_ms,
+                        deleted_ms: None,
+                    });
+                }
+                EventKind::NodeDeleted { node, .. } => {
+                    deletions = true;
+                    if let Some(info) = self.nodes.iter_mut().find(|i| i.id == *node) {
+                        info.deleted_ms = Some(e.at_ms);
+                    }
+                }
+                EventKind::ReleaseSent { .. } => {
+                    let who = e.actor;
+                    self.check(invariant::HOLDER_RELEASED, e.at_ms, || {
+                        format!("{} released", NAMES[who.0 as usize])
+                    });
+                }
+                EventKind::Acquired { .. } => {
+                    if let Some(h) = self.held.get_mut(e.actor.0 as usize) {
+                        *h = true;
+                    }
+                }
+                EventKind::WokeUp { .. } => {
+                    let who = e.actor;
+                    self.check(invariant::WAITER_WOKEN, e.at_ms, || {
+                        format!("{} was woken", NAMES[who.0 as usize])
+                    });
+                }
+                EventKind::WriteArrived {
+                    writer,
+                    token,
+                    accepted,
+                    last_seen_before,
+                    fencing,
+                } => {
+                    let record = judge(
+                        world,
+                        &self.writes,
+                        e.at_ms,
+                        *writer,
+                        *token,
+                        *accepted,
+                        *last_seen_before,
+                        *fencing,
+                    );
+                    if matches!(
+                        record.judgement,
+                        Judgement::StaleAccepted | Judgement::StaleRejected | Judgement::Overwrote
+                    ) {
+                        let w = *writer;
+                        self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
+                            format!("{}'s stale write arrived", NAMES[w.0 as usize])
+                        });
+                    }
+                    self.writes.push(record);
+                }
+                _ => {}
+            }
+        }
+        self.seen_events = rec.events.len();
+        // Wake-ups: watch events this step sent to clients that were waiting.
+        let mut woke = 0;
+        for m in &rec.messages[self.seen_messages..] {
+            if m.from == SERVICE
+                && matches!(m.msg, crate::engine::msg::Msg::ZkWatch { .. })
+                && (m.to.0 as usize) < NAMES.len()
+                && matches!(client(world, m.to.0 as usize).step, Step::Waiting(_))
+            {
+                woke += 1;
+            }
+        }
+        self.seen_messages = rec.messages.len();
+        if deletions && woke > 0 {
+            self.wakeups_per_release.push(woke);
+        }
+        // The always-checks, as pure functions of the state.
+        let holders = invariants::holder_count(world);
+        self.max_holders = self.max_holders.max(holders as u32);
+        if holders > 1 {
+            let names: Vec<&str> = invariants::service_holders(world)
+                .iter()
+                .map(|c| NAMES[c.0 as usize])
+                .collect();
+            self.check(invariant::ONE_HOLDER, now, || {
+                format!("{} hold the lock at once", names.join(" and "))
+            });
+        }
+        if invariants::tokens_went_backwards(world, RESOURCE) {
+            let last = self.writes.last().cloned();
+            self.check(invariant::TOKENS_NON_DECREASING, now, || match last {
+                Some(w) => format!(
+                    "{}'s token {} was accepted after a larger one",
+                    NAMES[w.writer.0 as usize], w.token
+                ),
+                None => "an accepted token went down".into(),
+            });
+        }
+        if let Some(orphan) = zk.tree.orphans().next() {
+            let name = zk.tree.node(orphan).name();
+            self.check(invariant::NO_ORPHAN_NODE, now, || {
+                format!("{name} outlived its session")
+            });
+        }
+        let stuck_bits = invariants::stuck_clients(world, SERVICE, NAMES.len());
+        let stuck: Vec<bool> = (0..NAMES.len())
+            .map(|c| stuck_bits & (1 << c) != 0)
+            .collect();
+        for (c, &is_stuck) in stuck.iter().enumerate() {
+            if is_stuck != self.stuck[c] {
+                let lock = client(world, c);
+                if is_stuck {
+                    let on = lock.watching().expect("a stuck client waits");
+                    rec.event(now, ActorId(c as u8), EventKind::Stuck { on });
+                    let label = crate::engine::invariants::watched_label(zk, on);
+                    self.check(invariant::NOBODY_STUCK, now, || {
+                        format!("{} waits forever on {label}", NAMES[c])
+                    });
+                } else {
+                    rec.event(now, ActorId(c as u8), EventKind::Unstuck);
+                }
+            }
+        }
+        self.stuck = stuck;
+        self.seen_events = rec.events.len();
+        if self.held.iter().all(|h| *h) {
+            self.check(invariant::EVERYONE_HELD, now, || {
+                "every client held the lock".into()
+            });
+        }
+        // Lanes and the lock directory.
+        for i in 0..world.actors.len() {
+            self.lanes.set(i, now, lane_state(world, i, &self.stuck));
+        }
+        if self.snapshot_at == Some(zk.tree.changes.0) {
+            return;
+        }
+        self.snapshot_at = Some(zk.tree.changes.0);
+        let snap = snapshot(world, now);
+        if self
+            .service
+            .last()
+            .is_none_or(|s| s.children != snap.children || s.watches != snap.watches)
+        {
+            if self.service.last().is_some_and(|s| s.at_ms == now) {
+                self.service.pop();
+            }
+            self.service.push(snap);
+        }
+    }
+}

@@ -1,0 +1,207 @@
+//! The A/B/C queue's parameters and faults.
+
+use serde::Serialize;
+
+use super::{NumSpec, ParamError, Unit, unknown};
+use crate::engine::time::{Millis, from_secs};
+
+pub use crate::engine::actors::recipe::{
+    OnDisconnect, OnLoss, Recovery, Registration, TokenSource, WatchMode,
+};
+
+/// A fault the A/B/C scenario can schedule. Clients are named `A`, `B`, `C`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fault {
+    /// A GC pause: the client sends nothing and does nothing; its timers fire when it wakes.
+    Freeze {
+        client: String,
+        at_ms: Millis,
+        len_ms: Millis,
+    },
+    /// The network between the client and the coordination service goes silent for an
+    /// interval; the client notices only after its read timeout.
+    Disconnect {
+        client: String,
+        at_ms: Millis,
+        len_ms: Millis,
+    },
+    /// The client process dies; its session ends when the service notices.
+    Crash { client: String, at_ms: Millis },
+    /// The client's connection breaks just as the service answers its first create: the node
+    /// exists, the response is lost, and the client sees a connection loss.
+    DropCreateResponse { client: String },
+    /// Right after `reader` reads the children, `owner`'s node is deleted (its holder releases)
+    /// before `reader`'s next request arrives.
+    DeleteBetween { owner: String, reader: String },
+}
+
+impl Fault {
+    pub fn client(&self) -> &str {
+        match self {
+            Fault::Freeze { client, .. }
+            | Fault::Disconnect { client, .. }
+            | Fault::Crash { client, .. }
+            | Fault::DropCreateResponse { client } => client,
+            Fault::DeleteBetween { reader, .. } => reader,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AbcParams {
+    pub session_timeout_ms: Millis,
+    pub delay_ms: Millis,
+    /// How long a client keeps the lock once it holds it.
+    pub hold_ms: Millis,
+    /// A holder writes to the resource this long after taking the lock.
+    pub write_after_ms: Millis,
+    /// A, B and C start this far apart.
+    pub start_gap_ms: Millis,
+    pub duration_ms: Millis,
+    /// The server's tick: session timeouts are granted within 2 to 20 ticks and expire on a
+    /// tick boundary.
+    pub tick_ms: Millis,
+    pub watch: WatchMode,
+    pub recovery: Recovery,
+    pub registration: Registration,
+    pub on_disconnect: OnDisconnect,
+    pub on_loss: OnLoss,
+    pub fencing: bool,
+    /// Where a holder's fencing token comes from.
+    pub token: TokenSource,
+    /// The lock directory's sequence counter before A creates its node.
+    pub first_sequence: i32,
+    /// The service's last transaction id before the run (the lock directory exists already).
+    pub first_zxid: u64,
+    pub faults: Vec<Fault>,
+    /// Seeds the GUIDs the clients put in their node names.
+    pub seed: u64,
+}
+
+pub const ABC_SPECS: [NumSpec; 7] = [
+    NumSpec {
+        key: "session_timeout",
+        min: 0.5,
+        max: 60.0,
+        unit: Unit::Seconds,
+        step: 0.5,
+        coarse: 5.0,
+    },
+    NumSpec {
+        key: "delay",
+        min: 0.0,
+        max: 5.0,
+        unit: Unit::Seconds,
+        step: 0.01,
+        coarse: 0.1,
+    },
+    NumSpec {
+        key: "hold",
+        min: 0.1,
+        max: 60.0,
+        unit: Unit::Seconds,
+        step: 0.5,
+        coarse: 5.0,
+    },
+    NumSpec {
+        key: "write_after",
+        min: 0.0,
+        max: 60.0,
+        unit: Unit::Seconds,
+        step: 0.5,
+        coarse: 5.0,
+    },
+    NumSpec {
+        key: "start_gap",
+        min: 0.0,
+        max: 10.0,
+        unit: Unit::Seconds,
+        step: 0.1,
+        coarse: 1.0,
+    },
+    NumSpec {
+        key: "tick",
+        min: 0.05,
+        max: 10.0,
+        unit: Unit::Seconds,
+        step: 0.05,
+        coarse: 0.5,
+    },
+    NumSpec {
+        key: "duration",
+        min: 1.0,
+        max: 600.0,
+        unit: Unit::Seconds,
+        step: 1.0,
+        coarse: 10.0,
+    },
+];
+
+impl Default for AbcParams {
+    fn default() -> Self {
+        Self {
+            session_timeout_ms: 4_000,
+            delay_ms: 10,
+            hold_ms: 3_000,
+            write_after_ms: 1_000,
+            start_gap_ms: 100,
+            duration_ms: 12_000,
+            tick_ms: 2_000,
+            watch: WatchMode::Predecessor,
+            recovery: Recovery::Guid,
+            registration: Registration::Atomic,
+            on_disconnect: OnDisconnect::Suspend,
+            on_loss: OnLoss::Stop,
+            fencing: true,
+            token: TokenSource::Czxid,
+            first_sequence: 17,
+            first_zxid: 100,
+            faults: Vec::new(),
+            seed: 1,
+        }
+    }
+}
+
+impl AbcParams {
+    pub fn spec(key: &str) -> Option<&'static NumSpec> {
+        ABC_SPECS.iter().find(|s| s.key == key)
+    }
+
+    pub fn keys() -> Vec<&'static str> {
+        ABC_SPECS
+            .iter()
+            .map(|s| s.key)
+            .chain([
+                "watch",
+                "fanout",
+                "recovery",
+                "registration",
+                "on_disconnect",
+                "on_loss",
+                "fencing",
+                "token",
+                "first_sequence",
+                "first_zxid",
+                "seed",
+                "faults",
+            ])
+            .collect()
+    }
+
+    /// Sets a numeric time parameter, given in seconds.
+    pub fn set(&mut self, key: &str, secs: f64) -> Result<(), ParamError> {
+        let spec = Self::spec(key).ok_or_else(|| unknown(key, Self::keys()))?;
+        let ms = from_secs(spec.check(secs)?);
+        match key {
+            "session_timeout" => self.session_timeout_ms = ms,
+            "delay" => self.delay_ms = ms,
+            "hold" => self.hold_ms = ms,
+            "write_after" => self.write_after_ms = ms,
+            "start_gap" => self.start_gap_ms = ms,
+            "tick" => self.tick_ms = ms,
+            _ => self.duration_ms = ms,
+        }
+        Ok(())
+    }
+}
