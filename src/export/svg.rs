@@ -300,25 +300,12 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
     }
     match &trace.metrics {
         Metrics::Frozen(m) => {
-            let num = |v: Option<f64>| {
-                v.map_or_else(
-                    || "-".to_string(),
-                    |s| fmt_secs((s * 1000.0).round() as u64),
-                )
-            };
             lines.push(format!(
-                "{} = max(0, {} - {}) = {} s    {} = {} - {} = {}",
+                "{} = {}    {} = {}",
                 lang.pick("危险窗口", "danger window"),
-                num(m.holder_write_arrival),
-                num(m.lease_expiry),
-                fmt_secs((m.danger_window * 1000.0).round() as u64),
+                crate::i18n::sim::danger_formula(m, lang),
                 lang.pick("交接延迟", "handover delay"),
-                num(m.successor_acquire),
-                num(m.lease_expiry),
-                m.handover_delay.map_or_else(
-                    || "-".into(),
-                    |d| format!("{} s", fmt_secs((d * 1000.0).round() as u64))
-                ),
+                crate::i18n::sim::handover_formula(m, lang),
             ));
             lines.push(verdict_text(m.verdict, lang).to_string());
         }

@@ -234,24 +234,8 @@ pub fn frozen_summary(m: &FrozenMetrics, lang: Lang) -> String {
     for (k, v) in rows {
         let _ = writeln!(out, "  {} {v}", key(k, lang));
     }
-    let handover = match (m.successor_acquire, m.lease_expiry, m.handover_delay) {
-        (Some(a), Some(e), Some(d)) => format!("{} - {} = {} s", trim(a), trim(e), trim(d)),
-        _ => lang
-            .pick("不适用（租约没有过期）", "n/a (the lease never expired)")
-            .into(),
-    };
-    let danger = match (m.holder_write_arrival, m.lease_expiry) {
-        (Some(w), Some(e)) => format!(
-            "max(0, {} - {}) = {} s",
-            trim(w),
-            trim(e),
-            trim(m.danger_window)
-        ),
-        _ => format!(
-            "0 s ({})",
-            lang.pick("缺少写入或过期", "no write or no expiry")
-        ),
-    };
+    let handover = crate::i18n::sim::handover_formula(m, lang);
+    let danger = crate::i18n::sim::danger_formula(m, lang);
     let _ = writeln!(out, "  {} {handover}", key("handover_delay", lang));
     let _ = writeln!(out, "  {} {danger}", key("danger_window", lang));
     let _ = writeln!(

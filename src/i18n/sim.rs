@@ -660,3 +660,36 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         other => other,
     }
 }
+
+fn secs(v: f64) -> String {
+    fmt_secs((v * 1000.0).round() as u64)
+}
+
+/// The danger window with its formula filled in from the engine's numbers:
+/// `max(0, 38 - 19) = 19 s`, or why there is none.
+pub fn danger_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> String {
+    match (m.holder_write_arrival, m.lease_expiry) {
+        (Some(w), Some(e)) => format!(
+            "max(0, {} - {}) = {} s",
+            secs(w),
+            secs(e),
+            secs(m.danger_window)
+        ),
+        _ => format!(
+            "0 s ({})",
+            lang.pick("缺少写入或过期", "no write or no expiry")
+        ),
+    }
+}
+
+/// The handover delay with its formula filled in: `19 - 19 = 0 s`, or why there is none.
+pub fn handover_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> String {
+    match (m.successor_acquire, m.lease_expiry, m.handover_delay) {
+        (Some(a), Some(e), Some(d)) => {
+            format!("{} - {} = {} s", secs(a), secs(e), secs(d))
+        }
+        _ => lang
+            .pick("不适用（租约没有过期）", "n/a (the lease never expired)")
+            .into(),
+    }
+}

@@ -356,20 +356,8 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     wrapped(buf, lay.event, &explain, Style::new());
 
     if let Some(m) = FrozenState::metrics(&s.trace) {
-        let na = ui(Ui::NotApplicable, lang);
-        let danger = match (m.holder_write_arrival, m.lease_expiry) {
-            (Some(w), Some(e)) => format!(
-                "max(0, {} - {}) = {} s",
-                secs(w),
-                secs(e),
-                secs(m.danger_window)
-            ),
-            _ => format!("{} s ({na})", secs(m.danger_window)),
-        };
-        let handover = match (m.successor_acquire, m.lease_expiry, m.handover_delay) {
-            (Some(a), Some(e), Some(d)) => format!("{} - {} = {} s", secs(a), secs(e), secs(d)),
-            _ => na.to_string(),
-        };
+        let danger = crate::i18n::sim::danger_formula(m, lang);
+        let handover = crate::i18n::sim::handover_formula(m, lang);
         if lay.formulas.height >= 2 {
             let f = lay.formulas;
             line(

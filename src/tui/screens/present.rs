@@ -207,7 +207,7 @@ fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
                 stuck,
                 lang.pick("重复节点", "duplicates"),
                 m.duplicate_nodes,
-                lang.pick("过期写入 接受/拒绝", "stale writes accepted/rejected"),
+                lang.pick("陈旧写入 接受/拒绝", "stale writes accepted/rejected"),
                 m.stale_writes_accepted,
                 m.stale_writes_rejected
             )]
@@ -216,7 +216,7 @@ fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
             "{} {}   {} {}   {} {} ms",
             lang.pick("通知", "notifications"),
             m.total_notifications,
-            lang.pick("白醒", "wasted"),
+            lang.pick("无效唤醒", "wasted"),
             m.wasted_wakeups,
             lang.pick("总耗时", "total"),
             m.total_time_ms
