@@ -1,0 +1,344 @@
+//! Regressions for files and folders that are not what locklab expects: damaged or oversized
+//! progress files, symbolic links in the data folder, read-only folders, unknown keys, devices
+//! and pipes given as files, control characters in text that ends up on a terminal or in SVG,
+//! and scenario errors that must name their place.
+//!
+//! Each runs the real binary. `LOCKLAB_TEST_BIN` points them at another build, to check that a
+//! test fails without its fix.
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use locklab::progress::store::{self, Notice, Store};
+
+fn bin() -> PathBuf {
+    std::env::var_os("LOCKLAB_TEST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_locklab")))
+}
+
+/// Runs locklab in English with `dir` as its data folder, failing if it takes over 20 s (a read
+/// that never ends shows up as a failure, not a hung test run).
+fn locklab(dir: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(bin());
+    cmd.args(["--lang", "en", "--data-dir"])
+        .arg(dir)
+        .args(args)
+        .env_remove(store::ENV_DATA_DIR)
+        .env("NO_COLOR", "1");
+    run(cmd)
+}
+
+fn run(mut cmd: Command) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn locklab");
+    let start = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("locklab {:?} did not finish within 20 s", cmd.get_args());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A progress file with one answer, written by the library as a quiz would.
+fn one_answer(dir: &Path) {
+    answer_at(dir, 1_790_000_000);
+}
+
+fn answer_at(dir: &Path, at: i64) {
+    let mut s = Store::open(dir, at).unwrap();
+    s.data_mut().record(&locklab::quiz::session::Graded {
+        id: "leases.a".into(),
+        deck: "leases".into(),
+        kind: locklab::content::deck::Kind::Model,
+        topics: vec![],
+        score: 1,
+        max: 1,
+        rating: locklab::quiz::sched::Rating::Good,
+        self_rating: None,
+        missed: vec![],
+        at,
+        note: "looked at \u{1b}]0;pwned\u{7}the title".into(),
+    });
+    assert!(s.save().unwrap());
+}
+
+fn files_starting(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(prefix))
+        .map(|e| e.path())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_progress_file_that_is_not_utf8_is_set_aside_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = b"schema_version = 1\n\n[[answers]]\nnote = \"\xff\xfe\"\n".to_vec();
+    std::fs::write(dir.path().join(store::FILE_NAME), &bad).unwrap();
+    let out = locklab(dir.path(), &["progress"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("line 4, column 9: not valid UTF-8"), "{err}");
+    let aside = files_starting(dir.path(), "progress.toml.corrupt-");
+    assert_eq!(aside.len(), 1, "{err}");
+    assert_eq!(std::fs::read(&aside[0]).unwrap(), bad);
+    // The store the screens use sees the same: a fresh, writable file.
+    let s = Store::open(dir.path(), 0).unwrap();
+    assert!(s.is_writable() && s.notices.is_empty() && s.data().answers.is_empty());
+}
+
+#[test]
+fn a_linked_progress_file_is_never_read_through_or_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    one_answer(elsewhere.path());
+    let target = elsewhere.path().join(store::FILE_NAME);
+    let before = std::fs::read(&target).unwrap();
+    let link = dir.path().join(store::FILE_NAME);
+    symlink(&target, &link).unwrap();
+    let out = locklab(dir.path(), &["progress", "reset", "--yes"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is a symbolic link"), "{err}");
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&target).unwrap(), before);
+    let s = Store::open(dir.path(), 0).unwrap();
+    assert!(!s.is_writable());
+    assert!(matches!(&s.notices[..], [Notice::Symlink { path }] if *path == link));
+}
+
+#[test]
+fn a_linked_lock_file_does_not_create_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("created-through-the-link");
+    symlink(&target, dir.path().join(store::LOCK_NAME)).unwrap();
+    let out = locklab(dir.path(), &["progress"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("is a symbolic link"), "{err}");
+    assert!(!target.exists(), "the lock was created through the link");
+}
+
+#[test]
+fn reset_never_copies_through_a_link_at_the_backup_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    one_answer(dir.path());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    // Dangling links at every name the backup could take in the next half minute.
+    for t in now.saturating_sub(1)..now + 30 {
+        let name = format!("{}.bak-{t}", store::FILE_NAME);
+        symlink(elsewhere.path().join(&name), dir.path().join(&name)).unwrap();
+    }
+    let out = locklab(dir.path(), &["progress", "reset", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_dir(elsewhere.path()).unwrap().count(),
+        0,
+        "the backup was written through a link"
+    );
+    let backups: Vec<PathBuf> = files_starting(dir.path(), "progress.toml.bak-")
+        .into_iter()
+        .filter(|p| std::fs::symlink_metadata(p).unwrap().is_file())
+        .collect();
+    assert_eq!(backups.len(), 1, "{}", text(&out.stdout));
+    assert!(text(&std::fs::read(&backups[0]).unwrap()).contains("leases.a"));
+}
+
+#[test]
+fn a_folder_that_cannot_be_written_still_shows_and_exports_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    one_answer(dir.path());
+    // The lock cannot be opened for writing (here: a folder sits at its name).
+    std::fs::remove_file(dir.path().join(store::LOCK_NAME)).unwrap();
+    std::fs::create_dir(dir.path().join(store::LOCK_NAME)).unwrap();
+    for args in [
+        &["progress"][..],
+        &["progress", "export", "--format", "json"],
+    ] {
+        let out = locklab(dir.path(), args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stdout).contains("1 answer") || text(&out.stdout).contains("leases.a"));
+        assert!(
+            text(&out.stderr).contains("read-only"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Runs `script` in a private mount namespace (`unshare -rm`), where it can mount a read-only
+/// copy of a folder or a tiny file system. `None` where this machine does not allow it; on CI
+/// that is a failure, since the tests below would then check nothing.
+fn in_namespace(script: &str) -> Option<Output> {
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-ec", script])
+        .env("LOCKLAB", bin())
+        .env_remove(store::ENV_DATA_DIR)
+        .output()
+        .ok()?;
+    if text(&out.stderr).contains("unshare failed") || out.status.code() == Some(125) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "unshare is not allowed here: {}",
+            text(&out.stderr)
+        );
+        eprintln!("skipped: unshare is not allowed here");
+        return None;
+    }
+    Some(out)
+}
+
+#[test]
+fn a_read_only_file_system_still_shows_and_exports_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    one_answer(dir.path());
+    let d = dir.path().display();
+    let script = format!(
+        "mount --bind {d} {d}; mount -o remount,bind,ro {d}; \
+         ! touch {d}/probe 2>/dev/null; \
+         \"$LOCKLAB\" --lang en --data-dir {d} progress; \
+         \"$LOCKLAB\" --lang en --data-dir {d} progress export --format csv"
+    );
+    let Some(out) = in_namespace(&script) else {
+        return;
+    };
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("1 answers") || stdout.contains("1 answer"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("leases.a,leases,model"), "{stdout}");
+    assert!(stderr.contains("read-only"), "{stderr}");
+}
+
+#[test]
+fn devices_pipes_and_huge_files_are_refused_without_reading_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = locklab(dir.path(), &["progress", "merge", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("/dev/zero: not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = locklab(dir.path(), &["sim", "run", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/dev/zero: not a regular file"));
+
+    let fifo = dir.path().join("pipe.toml");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let out = locklab(dir.path(), &["sim", "run", fifo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("not a regular file"));
+
+    // Sparse files: large on paper, no disk used.
+    let big = dir.path().join("big.toml");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(store::PROGRESS_LIMIT + 1)
+        .unwrap();
+    let out = locklab(dir.path(), &["progress", "merge", big.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("larger than 256 MiB"),
+        "{}",
+        text(&out.stderr)
+    );
+    let scenario = dir.path().join("big-scenario.toml");
+    std::fs::File::create(&scenario)
+        .unwrap()
+        .set_len(locklab::source::CONTENT_LIMIT + 1)
+        .unwrap();
+    let out = locklab(dir.path(), &["sim", "run", scenario.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("larger than 4 MiB"));
+    // The store's own file is refused too, and left as it is.
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    let own = data.join(store::FILE_NAME);
+    std::fs::File::create(&own)
+        .unwrap()
+        .set_len(store::PROGRESS_LIMIT + 1)
+        .unwrap();
+    let out = locklab(&data, &["progress"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("larger than 256 MiB"));
+    assert_eq!(
+        std::fs::metadata(&own).unwrap().len(),
+        store::PROGRESS_LIMIT + 1
+    );
+    assert!(files_starting(&data, "progress.toml.corrupt").is_empty());
+}
+
+#[test]
+fn unknown_keys_survive_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = "schema_version = 1\nfrom_a_newer_build = \"keep me\"\n\n\
+        [cards.\"leases.a\"]\nstability = 1.0\ndifficulty = 5.0\ndue = 1790086400\n\
+        last_review = 1790000000\nreps = 1\nlapses = 0\nease_hint = 3\n\n\
+        [[answers]]\nat = 1790000000\nquestion = \"leases.a\"\ndeck = \"leases\"\nkind = \"model\"\n\
+        score = 1\nmax = 1\nrating = \"good\"\nhint_used = true\n\n\
+        [[sessions]]\nstarted = 1790000000\nended = 1790000060\nquestions = 1\nanswered = 1\n\
+        score = 1\nmax = 1\nmode = \"exam\"\n\n[settings]\ntheme = \"dark\"\n";
+    std::fs::write(dir.path().join(store::FILE_NAME), file).unwrap();
+    // Merging another file saves this one.
+    let other = tempfile::tempdir().unwrap();
+    answer_at(other.path(), 1_790_100_000);
+    let other_file = other.path().join(store::FILE_NAME);
+    let out = locklab(
+        dir.path(),
+        &["progress", "merge", other_file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let saved = std::fs::read_to_string(dir.path().join(store::FILE_NAME)).unwrap();
+    let t: toml::Table = saved.parse().unwrap();
+    assert_eq!(t["from_a_newer_build"].as_str(), Some("keep me"), "{saved}");
+    assert_eq!(t["settings"]["theme"].as_str(), Some("dark"), "{saved}");
+    assert_eq!(
+        t["cards"]["leases.a"]["ease_hint"].as_integer(),
+        Some(3),
+        "{saved}"
+    );
+    let answers = t["answers"].as_array().unwrap();
+    assert_eq!(answers.len(), 2, "{saved}");
+    assert!(
+        answers
+            .iter()
+            .any(|a| a.get("hint_used").and_then(|v| v.as_bool()) == Some(true))
+    );
+    assert_eq!(t["sessions"][0]["mode"].as_str(), Some("exam"), "{saved}");
+}
