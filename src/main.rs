@@ -71,8 +71,8 @@ fn tui(
     let dir = locklab::progress::store::resolve_dir(data_dir);
     match locklab::tui::run(start, lang, source, dir) {
         Ok(locklab::tui::Ended::Quit) => Ok(()),
-        // Killed by a signal: the terminal is restored; exit the way a shell expects.
-        Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),
+        // Ended by a signal: the terminal is restored; end the way the signal would have.
+        Ok(locklab::tui::Ended::Signal(sig)) => locklab::tui::signals::end_with(sig),
         Err(e) => Err(sim_cmd::UserError {
             message: e.message(lang),
             status: 1,
