@@ -9,6 +9,7 @@ use crate::i18n::Lang;
 use crate::preset::{self, Preset};
 use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
+use crate::text::printable;
 
 /// Finds a scenario by preset name, or reads it as a file when it names one.
 pub fn resolve(scenario: &str, source: &Source) -> Result<Preset, UserError> {
@@ -44,9 +45,12 @@ pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserErro
     };
     let about = lang.pick(&p.about.zh, &p.about.en);
     let body = match args.format {
+        // The SVG escapes what XML cannot hold itself.
         ExportFormat::Svg => export::svg::render(&p.name, about, &trace, at, lang),
+        // Text goes to terminals and handouts: no control character gets through.
         ExportFormat::Txt => {
-            export::text::report_at(&p.name, Some(about), &p.params, &trace, at, lang)
+            let (name, about) = (printable(&p.name, false), printable(about, true));
+            export::text::report_at(&name, Some(&about), &p.params, &trace, at, lang)
         }
     };
     if args.output.as_os_str() == "-" {

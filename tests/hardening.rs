@@ -342,3 +342,52 @@ fn unknown_keys_survive_a_save() {
     );
     assert_eq!(t["sessions"][0]["mode"].as_str(), Some("exam"), "{saved}");
 }
+
+/// A scenario whose sentences carry a terminal escape and characters XML does not allow.
+const HOSTILE: &str = "family = \"frozen\"\n[about]\nzh = \"说明\\u001b[31m\\u0001\"\n\
+                       en = \"About \\u001b]0;retitled\\u0007 \\u0001\\u000c\\uFFFE end\"\n";
+
+#[test]
+fn control_characters_never_reach_the_terminal_or_the_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hostile.toml");
+    std::fs::write(&file, HOSTILE).unwrap();
+    let f = file.to_str().unwrap();
+    for args in [
+        &["sim", "run", f][..],
+        &["export", f, "--format", "txt", "-o", "-"],
+    ] {
+        let out = locklab(dir.path(), args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains("About ␛]0;retitled␇ ␁␌"),
+            "{args:?}: {stdout}"
+        );
+        assert!(
+            !stdout.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: a control character got through"
+        );
+    }
+    for lang in ["en", "zh"] {
+        let svg = dir.path().join(format!("out-{lang}.svg"));
+        let mut cmd = Command::new(bin());
+        cmd.args(["--lang", lang, "export", f, "--format", "svg", "-o"])
+            .arg(&svg);
+        let out = run(cmd);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let body = std::fs::read_to_string(&svg).unwrap();
+        roxmltree::Document::parse(&body).unwrap_or_else(|e| panic!("{lang}: invalid XML: {e}"));
+    }
+    // Notes in the CSV export, where a spreadsheet or `cat` would show them.
+    one_answer(dir.path());
+    let out = locklab(dir.path(), &["progress", "export", "--format", "csv"]);
+    let csv = text(&out.stdout);
+    assert!(csv.contains("looked at ␛]0;pwned␇the title"), "{csv}");
+    assert!(!csv.contains('\u{1b}') && !csv.contains('\u{7}'));
+}

@@ -65,7 +65,9 @@ impl Running {
             parser,
             _master: pair.master,
         };
-        running.wait_until("the first frame", |r| r.screen().contains("stale_write_rejected"));
+        running.wait_until("the first frame", |r| {
+            r.screen().contains("stale_write_rejected")
+        });
         running
     }
 
@@ -141,7 +143,9 @@ fn every_ending_signal_restores_the_terminal() {
             std::thread::sleep(Duration::from_millis(20));
         };
         assert!(!status.success(), "SIG{name}: {status:?}");
-        r.wait_until(&format!("the restore after SIG{name}"), |r| restored(&r.raw()));
+        r.wait_until(&format!("the restore after SIG{name}"), |r| {
+            restored(&r.raw())
+        });
     }
 }
 
