@@ -391,3 +391,67 @@ fn control_characters_never_reach_the_terminal_or_the_svg() {
     assert!(csv.contains("looked at ␛]0;pwned␇the title"), "{csv}");
     assert!(!csv.contains('\u{1b}') && !csv.contains('\u{7}'));
 }
+
+#[test]
+fn export_replaces_files_atomically_keeps_their_mode_and_never_creates_through_a_link() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("slide.svg");
+    std::fs::write(&out_path, "old").unwrap();
+    std::fs::set_permissions(&out_path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let inode = std::fs::metadata(&out_path).unwrap().ino();
+    let p = out_path.to_str().unwrap();
+    let out = locklab(dir.path(), &["export", "chain", "--format", "svg", "-o", p]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let meta = std::fs::metadata(&out_path).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o640);
+    assert_ne!(meta.ino(), inode, "not replaced by a rename");
+    assert!(std::fs::read_to_string(&out_path).unwrap().starts_with("<?xml"));
+    // No temporary file is left behind.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+
+    // A dangling link: writing through it would create a file wherever it points.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let target = elsewhere.path().join("planted.svg");
+    let link = dir.path().join("link.svg");
+    symlink(&target, &link).unwrap();
+    let out = locklab(
+        dir.path(),
+        &["export", "chain", "--format", "svg", "-o", link.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("symbolic link"), "{}", text(&out.stderr));
+    assert!(!target.exists());
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+
+    // A link the user named to an existing file: that file is replaced, the link stays.
+    std::fs::write(&target, "old").unwrap();
+    let out = locklab(
+        dir.path(),
+        &["export", "chain", "--format", "txt", "-o", link.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(std::fs::read_to_string(&target).unwrap().contains("chain"));
+}
+
+#[test]
+fn a_full_disk_leaves_the_old_export_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display();
+    // A 64 KiB file system holding a previous export, then filled up.
+    let script = format!(
+        "mount -t tmpfs -o size=64k tmpfs {d}; echo previous > {d}/out.svg; \
+         dd if=/dev/zero of={d}/fill bs=1k count=128 2>/dev/null || true; \
+         ! \"$LOCKLAB\" --lang en export chain --format svg -o {d}/out.svg; \
+         cat {d}/out.svg; ls -a {d}"
+    );
+    let Some(out) = in_namespace(&script) else {
+        return;
+    };
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("previous\n"), "{stdout}");
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    assert!(!stdout.contains(".locklab-"), "a temporary file was left: {stdout}");
+}
