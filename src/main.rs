@@ -11,7 +11,13 @@ use locklab::tui::Start;
 fn main() {
     let cli = Cli::parse();
     let lang = cli.lang.unwrap_or_else(Lang::from_env);
-    let source = cli.content.clone().map_or(Source::Embedded, Source::Dir);
+    let source = match cli.content.clone() {
+        None => Source::Embedded,
+        Some(dir) => Source::from_dir(dir).unwrap_or_else(|message| {
+            eprintln!("locklab: {message}");
+            std::process::exit(2)
+        }),
+    };
     let result = match cli.command {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
@@ -67,6 +73,8 @@ fn tui(
     source: &Source,
     data_dir: Option<&std::path::Path>,
 ) -> Result<(), sim_cmd::UserError> {
+    // The screens, Home and the lessons' `sim:` links all use the presets of this source.
+    locklab::preset::use_source(source).map_err(|e| sim_cmd::UserError::usage(e.to_string()))?;
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
     let dir = locklab::progress::store::resolve_dir(data_dir);
     match locklab::tui::run(start, lang, source, dir) {

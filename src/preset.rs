@@ -642,6 +642,26 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     builtin().iter().find(|p| p.name == name)
 }
 
+static ACTIVE: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
+
+/// Makes the presets of `source` the ones the terminal screens use everywhere: the A/B/C
+/// screen, Home's presentations and the lessons' `sim:` links, so they agree with `locklab
+/// check` and `locklab sim` on the same source. Called once, before the screens open; the
+/// embedded presets need no call.
+pub fn use_source(source: &Source) -> Result<(), LoadError> {
+    if *source == Source::Embedded {
+        return Ok(());
+    }
+    let presets = load_all(source)?;
+    let _ = ACTIVE.set(presets);
+    Ok(())
+}
+
+/// The presets in use: those of the source given to [`use_source`], else the shipped ones.
+pub fn active() -> &'static [Preset] {
+    ACTIVE.get().map_or_else(builtin, Vec::as_slice)
+}
+
 /// Reads a user's scenario file: a regular file of at most [`CONTENT_LIMIT`] bytes of UTF-8.
 ///
 /// [`CONTENT_LIMIT`]: crate::source::CONTENT_LIMIT

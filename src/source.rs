@@ -29,6 +29,38 @@ pub enum Source {
 }
 
 impl Source {
+    /// The folder given with `--content`, once it is known to hold what locklab reads: lessons,
+    /// quiz decks and presets. A folder that does not exist, or lacks any of them, is an error
+    /// naming what is missing, so a mistyped path is not taken for empty content.
+    pub fn from_dir(dir: PathBuf) -> Result<Source, String> {
+        if !dir.is_dir() {
+            return Err(format!(
+                "content folder {} does not exist or is not a folder",
+                dir.display()
+            ));
+        }
+        let shown = dir.display().to_string();
+        let source = Source::Dir(dir);
+        let parts = [
+            ("content", "md", "no lessons (content/zh/*.md, content/en/*.md)"),
+            ("quizzes", "toml", "no quiz decks (quizzes/*.toml)"),
+            ("assets/scenarios", "toml", "no presets (assets/scenarios/*.toml)"),
+        ];
+        let mut missing = Vec::new();
+        for (folder, ext, what) in parts {
+            match source.files(folder, ext) {
+                Ok(files) if files.is_empty() => missing.push(what.to_string()),
+                Ok(_) => {}
+                Err(e) => missing.push(format!("{what}: {e}")),
+            }
+        }
+        if missing.is_empty() {
+            Ok(source)
+        } else {
+            Err(format!("content folder {shown} has {}", missing.join(", ")))
+        }
+    }
+
     /// The files directly or indirectly under `folder` whose names end with `.ext`, sorted.
     pub fn files(&self, folder: &str, ext: &str) -> std::io::Result<Vec<SourceFile>> {
         let suffix = format!(".{ext}");

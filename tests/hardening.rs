@@ -455,3 +455,40 @@ fn a_full_disk_leaves_the_old_export_whole() {
     assert!(stderr.contains("cannot write"), "{stderr}");
     assert!(!stdout.contains(".locklab-"), "a temporary file was left: {stdout}");
 }
+
+#[test]
+fn a_content_folder_must_exist_and_hold_lessons_decks_and_presets() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-folder");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let partial = dir.path().join("partial");
+    std::fs::create_dir_all(partial.join("quizzes")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        root.join("quizzes/05-fencing.toml"),
+        partial.join("quizzes/05-fencing.toml"),
+    )
+    .unwrap();
+    for args in [&["check"][..], &["quiz", "--plain"], &["sim", "list"]] {
+        let with = |folder: &Path| {
+            let mut a = vec!["--content", folder.to_str().unwrap()];
+            a.extend_from_slice(args);
+            locklab(dir.path(), &a)
+        };
+        let out = with(&missing);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("does not exist"), "{}", text(&out.stderr));
+        let out = with(&empty);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        for part in ["no lessons", "no quiz decks", "no presets"] {
+            assert!(err.contains(part), "{args:?}: {err}");
+        }
+        let out = with(&partial);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = text(&out.stderr);
+        assert!(err.contains("no lessons") && err.contains("no presets"), "{err}");
+        assert!(!err.contains("no quiz decks"), "{err}");
+    }
+}

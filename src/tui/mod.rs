@@ -68,7 +68,7 @@ impl TuiError {
 /// Checks what the command line asked to open before touching the terminal.
 pub fn check_start(start: &Start) -> Result<(), String> {
     if let Start::Abc(Some(name)) = start {
-        let abc: Vec<&str> = crate::preset::builtin()
+        let abc: Vec<&str> = crate::preset::active()
             .iter()
             .filter(|p| p.family == crate::engine::trace::Family::Abc)
             .map(|p| p.name.as_str())

@@ -1,8 +1,9 @@
-//! Signals sent to the real binary in a pseudo-terminal: every signal that ends the process
-//! leaves the terminal restored, and SIGTSTP restores it, stops, and takes it back on SIGCONT.
-//! `LOCKLAB_TEST_BIN` points them at another build.
+//! The real binary in a pseudo-terminal: every signal that ends the process leaves the terminal
+//! restored, SIGTSTP restores it, stops, and takes it back on SIGCONT; and presets read with
+//! `--content` are the ones the screens open. `LOCKLAB_TEST_BIN` points them at another build.
 
 use std::io::Read;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,6 +26,12 @@ struct Running {
 
 impl Running {
     fn start() -> Self {
+        let r = Self::spawn(&["frozen"]);
+        r.wait_until("the first frame", |r| r.screen().contains("stale_write_rejected"));
+        r
+    }
+
+    fn spawn(args: &[&str]) -> Self {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -36,7 +43,7 @@ impl Running {
         let bin = std::env::var_os("LOCKLAB_TEST_BIN")
             .unwrap_or_else(|| env!("CARGO_BIN_EXE_locklab").into());
         let mut cmd = CommandBuilder::new(bin);
-        cmd.arg("frozen");
+        cmd.args(args);
         cmd.env("LC_ALL", "C");
         cmd.env("NO_COLOR", "1");
         cmd.env("TERM", "xterm-256color");
@@ -59,16 +66,12 @@ impl Running {
                 p.lock().expect("parser").process(&buf[..n]);
             }
         });
-        let running = Self {
+        Self {
             child,
             raw,
             parser,
             _master: pair.master,
-        };
-        running.wait_until("the first frame", |r| {
-            r.screen().contains("stale_write_rejected")
-        });
-        running
+        }
     }
 
     fn raw(&self) -> String {
@@ -189,4 +192,37 @@ fn suspend_restores_stops_and_continue_takes_the_terminal_back() {
     };
     assert!(status.success(), "{status:?}");
     r.wait_until("the final restore", |r| restored(&r.raw()));
+}
+
+/// Copies the shipped content into a folder and adds a preset of the user's own.
+fn content_with_own_preset() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("content dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let ok = std::process::Command::new("cp")
+        .arg("-r")
+        .args(["content", "quizzes", "assets"].map(|d| root.join(d)))
+        .arg(dir.path())
+        .status()
+        .expect("cp");
+    assert!(ok.success());
+    let chain = std::fs::read_to_string(root.join("assets/scenarios/chain.toml")).expect("chain");
+    let mine = chain.replace("The correct recipe:", "My own chain, from a folder:");
+    std::fs::write(dir.path().join("assets/scenarios/mychain.toml"), mine).expect("write");
+    dir
+}
+
+#[test]
+fn the_screens_open_presets_from_the_content_folder() {
+    let content = content_with_own_preset();
+    let c = content.path().to_str().expect("utf-8 path");
+    let mut r = Running::spawn(&["--content", c, "abc", "mychain"]);
+    r.wait_until("the folder's own preset on the A/B/C screen", |r| {
+        r.screen().contains("My own chain, from a folder")
+    });
+    r.signal("TERM");
+    let start = Instant::now();
+    while r.child.try_wait().expect("wait").is_none() {
+        assert!(start.elapsed() < Duration::from_secs(20), "did not end");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
