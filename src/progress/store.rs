@@ -331,6 +331,28 @@ fn unique(dir: &Path, name: &str) -> PathBuf {
         .unwrap_or(first)
 }
 
+/// Replaces the file `name` in the data folder `dir` with `bytes`, atomically, for any small
+/// file kept beside the progress file (the reading positions): the folder is created private
+/// (0700), the file is private (0600), and a symbolic link at the name is refused rather than
+/// replaced. A temporary file left by a crash is cleared by the next store that takes the lock.
+pub fn write_in_data_dir(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    create_dir(dir)?;
+    let path = dir.join(name);
+    if is_symlink(&path) {
+        return Err(io::Error::other(format!(
+            "{} is a symbolic link; locklab does not follow links in its data folder",
+            path.display()
+        )));
+    }
+    write_atomic(dir, &path, bytes)
+}
+
+/// Reads the file `name` in the data folder `dir`: `None` when it is missing, a link, not a
+/// regular file, larger than `limit` or not UTF-8.
+pub fn read_in_data_dir(dir: &Path, name: &str, limit: u64) -> Option<String> {
+    read_text(&dir.join(name), limit, Links::Refuse).ok()
+}
+
 /// Writes `bytes` to `path` so that a crash at any moment leaves either the old or the new file.
 pub fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> io::Result<()> {
     use std::os::unix::fs::PermissionsExt;

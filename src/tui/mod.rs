@@ -163,7 +163,8 @@ pub fn run(
             (ScreenId::Home, None, None)
         }
     };
-    let reader = screens::reader::ReaderState::new(source, reading::data_dir_from_env());
+    // Reading positions live beside the progress file, in the folder the store uses.
+    let reader = screens::reader::ReaderState::new(source, data_dir.as_ref().ok().cloned());
     let mut app = App::with_reader(
         screen,
         preset.as_deref(),
