@@ -42,9 +42,17 @@ impl Source {
         let shown = dir.display().to_string();
         let source = Source::Dir(dir);
         let parts = [
-            ("content", "md", "no lessons (content/zh/*.md, content/en/*.md)"),
+            (
+                "content",
+                "md",
+                "no lessons (content/zh/*.md, content/en/*.md)",
+            ),
             ("quizzes", "toml", "no quiz decks (quizzes/*.toml)"),
-            ("assets/scenarios", "toml", "no presets (assets/scenarios/*.toml)"),
+            (
+                "assets/scenarios",
+                "toml",
+                "no presets (assets/scenarios/*.toml)",
+            ),
         ];
         let mut missing = Vec::new();
         for (folder, ext, what) in parts {

@@ -126,11 +126,17 @@ fn sigkill_at_chosen_points_never_loses_a_confirmed_answer() {
         reader.join().unwrap();
         assert!(saves >= point.saves, "run {run}: {saves} saves, {point:?}");
         if let Some(n) = confirmed {
-            assert!(n > in_file, "run {run}: saved {n} with {in_file} already in the file");
+            assert!(
+                n > in_file,
+                "run {run}: saved {n} with {in_file} already in the file"
+            );
             runs_that_saved += 1;
         }
         if !path.exists() {
-            assert_eq!(confirmed, None, "run {run}: a save was confirmed but there is no file");
+            assert_eq!(
+                confirmed, None,
+                "run {run}: a save was confirmed but there is no file"
+            );
             continue;
         }
         let p = store::read_progress(&path)
@@ -142,7 +148,11 @@ fn sigkill_at_chosen_points_never_loses_a_confirmed_answer() {
             p.answers.len()
         );
         // At most the one answer being saved when the kill came is there unconfirmed.
-        assert!(p.answers.len() <= want + 1, "run {run}: {} > {want} + 1", p.answers.len());
+        assert!(
+            p.answers.len() <= want + 1,
+            "run {run}: {} > {want} + 1",
+            p.answers.len()
+        );
         in_file = p.answers.len();
         assert_eq!(
             p.cards.len(),
@@ -155,7 +165,10 @@ fn sigkill_at_chosen_points_never_loses_a_confirmed_answer() {
     }
     // Every run told to wait for a save got one: three runs in four.
     let told_to_save = (0..RUNS).filter(|r| kill_point(*r).saves > 0).count();
-    assert!(runs_that_saved >= told_to_save, "{runs_that_saved} of {told_to_save}");
+    assert!(
+        runs_that_saved >= told_to_save,
+        "{runs_that_saved} of {told_to_save}"
+    );
     assert!(in_file >= told_to_save);
     // Temporary files of saves cut short are cleared by the next locklab that takes the lock.
     let s = store::Store::open(dir.path(), 0).unwrap();

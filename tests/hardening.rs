@@ -406,7 +406,11 @@ fn export_replaces_files_atomically_keeps_their_mode_and_never_creates_through_a
     let meta = std::fs::metadata(&out_path).unwrap();
     assert_eq!(meta.permissions().mode() & 0o777, 0o640);
     assert_ne!(meta.ino(), inode, "not replaced by a rename");
-    assert!(std::fs::read_to_string(&out_path).unwrap().starts_with("<?xml"));
+    assert!(
+        std::fs::read_to_string(&out_path)
+            .unwrap()
+            .starts_with("<?xml")
+    );
     // No temporary file is left behind.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 
@@ -417,21 +421,49 @@ fn export_replaces_files_atomically_keeps_their_mode_and_never_creates_through_a
     symlink(&target, &link).unwrap();
     let out = locklab(
         dir.path(),
-        &["export", "chain", "--format", "svg", "-o", link.to_str().unwrap()],
+        &[
+            "export",
+            "chain",
+            "--format",
+            "svg",
+            "-o",
+            link.to_str().unwrap(),
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("symbolic link"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("symbolic link"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(!target.exists());
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
 
     // A link the user named to an existing file: that file is replaced, the link stays.
     std::fs::write(&target, "old").unwrap();
     let out = locklab(
         dir.path(),
-        &["export", "chain", "--format", "txt", "-o", link.to_str().unwrap()],
+        &[
+            "export",
+            "chain",
+            "--format",
+            "txt",
+            "-o",
+            link.to_str().unwrap(),
+        ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert!(std::fs::read_to_string(&target).unwrap().contains("chain"));
 }
 
@@ -453,7 +485,10 @@ fn a_full_disk_leaves_the_old_export_whole() {
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     assert!(stdout.starts_with("previous\n"), "{stdout}");
     assert!(stderr.contains("cannot write"), "{stderr}");
-    assert!(!stdout.contains(".locklab-"), "a temporary file was left: {stdout}");
+    assert!(
+        !stdout.contains(".locklab-"),
+        "a temporary file was left: {stdout}"
+    );
 }
 
 #[test]
@@ -478,7 +513,11 @@ fn a_content_folder_must_exist_and_hold_lessons_decks_and_presets() {
         };
         let out = with(&missing);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(text(&out.stderr).contains("does not exist"), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("does not exist"),
+            "{}",
+            text(&out.stderr)
+        );
         let out = with(&empty);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
@@ -488,7 +527,75 @@ fn a_content_folder_must_exist_and_hold_lessons_decks_and_presets() {
         let out = with(&partial);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
-        assert!(err.contains("no lessons") && err.contains("no presets"), "{err}");
+        assert!(
+            err.contains("no lessons") && err.contains("no presets"),
+            "{err}"
+        );
         assert!(!err.contains("no quiz decks"), "{err}");
+    }
+}
+
+#[test]
+fn every_scenario_error_names_the_file_line_column_and_key_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let chain = std::fs::read_to_string(root.join("assets/scenarios/chain.toml")).unwrap();
+    let deep = format!("{}]{}", "[".repeat(200), "]".repeat(199));
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "map-for-a-number",
+            chain
+                .replacen("at = 0.26", "at = { x = 1 }", 1)
+                .into_bytes(),
+            ":12:6: `script[0].at`: invalid type: map, expected f64",
+        ),
+        (
+            "duplicate-key",
+            chain
+                .replacen(
+                    "watch = \"predecessor\"",
+                    "watch = \"predecessor\"\nwatch = \"x\"",
+                    1,
+                )
+                .into_bytes(),
+            ":10:1: `params.watch`: duplicate key",
+        ),
+        (
+            "duplicate-table",
+            chain
+                .replacen("[about]", "[about]\n[about]", 1)
+                .into_bytes(),
+            ":5:2: `about`: duplicate key",
+        ),
+        (
+            "wrong-type",
+            chain
+                .replacen("en = \"The correct recipe", "en = 3\nx = \"", 1)
+                .into_bytes(),
+            ":6:6: `about.en`: invalid type: integer `3`, expected a string",
+        ),
+        (
+            "too-deep",
+            format!("{chain}\nx = {deep}\n").into_bytes(),
+            ":46:85: `script[5].x[0][0][0][0][0][0][0][0][0]…`: cannot recurse further",
+        ),
+        (
+            "not-utf8",
+            [&chain.as_bytes()[..40], b"\xff", &chain.as_bytes()[40..]].concat(),
+            ":2:26: `locked[1]`: not valid UTF-8 text",
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let file = dir.path().join(format!("{name}.toml"));
+        std::fs::write(&file, bytes).unwrap();
+        let out = locklab(dir.path(), &["sim", "run", file.to_str().unwrap()]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        let shown = format!("{}{want}", file.display());
+        assert!(
+            err.contains(&shown) || err.contains(want),
+            "{name}: want {want}\n got {err}"
+        );
+        assert!(err.contains(&file.display().to_string()), "{name}: {err}");
     }
 }

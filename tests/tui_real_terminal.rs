@@ -27,7 +27,9 @@ struct Running {
 impl Running {
     fn start() -> Self {
         let r = Self::spawn(&["frozen"]);
-        r.wait_until("the first frame", |r| r.screen().contains("stale_write_rejected"));
+        r.wait_until("the first frame", |r| {
+            r.screen().contains("stale_write_rejected")
+        });
         r
     }
 

@@ -103,6 +103,10 @@ mod tests {
         std::os::unix::fs::symlink(&elsewhere, dir.join(FILE)).unwrap();
         assert!(load(&dir).is_empty());
         assert!(save(&dir, &p).is_err());
-        assert!(std::fs::read_to_string(&elsewhere).unwrap().contains("section = 2"));
+        assert!(
+            std::fs::read_to_string(&elsewhere)
+                .unwrap()
+                .contains("section = 2")
+        );
     }
 }
