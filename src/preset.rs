@@ -140,7 +140,18 @@ pub(crate) fn toml_error_place(
     e: &toml::de::Error,
 ) -> (std::ops::Range<usize>, Option<String>) {
     let span = e.span().unwrap_or(0..0);
-    let key = crate::toml_place::key_path(text, span.start).or_else(|| unknown_key(e.message()));
+    let path = crate::toml_place::key_path(text, span.start);
+    // A missing field is reported at its table; the key at fault is the field in it.
+    let missing = e
+        .message()
+        .split("missing field `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next());
+    let key = match (path, missing) {
+        (Some(p), Some(m)) => Some(format!("{p}.{m}")),
+        (None, Some(m)) => Some(m.to_string()),
+        (path, None) => path.or_else(|| unknown_key(e.message())),
+    };
     (span, key)
 }
 

@@ -235,13 +235,27 @@ impl Walk {
 /// The key path at byte `offset` of `text`, when the place is under a key.
 pub fn key_path(text: &str, offset: usize) -> Option<String> {
     let mut walk = Walk::new();
-    for t in Source::new(text).lex() {
-        if t.kind() == TokenKind::Eof || t.span().start() > offset {
+    let mut tokens = Source::new(text).lex();
+    for t in tokens.by_ref() {
+        if t.kind() == TokenKind::Eof {
+            break;
+        }
+        if t.span().start() > offset {
+            // A place on a table header (where a missing field is reported) is that table:
+            // read on to the header's end.
+            if walk.header.is_some() {
+                walk.step(text, &t);
+                for t in tokens.by_ref() {
+                    if walk.header.is_none() || t.kind() == TokenKind::Eof {
+                        break;
+                    }
+                    walk.step(text, &t);
+                }
+            }
             break;
         }
         walk.step(text, &t);
     }
-    // Inside a header being read, the header's own keys are the place.
     if let Some((_, keys, _)) = &walk.header {
         return (!keys.is_empty()).then(|| keys.join("."));
     }
@@ -287,6 +301,8 @@ mod tests {
         assert_eq!(at(text, "'three'").as_deref(), Some("faults[1].at.a[2]"));
         assert_eq!(at(text, "3 }").as_deref(), Some("script[0].set.ttl"));
         assert_eq!(key_path(text, 0).as_deref(), Some("family"));
+        // On a header itself (where toml puts a missing field), the place is that table.
+        assert_eq!(at(text, "[[script]]").as_deref(), Some("script[0]"));
         let dotted = "[a]\nb.\"c d\" = 1\n";
         assert_eq!(at(dotted, "1").as_deref(), Some("a.b.c d"));
     }

@@ -580,6 +580,12 @@ fn every_scenario_error_names_the_file_line_column_and_key_path() {
             ":46:85: `script[5].x[0][0][0][0][0][0][0][0][0]…`: cannot recurse further",
         ),
         (
+            // Found by the fuzz target: a missing field is reported at its table's header.
+            "missing-field",
+            format!("{chain}\n[[script]]\nzh = \"只有中文\"\n").into_bytes(),
+            "`script[6].en`: missing field `en`",
+        ),
+        (
             "not-utf8",
             [&chain.as_bytes()[..40], b"\xff", &chain.as_bytes()[40..]].concat(),
             ":2:26: `locked[1]`: not valid UTF-8 text",
