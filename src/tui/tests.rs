@@ -20,6 +20,7 @@ use crate::quiz::sched::Calendar;
 
 mod quiz;
 mod reader;
+mod storm;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
