@@ -185,6 +185,13 @@ impl Store {
         }
         self.data.schema_version = SCHEMA_VERSION;
         let text = file::to_text(&self.data).map_err(io::Error::other)?;
+        // A link put in the file's place since it was opened is not silently replaced.
+        if is_symlink(&self.path) {
+            return Err(io::Error::other(format!(
+                "{} has become a symbolic link; not replacing it",
+                self.path.display()
+            )));
+        }
         write_atomic(&self.dir, &self.path, text.as_bytes())?;
         Ok(true)
     }

@@ -71,11 +71,11 @@ pub fn notice(n: &Notice, lang: Lang) -> String {
         },
         Notice::Symlink { path } => match lang {
             Lang::Zh => format!(
-                "{} 是符号链接；locklab 不跟随数据文件夹里的链接，本次以只读方式打开，不保存。要用链接指向的文件，请用 --data-dir 指定它所在的文件夹。",
+                "{} 是符号链接，locklab 不跟随数据文件夹里的链接：以只读方式打开，不保存（请用 --data-dir 指定它指向的文件夹）。",
                 path.display()
             ),
             Lang::En => format!(
-                "{} is a symbolic link; locklab does not follow links in its data folder, so it opened read-only and nothing will be saved. To use the file it points to, pass its folder with --data-dir.",
+                "{} is a symbolic link, which locklab does not follow in its data folder: opened read-only, nothing will be saved (pass the folder it points into with --data-dir).",
                 path.display()
             ),
         },
