@@ -55,7 +55,8 @@ fn main() {
         None => tui(Start::Home, lang, &source, cli.data_dir.as_deref()),
     };
     if let Err(e) = result {
-        eprintln!("locklab: {}", e.message);
+        // Messages can quote a user's file: no control character reaches the terminal.
+        eprintln!("locklab: {}", locklab::text::printable(&e.message, true));
         std::process::exit(e.status);
     }
 }

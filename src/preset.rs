@@ -147,10 +147,12 @@ pub(crate) fn toml_error_place(
         .split("missing field `")
         .nth(1)
         .and_then(|rest| rest.split('`').next());
-    let key = match (path, missing) {
-        (Some(p), Some(m)) => Some(format!("{p}.{m}")),
-        (None, Some(m)) => Some(m.to_string()),
-        (path, None) => path.or_else(|| unknown_key(e.message())),
+    let key = match missing {
+        Some(m) => match crate::toml_place::table_path(text, span.start) {
+            Some(table) => Some(format!("{table}.{m}")),
+            None => Some(m.to_string()),
+        },
+        None => path.or_else(|| unknown_key(e.message())),
     };
     (span, key)
 }

@@ -234,6 +234,24 @@ impl Walk {
 
 /// The key path at byte `offset` of `text`, when the place is under a key.
 pub fn key_path(text: &str, offset: usize) -> Option<String> {
+    let walk = walk_to(text, offset);
+    if let Some((_, keys, _)) = &walk.header {
+        return (!keys.is_empty()).then(|| keys.join("."));
+    }
+    let path = render(&walk.path);
+    (!path.is_empty()).then_some(path)
+}
+
+/// The path of the table that byte `offset` of `text` is in (a header counts as its table);
+/// `None` at the top level.
+pub fn table_path(text: &str, offset: usize) -> Option<String> {
+    let walk = walk_to(text, offset);
+    let path = render(&walk.table);
+    (!path.is_empty()).then_some(path)
+}
+
+/// The walk up to the token at `offset`, finishing a table header that the offset falls on.
+fn walk_to(text: &str, offset: usize) -> Walk {
     let mut walk = Walk::new();
     let mut tokens = Source::new(text).lex();
     for t in tokens.by_ref() {
@@ -256,11 +274,16 @@ pub fn key_path(text: &str, offset: usize) -> Option<String> {
         }
         walk.step(text, &t);
     }
-    if let Some((_, keys, _)) = &walk.header {
-        return (!keys.is_empty()).then(|| keys.join("."));
+    // On a header being read, its keys are the place.
+    if let Some((array, keys, _)) = &walk.header {
+        let mut table: Vec<Seg> = keys.iter().cloned().map(Seg::Key).collect();
+        if *array {
+            let n = walk.counts.get(&keys.join(".")).copied().unwrap_or(0);
+            table.push(Seg::Index(n));
+        }
+        walk.table = table;
     }
-    let path = render(&walk.path);
-    (!path.is_empty()).then_some(path)
+    walk
 }
 
 /// Calls `f` with every top-level table header of `text`, in order, holding none of them.

@@ -605,3 +605,16 @@ fn every_scenario_error_names_the_file_line_column_and_key_path() {
         assert!(err.contains(&file.display().to_string()), "{name}: {err}");
     }
 }
+
+#[test]
+fn error_messages_quoting_a_file_keep_its_escapes_off_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.toml");
+    let body = "family = \"frozen\\u001b]0;retitled\\u0007\"\n[about]\nzh = \"x\"\nen = \"x\"\n";
+    std::fs::write(&file, body).unwrap();
+    let out = locklab(dir.path(), &["sim", "run", file.to_str().unwrap()]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("frozen␛]0;retitled␇"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}
