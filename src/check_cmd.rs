@@ -17,7 +17,8 @@ pub fn run(args: &CheckArgs, lang: Lang, source: &Source) -> Result<(), UserErro
         s.push('\n');
         s
     } else {
-        report.render(lang)
+        // Problems quote content files, which may hold anything: keep escapes off the terminal.
+        crate::text::printable(&report.render(lang), true).into_owned()
     };
     write_stdout(out.as_bytes())?;
     if report.ok() {

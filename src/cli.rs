@@ -15,15 +15,15 @@ use crate::engine::params::{FROZEN_SPECS, HERD_SPECS, NumSpec};
 )]
 pub struct Cli {
     /// Language of the interface: zh or en (default: from LC_ALL / LANG).
-    #[arg(long, global = true, value_parser = parse_lang)]
+    #[arg(long, global = true, value_parser = parse_lang, allow_negative_numbers = true)]
     pub lang: Option<crate::i18n::Lang>,
 
     /// Read lessons, quizzes and presets from this folder instead of the embedded copy.
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", allow_negative_numbers = true)]
     pub content: Option<PathBuf>,
 
     /// Keep progress in this folder (default: $LOCKLAB_DATA_DIR, else the platform data dir).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", allow_negative_numbers = true)]
     pub data_dir: Option<PathBuf>,
 
     #[command(subcommand)]
@@ -65,19 +65,24 @@ pub struct QuizArgs {
     #[arg(long)]
     pub plain: bool,
     /// Only this deck (its id, e.g. `leases`, or file stem, e.g. `06-leases`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", allow_negative_numbers = true)]
     pub deck: Option<String>,
     /// Only questions with this topic tag.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", allow_negative_numbers = true)]
     pub topic: Option<String>,
     /// Only questions due for review today.
     #[arg(long)]
     pub due: bool,
     /// At most N questions (without --deck: a mixed exam of N).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..),
+        allow_negative_numbers = true,
+    )]
     pub count: Option<u32>,
     /// Fix the order of questions and the drawn model variants.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 
@@ -91,7 +96,7 @@ pub struct ProgressArgs {
 pub enum ProgressCommand {
     /// Print every answer as CSV or the whole file as JSON.
     Export {
-        #[arg(long, value_enum, default_value = "csv")]
+        #[arg(long, value_enum, default_value = "csv", allow_negative_numbers = true)]
         format: ProgressFormat,
     },
     /// Add the answers of another progress file that this one lacks.
@@ -156,25 +161,50 @@ pub struct Output {
 #[derive(Debug, Args)]
 pub struct FrozenArgs {
     /// Lease TTL in seconds (1 to 30, default 10).
-    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[0]))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = num(&FROZEN_SPECS[0]),
+        allow_negative_numbers = true,
+    )]
     pub ttl: Option<f64>,
     /// Keepalive interval in seconds (0.5 to 30, default 3).
-    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[1]))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = num(&FROZEN_SPECS[1]),
+        allow_negative_numbers = true,
+    )]
     pub keepalive: Option<f64>,
     /// When A's pause starts, in seconds (0 to 40, default 12).
-    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[2]))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = num(&FROZEN_SPECS[2]),
+        allow_negative_numbers = true,
+    )]
     pub pause_start: Option<f64>,
     /// How long A's pause lasts, in seconds (0 to 30, default 14).
-    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[3]))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = num(&FROZEN_SPECS[3]),
+        allow_negative_numbers = true,
+    )]
     pub pause_len: Option<f64>,
     /// One-way network delay in seconds (0 to 5, default 0).
-    #[arg(long, value_name = "S", value_parser = num(&FROZEN_SPECS[4]))]
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = num(&FROZEN_SPECS[4]),
+        allow_negative_numbers = true,
+    )]
     pub delay: Option<f64>,
     /// Whether the resource checks fencing tokens (default on).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, allow_negative_numbers = true)]
     pub fencing: Option<OnOff>,
     /// Whether A drops its write once it knows its lease is lost (default off).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, allow_negative_numbers = true)]
     pub stop_on_loss: Option<OnOff>,
     #[command(flatten)]
     pub output: Output,
@@ -183,7 +213,7 @@ pub struct FrozenArgs {
 #[derive(Debug, Args)]
 pub struct AbcArgs {
     /// The preset to run (see `locklab sim list`).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", allow_negative_numbers = true)]
     pub preset: String,
     #[command(flatten)]
     pub output: Output,
@@ -192,16 +222,36 @@ pub struct AbcArgs {
 #[derive(Debug, Args)]
 pub struct HerdArgs {
     /// Waiters queued behind the holder (1 to 10000).
-    #[arg(long, value_name = "N", value_parser = num(&HERD_SPECS[0]))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = num(&HERD_SPECS[0]),
+        allow_negative_numbers = true,
+    )]
     pub waiters: f64,
     /// Wake-up fan-out: waiters notified per release (1 to N; 1 is the chain, N the herd).
-    #[arg(long, value_name = "K", value_parser = num(&HERD_SPECS[1]))]
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = num(&HERD_SPECS[1]),
+        allow_negative_numbers = true,
+    )]
     pub fanout: f64,
     /// Cost of one re-read at the service, in milliseconds (0 to 1000, default 2).
-    #[arg(long, value_name = "X", value_parser = num(&HERD_SPECS[2]))]
+    #[arg(
+        long,
+        value_name = "X",
+        value_parser = num(&HERD_SPECS[2]),
+        allow_negative_numbers = true,
+    )]
     pub grab_cost_ms: Option<f64>,
     /// How long each holder keeps the lock, in milliseconds (0 to 10000, default 100).
-    #[arg(long, value_name = "Y", value_parser = num(&HERD_SPECS[3]))]
+    #[arg(
+        long,
+        value_name = "Y",
+        value_parser = num(&HERD_SPECS[3]),
+        allow_negative_numbers = true,
+    )]
     pub hold_ms: Option<f64>,
     #[command(flatten)]
     pub output: Output,
@@ -226,13 +276,13 @@ pub struct ExportArgs {
     /// A preset name (see `locklab sim list`) or a scenario file.
     pub scenario: String,
     /// svg for slides, txt for handouts.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, allow_negative_numbers = true)]
     pub format: ExportFormat,
     /// Put the time cursor here, in seconds from the start of the run.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub at: Option<f64>,
     /// Where to write; `-` for standard output.
-    #[arg(short, long, value_name = "PATH")]
+    #[arg(short, long, value_name = "PATH", allow_negative_numbers = true)]
     pub output: std::path::PathBuf,
 }
 
@@ -254,5 +304,88 @@ fn num(spec: &'static NumSpec) -> impl Fn(&str) -> Result<f64, String> + Clone +
             .map_err(|_| format!("must be {what}, {}", spec.range_text()))?;
         spec.check(v)
             .map_err(|_| format!("must be {}", spec.range_text()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+
+    /// Every subcommand path with the options that take a value, walked from the definitions so
+    /// an option added later is covered too.
+    fn value_options(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+        for arg in cmd.get_arguments() {
+            let takes_value = arg.get_action().takes_values();
+            if let (Some(long), true) = (arg.get_long(), takes_value) {
+                out.push((path.clone(), long.to_string()));
+            }
+        }
+        for sub in cmd.get_subcommands() {
+            let mut p = path.clone();
+            p.push(sub.get_name().to_string());
+            value_options(sub, p, out);
+        }
+    }
+
+    #[test]
+    fn a_negative_number_reaches_every_option_s_own_check() {
+        let mut options = Vec::new();
+        value_options(&Cli::command(), Vec::new(), &mut options);
+        assert!(options.len() > 10, "{options:?}");
+        for (path, long) in options {
+            // Positional arguments some subcommands require, so parsing gets as far as the option.
+            let mut argv: Vec<String> = vec!["locklab".into()];
+            argv.extend(path.iter().cloned());
+            match path
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                ["sim", "run"] | ["progress", "merge"] => argv.push("f.toml".into()),
+                ["export"] => argv.extend(["chain".into(), "--format".into(), "txt".into()]),
+                ["present"] => argv.push("chain".into()),
+                _ => {}
+            }
+            if path == ["sim", "herd"] && long != "waiters" && long != "fanout" {
+                argv.extend([
+                    "--waiters".into(),
+                    "3".into(),
+                    "--fanout".into(),
+                    "1".into(),
+                ]);
+            }
+            argv.extend([format!("--{long}"), "-1".into()]);
+            match Cli::try_parse_from(&argv) {
+                Ok(_) => {}
+                Err(e) => {
+                    let msg = e.to_string();
+                    assert!(
+                        e.kind() != ErrorKind::UnknownArgument
+                            && !msg.contains("unexpected argument"),
+                        "{argv:?}: -1 was not taken as the value of --{long}:\n{msg}"
+                    );
+                    if e.kind() == ErrorKind::ValueValidation {
+                        assert!(msg.contains(&format!("--{long}")), "{argv:?}: {msg}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_negative_ttl_names_the_option_and_its_range() {
+        for argv in [
+            ["locklab", "sim", "frozen", "--ttl", "-1"],
+            ["locklab", "sim", "frozen", "--ttl=-1", "--json"],
+        ] {
+            let e = Cli::try_parse_from(argv).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::ValueValidation, "{e}");
+            assert_eq!(e.exit_code(), 2);
+            let msg = e.to_string();
+            assert!(msg.contains("--ttl") && msg.contains("1 to 30"), "{msg}");
+        }
     }
 }

@@ -15,4 +15,5 @@ pub mod script;
 pub mod sim_cmd;
 pub mod source;
 pub mod text;
+pub mod toml_place;
 pub mod tui;

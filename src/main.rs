@@ -11,7 +11,13 @@ use locklab::tui::Start;
 fn main() {
     let cli = Cli::parse();
     let lang = cli.lang.unwrap_or_else(Lang::from_env);
-    let source = cli.content.clone().map_or(Source::Embedded, Source::Dir);
+    let source = match cli.content.clone() {
+        None => Source::Embedded,
+        Some(dir) => Source::from_dir(dir).unwrap_or_else(|message| {
+            eprintln!("locklab: {message}");
+            std::process::exit(2)
+        }),
+    };
     let result = match cli.command {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
@@ -49,7 +55,8 @@ fn main() {
         None => tui(Start::Home, lang, &source, cli.data_dir.as_deref()),
     };
     if let Err(e) = result {
-        eprintln!("locklab: {}", e.message);
+        // Messages can quote a user's file: no control character reaches the terminal.
+        eprintln!("locklab: {}", locklab::text::printable(&e.message, true));
         std::process::exit(e.status);
     }
 }
@@ -67,12 +74,14 @@ fn tui(
     source: &Source,
     data_dir: Option<&std::path::Path>,
 ) -> Result<(), sim_cmd::UserError> {
+    // The screens, Home and the lessons' `sim:` links all use the presets of this source.
+    locklab::preset::use_source(source).map_err(|e| sim_cmd::UserError::usage(e.to_string()))?;
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
     let dir = locklab::progress::store::resolve_dir(data_dir);
     match locklab::tui::run(start, lang, source, dir) {
         Ok(locklab::tui::Ended::Quit) => Ok(()),
-        // Killed by a signal: the terminal is restored; exit the way a shell expects.
-        Ok(locklab::tui::Ended::Signal(sig)) => std::process::exit(128 + sig),
+        // Ended by a signal: the terminal is restored; end the way the signal would have.
+        Ok(locklab::tui::Ended::Signal(sig)) => locklab::tui::signals::end_with(sig),
         Err(e) => Err(sim_cmd::UserError {
             message: e.message(lang),
             status: 1,

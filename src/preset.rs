@@ -130,19 +130,38 @@ impl Ctx<'_> {
 
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
+    crate::toml_place::line_col(text, offset)
+}
+
+/// Where a TOML error is and the key path there: `invalid type` and `duplicate key` name no key
+/// themselves, and an error without a span is placed at the start of the file.
+pub(crate) fn toml_error_place(
+    text: &str,
+    e: &toml::de::Error,
+) -> (std::ops::Range<usize>, Option<String>) {
+    let span = e.span().unwrap_or(0..0);
+    let path = crate::toml_place::key_path(text, span.start);
+    // A missing field is reported at its table; the key at fault is the field in it.
+    let missing = e
+        .message()
+        .split("missing field `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next());
+    let key = match missing {
+        Some(m) => match crate::toml_place::table_path(text, span.start) {
+            Some(table) => Some(format!("{table}.{m}")),
+            None => Some(m.to_string()),
+        },
+        None => path.or_else(|| unknown_key(e.message())),
+    };
+    (span, key)
 }
 
 /// Parses one scenario file. `file` names it in messages; `name` is its preset name.
 pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> {
     let ctx = Ctx { file, text };
     let raw: RawPreset = toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let key = unknown_key(e.message());
+        let (span, key) = toml_error_place(text, &e);
         ctx.err(span, key.as_deref(), e.message().trim().to_string())
     })?;
     let family = match raw.family.get_ref().as_str() {
@@ -658,11 +677,52 @@ pub fn find(name: &str) -> Option<&'static Preset> {
     builtin().iter().find(|p| p.name == name)
 }
 
-/// Reads a user's scenario file.
+static ACTIVE: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
+
+/// Makes the presets of `source` the ones the terminal screens use everywhere: the A/B/C
+/// screen, Home's presentations and the lessons' `sim:` links, so they agree with `locklab
+/// check` and `locklab sim` on the same source. Called once, before the screens open; the
+/// embedded presets need no call.
+pub fn use_source(source: &Source) -> Result<(), LoadError> {
+    if *source == Source::Embedded {
+        return Ok(());
+    }
+    let presets = load_all(source)?;
+    let _ = ACTIVE.set(presets);
+    Ok(())
+}
+
+/// The presets in use: those of the source given to [`use_source`], else the shipped ones.
+pub fn active() -> &'static [Preset] {
+    ACTIVE.get().map_or_else(builtin, Vec::as_slice)
+}
+
+/// Reads a user's scenario file: a regular file of at most [`CONTENT_LIMIT`] bytes of UTF-8.
+///
+/// [`CONTENT_LIMIT`]: crate::source::CONTENT_LIMIT
 pub fn load_file(path: &Path) -> Result<Preset, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError::Io {
-        path: path.display().to_string(),
-        source: e,
+    use crate::source::{CONTENT_LIMIT, Links, ReadError, read_text};
+    let file = path.display().to_string();
+    let text = read_text(path, CONTENT_LIMIT, Links::Follow).map_err(|e| match e {
+        ReadError::NotUtf8 {
+            line,
+            column,
+            ref valid,
+        } => LoadError::Preset(PresetError {
+            file: file.clone(),
+            line,
+            column,
+            key: crate::toml_place::key_path(valid, valid.len()),
+            message: "not valid UTF-8 text".into(),
+        }),
+        ReadError::Io(source) => LoadError::Io {
+            path: file.clone(),
+            source,
+        },
+        other => LoadError::Io {
+            path: file.clone(),
+            source: std::io::Error::other(other.to_string()),
+        },
     })?;
     let name = path
         .file_stem()

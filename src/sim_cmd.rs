@@ -9,6 +9,7 @@ use crate::export;
 use crate::i18n::Lang;
 use crate::preset::{self, Preset};
 use crate::source::Source;
+use crate::text::printable;
 
 /// A failure to report to the user, with the exit status to use.
 #[derive(Debug)]
@@ -121,15 +122,18 @@ fn run_file(args: RunArgs, lang: Lang) -> Result<(), UserError> {
 }
 
 fn emit_preset(p: &Preset, json: bool, lang: Lang) -> Result<(), UserError> {
-    let about = lang.pick(&p.about.zh, &p.about.en);
-    emit(&p.name, Some(about), Some(&p.name), &p.params, json, lang)
+    // A user's file may hold anything: no control character reaches the terminal.
+    let about = printable(lang.pick(&p.about.zh, &p.about.en), true);
+    let name = printable(&p.name, false);
+    emit(&name, Some(&about), Some(&p.name), &p.params, json, lang)
 }
 
 fn list(lang: Lang, source: &Source) -> Result<(), UserError> {
     let mut out = String::new();
     for p in presets(source)? {
-        let about = lang.pick(&p.about.zh, &p.about.en);
-        let line = format!("{:<22} {:<7} {about}", p.name, p.family.name());
+        let about = printable(lang.pick(&p.about.zh, &p.about.en), false);
+        let name = printable(&p.name, false);
+        let line = format!("{name:<22} {:<7} {about}", p.family.name());
         out.push_str(&crate::text::wrap_indent(&line, 100, 31));
     }
     write_stdout(out.as_bytes())

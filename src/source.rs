@@ -1,6 +1,9 @@
-//! Where content comes from: the copy embedded in the binary, or a folder given with `--content`.
+//! Where content comes from: the copy embedded in the binary, or a folder given with `--content`,
+//! and the one way locklab reads a user's file: regular files only, up to a size, as UTF-8.
 
 use std::borrow::Cow;
+use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 mod embedded {
@@ -26,6 +29,46 @@ pub enum Source {
 }
 
 impl Source {
+    /// The folder given with `--content`, once it is known to hold what locklab reads: lessons,
+    /// quiz decks and presets. A folder that does not exist, or lacks any of them, is an error
+    /// naming what is missing, so a mistyped path is not taken for empty content.
+    pub fn from_dir(dir: PathBuf) -> Result<Source, String> {
+        if !dir.is_dir() {
+            return Err(format!(
+                "content folder {} does not exist or is not a folder",
+                dir.display()
+            ));
+        }
+        let shown = dir.display().to_string();
+        let source = Source::Dir(dir);
+        let parts = [
+            (
+                "content",
+                "md",
+                "no lessons (content/zh/*.md, content/en/*.md)",
+            ),
+            ("quizzes", "toml", "no quiz decks (quizzes/*.toml)"),
+            (
+                "assets/scenarios",
+                "toml",
+                "no presets (assets/scenarios/*.toml)",
+            ),
+        ];
+        let mut missing = Vec::new();
+        for (folder, ext, what) in parts {
+            match source.files(folder, ext) {
+                Ok(files) if files.is_empty() => missing.push(what.to_string()),
+                Ok(_) => {}
+                Err(e) => missing.push(format!("{what}: {e}")),
+            }
+        }
+        if missing.is_empty() {
+            Ok(source)
+        } else {
+            Err(format!("content folder {shown} has {}", missing.join(", ")))
+        }
+    }
+
     /// The files directly or indirectly under `folder` whose names end with `.ext`, sorted.
     pub fn files(&self, folder: &str, ext: &str) -> std::io::Result<Vec<SourceFile>> {
         let suffix = format!(".{ext}");
@@ -70,7 +113,10 @@ fn collect(
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            let text = std::fs::read_to_string(&path)?;
+            let text = read_text(&path, CONTENT_LIMIT, Links::Follow).map_err(|e| match e {
+                ReadError::Io(e) => e,
+                other => std::io::Error::other(format!("{}: {other}", path.display())),
+            })?;
             out.push(SourceFile {
                 rel,
                 display: path.display().to_string(),
@@ -79,4 +125,99 @@ fn collect(
         }
     }
     Ok(())
+}
+
+/// The most a lesson, deck, glossary or scenario file may hold.
+pub const CONTENT_LIMIT: u64 = 4 << 20;
+
+/// Why a file could not be read as text.
+#[derive(Debug)]
+pub enum ReadError {
+    Io(std::io::Error),
+    /// A folder, device, pipe or socket: reading it could block or never end.
+    NotRegular,
+    /// A symbolic link where locklab does not follow one.
+    Symlink,
+    TooLarge {
+        limit: u64,
+    },
+    /// Not UTF-8: the place of the first bad byte, and the text before it.
+    NotUtf8 {
+        line: usize,
+        column: usize,
+        valid: String,
+    },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io(e) => write!(f, "{e}"),
+            ReadError::NotRegular => write!(f, "not a regular file"),
+            ReadError::Symlink => write!(f, "a symbolic link, which locklab does not follow here"),
+            ReadError::TooLarge { limit } => {
+                write!(f, "larger than {} MiB, the most locklab reads", limit >> 20)
+            }
+            ReadError::NotUtf8 { line, column, .. } => {
+                write!(f, "line {line}, column {column}: not valid UTF-8 text")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+impl From<std::io::Error> for ReadError {
+    fn from(e: std::io::Error) -> Self {
+        ReadError::Io(e)
+    }
+}
+
+/// Whether a symbolic link at the path itself is followed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Links {
+    Follow,
+    Refuse,
+}
+
+/// Reads a regular file of at most `limit` bytes as UTF-8. A pipe or device is refused without
+/// blocking on it, and a file that grows while it is read stops at the limit.
+pub fn read_text(path: &Path, limit: u64, links: Links) -> Result<String, ReadError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_NONBLOCK;
+    if links == Links::Refuse {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) if links == Links::Refuse => ReadError::Symlink,
+            _ => ReadError::Io(e),
+        })?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { limit });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let mut bytes = e.into_bytes();
+        bytes.truncate(good);
+        let valid = String::from_utf8(bytes).unwrap_or_default();
+        let (line, column) = crate::toml_place::line_col(&valid, good);
+        ReadError::NotUtf8 {
+            line,
+            column,
+            valid,
+        }
+    })
 }

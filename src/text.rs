@@ -119,6 +119,34 @@ pub fn wrap_indent(text: &str, cols: usize, indent: usize) -> String {
     out
 }
 
+/// `s` safe to print on a terminal or put in a file another tool shows: control characters
+/// (which could move the cursor, change colours or retitle the window) become visible symbols,
+/// C0 ones as their Unicode control pictures (`\x1b` as `␛`), the rest as U+FFFD. Line breaks
+/// and tabs are kept when `lines` is true.
+pub fn printable(s: &str, lines: bool) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| c.is_control() && !(lines && matches!(c, '\n' | '\t'));
+    if !s.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    s.chars()
+        .map(|c| match c {
+            c if !bad(c) => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            _ => '\u{fffd}',
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// At most `max` characters of `s`, with `…` when it was cut.
+pub fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(s),
+        Some((i, _)) => format!("{}…", &s[..i]).into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

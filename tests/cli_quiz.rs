@@ -139,7 +139,7 @@ fn plain_mode_scores_choice_and_model_answers_as_the_engine_computes() {
     let got: Vec<Want> = p
         .answers
         .iter()
-        .map(|a| (a.question.clone(), a.kind, a.score, a.max))
+        .map(|a| (a.question.to_string(), a.kind, a.score, a.max))
         .collect();
     assert_eq!(got, wants);
     // Both right and wrong model answers were exercised.

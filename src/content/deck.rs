@@ -237,7 +237,7 @@ mod tests {
         );
         let err = parse("01-d", "d.toml", &text).unwrap_err();
         assert_eq!((err.file.as_str(), err.line), ("d.toml", 11));
-        assert_eq!(err.key.as_deref(), Some("colour"));
+        assert_eq!(err.key.as_deref(), Some("questions[0].colour"));
 
         let text =
             format!("{HEAD}\n[[questions]]\nid = \"d.a\"\nkind = \"essay\"\ndifficulty = 1\n");

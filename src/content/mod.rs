@@ -59,8 +59,7 @@ pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
     text: &str,
 ) -> Result<T, Located> {
     toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let key = crate::preset::unknown_key(e.message());
+        let (span, key) = crate::preset::toml_error_place(text, &e);
         Located::at(
             file,
             text,

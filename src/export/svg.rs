@@ -61,8 +61,24 @@ fn ink(fill: &str) -> &'static str {
     }
 }
 
+/// Text safe inside an XML element or attribute: markup characters become entities, and
+/// characters XML 1.0 does not allow at all (most control characters, U+FFFE, U+FFFF) become
+/// visible symbols, as on the terminal.
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
+    let allowed = |c: char| {
+        matches!(c, '\t' | '\n' | '\r') || !(c.is_control() || matches!(c, '\u{fffe}' | '\u{ffff}'))
+    };
+    let visible: String = s
+        .chars()
+        .map(|c| match c {
+            c if allowed(c) => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+            '\u{7f}' => '\u{2421}',
+            _ => '\u{fffd}',
+        })
+        .collect();
+    visible
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")

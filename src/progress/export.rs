@@ -4,8 +4,11 @@ use super::{Progress, fmt_utc};
 
 pub const CSV_HEADER: &str = "time,unix,question,deck,kind,score,max,rating,self_rating,note";
 
-/// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180).
+/// Quotes a CSV field when it holds a comma, quote or line break (RFC 4180). Control
+/// characters other than line breaks and tabs are made visible, so printing the export on a
+/// terminal cannot run an escape sequence hidden in a note.
 fn field(s: &str) -> String {
+    let s = crate::text::printable(s, true);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

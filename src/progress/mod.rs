@@ -1,17 +1,22 @@
 //! The learner's progress: every answer, the scheduler state per question, session summaries.
 //!
 //! [`Progress`] is the data and its pure operations (record, merge, aliases); [`store`] keeps it
-//! in one TOML file with atomic replace, an advisory lock and migrations; [`stats`] summarises it;
-//! [`export`] writes CSV or JSON; [`cmd`] is `locklab progress`.
+//! in one TOML file with atomic replace, an advisory lock and migrations; [`file`] reads and
+//! writes that file's text a record at a time; [`compact`] keeps each record small; [`stats`]
+//! summarises it; [`export`] writes CSV or JSON; [`cmd`] is `locklab progress`.
 
 pub mod cmd;
+pub mod compact;
 pub mod export;
+pub mod file;
 pub mod stats;
 pub mod store;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
+
+pub use compact::{Extra, Name};
 
 use crate::content::deck::Kind;
 use crate::quiz::sched::{self, Card, Rating, SelfRating, Time};
@@ -21,12 +26,13 @@ use crate::quiz::summary::Summary;
 /// The version of the file layout this build writes.
 pub const SCHEMA_VERSION: u32 = 1;
 
-/// One answered question.
+/// One answered question. Ids are shared [`Name`]s, so a history of a million answers stays
+/// small in memory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     pub at: Time,
-    pub question: String,
-    pub deck: String,
+    pub question: Name,
+    pub deck: Name,
     pub kind: Kind,
     pub score: u32,
     pub max: u32,
@@ -38,6 +44,9 @@ pub struct Answer {
     pub missed: Vec<usize>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// Keys this build does not know, kept as they were.
+    #[serde(flatten, default, skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
 }
 
 impl Answer {
@@ -56,9 +65,20 @@ pub struct SessionRecord {
     pub answered: u32,
     pub score: u32,
     pub max: u32,
+    /// Keys this build does not know, kept as they were.
+    #[serde(flatten, default, skip_serializing_if = "Extra::is_empty")]
+    pub extra: Extra,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Keys of the file this build does not know, outside the answers and sessions: at the top level
+/// and in each card (by question id). Written back unchanged.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Unknown {
+    pub top: Extra,
+    pub cards: BTreeMap<String, Extra>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Progress {
     pub schema_version: u32,
     #[serde(default)]
@@ -68,6 +88,8 @@ pub struct Progress {
     pub cards: BTreeMap<String, Card>,
     #[serde(default)]
     pub sessions: Vec<SessionRecord>,
+    #[serde(skip)]
+    pub unknown: Unknown,
 }
 
 impl Default for Progress {
@@ -77,6 +99,7 @@ impl Default for Progress {
             answers: Vec::new(),
             cards: BTreeMap::new(),
             sessions: Vec::new(),
+            unknown: Unknown::default(),
         }
     }
 }
@@ -86,8 +109,8 @@ impl Progress {
     pub fn record(&mut self, g: &Graded) {
         self.answers.push(Answer {
             at: g.at,
-            question: g.id.clone(),
-            deck: g.deck.clone(),
+            question: self.name(&g.id),
+            deck: self.name(&g.deck),
             kind: g.kind,
             score: g.score,
             max: g.max,
@@ -95,6 +118,7 @@ impl Progress {
             self_rating: g.self_rating,
             missed: g.missed.clone(),
             note: g.note.clone(),
+            extra: Extra::default(),
         });
         let card = sched::review(self.cards.get(&g.id), g.rating, g.at);
         self.cards.insert(g.id.clone(), card);
@@ -108,16 +132,39 @@ impl Progress {
             answered: s.answered,
             score: s.score,
             max: s.max,
+            extra: Extra::default(),
         });
+    }
+
+    /// The shared name for an id already in the history, else a new one.
+    fn name(&self, id: &str) -> Name {
+        self.answers
+            .iter()
+            .rev()
+            .take(64)
+            .find_map(|a| {
+                if a.question == id {
+                    Some(a.question.clone())
+                } else if a.deck == id {
+                    Some(a.deck.clone())
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_else(|| Name::from(id))
     }
 
     /// Moves the history of renamed questions to their current ids (`aliases`: old id to new).
     /// Returns how many answers moved. History of questions no longer in the bank is kept.
     pub fn apply_aliases(&mut self, aliases: &BTreeMap<String, String>) -> usize {
         let mut moved = 0;
+        let mut names: BTreeMap<&str, Name> = BTreeMap::new();
         for a in &mut self.answers {
-            if let Some(new) = aliases.get(&a.question) {
-                a.question = new.clone();
+            if let Some(new) = aliases.get(a.question.as_str()) {
+                a.question = names
+                    .entry(new.as_str())
+                    .or_insert_with(|| Name::from(new))
+                    .clone();
                 moved += 1;
             }
         }
@@ -162,8 +209,8 @@ impl Progress {
         order.sort_by_key(|a| a.at);
         let mut cards: BTreeMap<String, Card> = BTreeMap::new();
         for a in order {
-            let c = sched::review(cards.get(&a.question), a.rating, a.at);
-            cards.insert(a.question.clone(), c);
+            let c = sched::review(cards.get(a.question.as_str()), a.rating, a.at);
+            cards.insert(a.question.to_string(), c);
         }
         self.cards = cards;
     }

@@ -3,26 +3,36 @@
 //! - Every save is an atomic replace: a temporary file in the same folder is written, synced,
 //!   renamed over the old file, and the folder is synced, so a crash leaves the old or the new
 //!   file, never half of one. The file is readable by its owner only (0600).
-//! - A file that does not parse is moved aside to `progress.toml.corrupt-<unix time>` and a fresh
-//!   one is started.
+//! - A file that does not parse (bad TOML, bad values, not UTF-8) is moved aside intact to
+//!   `progress.toml.corrupt-<unix time>` and a fresh one is started. A file larger than
+//!   [`PROGRESS_LIMIT`], or one that is not a regular file, is refused and left alone.
 //! - A file from a newer locklab (higher `schema_version`) is left untouched: the store opens
 //!   read-only. Older versions are migrated in memory and written back on the next save.
 //! - A second locklab finds `progress.lock` locked (an advisory lock held as long as the store is
 //!   open) and opens read-only. The lock is on a separate file because the rename replaces the
 //!   data file's inode.
+//! - Symbolic links in the data folder are never followed: a linked `progress.toml` or
+//!   `progress.lock` opens the store read-only with nothing read through the link, and backups
+//!   are created only under names nothing occupies.
+//! - A folder that cannot be written (a read-only file system, no permission) opens read-only:
+//!   the file is still read, so the summary and export work.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::file::{self, Parsed};
 use super::{Progress, SCHEMA_VERSION};
 use crate::quiz::sched::Time;
+use crate::source::{Links, ReadError, read_text};
 
 pub const FILE_NAME: &str = "progress.toml";
 pub const LOCK_NAME: &str = "progress.lock";
 const TEMP_PREFIX: &str = ".progress-";
 /// The environment variable that overrides the platform data dir.
 pub const ENV_DATA_DIR: &str = "LOCKLAB_DATA_DIR";
+/// The largest progress file locklab reads: about two million answers.
+pub const PROGRESS_LIMIT: u64 = 256 << 20;
 
 /// Something the user should be told about how the file was opened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +47,11 @@ pub enum Notice {
     Locked,
     /// The lock could not be taken for another reason; nothing will be saved.
     LockFailed(String),
+    /// The data folder cannot be written; the file is read, nothing will be saved.
+    ReadOnlyFolder(String),
+    /// A symbolic link where the file or its lock should be; it is not followed, nothing will be
+    /// saved.
+    Symlink { path: PathBuf },
     /// Migrated from an older layout; saved in the new one on the next write.
     Migrated { from: u32 },
 }
@@ -79,67 +94,67 @@ fn create_dir(dir: &Path) -> io::Result<()> {
 impl Store {
     /// Opens (or starts) the progress file in `dir`. `now` names a corrupt file's backup.
     pub fn open(dir: &Path, now: Time) -> io::Result<Store> {
-        create_dir(dir)?;
         let path = dir.join(FILE_NAME);
         let mut notices = Vec::new();
-        use std::os::unix::fs::OpenOptionsExt;
-        let lock_file = OpenOptions::new()
-            .mode(0o600)
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(dir.join(LOCK_NAME))?;
-        let lock = match lock_file.try_lock() {
-            Ok(()) => Some(lock_file),
-            Err(fs::TryLockError::WouldBlock) => {
-                notices.push(Notice::Locked);
-                None
-            }
-            Err(fs::TryLockError::Error(e)) => {
-                notices.push(Notice::LockFailed(e.to_string()));
-                None
-            }
-        };
+        let mut lock = None;
+        match create_dir(dir) {
+            Ok(()) => lock = take_lock(dir, &mut notices),
+            Err(e) if is_read_only(&e) => notices.push(Notice::ReadOnlyFolder(e.to_string())),
+            Err(e) => return Err(e),
+        }
         let mut writable = lock.is_some();
         if writable {
             remove_stale_temps(dir);
         }
-        let data = match fs::read_to_string(&path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Progress::default(),
-            Err(e) => return Err(e),
-            Ok(text) => match parse(&text) {
-                Ok(Parsed::Current(p)) => p,
-                Ok(Parsed::Migrated(p, from)) => {
-                    notices.push(Notice::Migrated { from });
-                    p
-                }
-                Ok(Parsed::Newer(found, p)) => {
-                    writable = false;
-                    notices.push(Notice::Newer { found });
-                    p.unwrap_or_default()
-                }
-                Err(error) if writable => {
-                    let moved_to = backup_path(dir, now);
-                    fs::rename(&path, &moved_to)?;
-                    sync_dir(dir)?;
-                    notices.push(Notice::Corrupt { moved_to, error });
-                    Progress::default()
-                }
-                Err(error) => {
-                    notices.push(Notice::CorruptLocked { error });
-                    Progress::default()
-                }
-            },
-        };
-        Ok(Store {
+        let store = |data, writable, lock, notices| Store {
             dir: dir.to_path_buf(),
-            path,
+            path: path.clone(),
             data,
             writable,
             _lock: lock,
             notices,
-        })
+        };
+        if is_symlink(&path) {
+            notices.push(Notice::Symlink { path: path.clone() });
+            return Ok(store(Progress::default(), false, lock, notices));
+        }
+        let parsed = match read_text(&path, PROGRESS_LIMIT, Links::Refuse) {
+            Ok(text) => file::parse(&text),
+            Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+                Ok(Parsed::Current(Progress::default()))
+            }
+            Err(ReadError::NotUtf8 { line, column, .. }) => Err(format!(
+                "line {line}, column {column}: not valid UTF-8 text"
+            )),
+            Err(ReadError::Io(e)) => return Err(e),
+            Err(other) => {
+                return Err(io::Error::other(format!("{}: {other}", path.display())));
+            }
+        };
+        let data = match parsed {
+            Ok(Parsed::Current(p)) => p,
+            Ok(Parsed::Migrated(p, from)) => {
+                notices.push(Notice::Migrated { from });
+                p
+            }
+            Ok(Parsed::Newer(found, p)) => {
+                writable = false;
+                notices.push(Notice::Newer { found });
+                p.unwrap_or_default()
+            }
+            Err(error) if writable => {
+                let moved_to = backup_path(dir, now);
+                fs::rename(&path, &moved_to)?;
+                sync_dir(dir)?;
+                notices.push(Notice::Corrupt { moved_to, error });
+                Progress::default()
+            }
+            Err(error) => {
+                notices.push(Notice::CorruptLocked { error });
+                Progress::default()
+            }
+        };
+        Ok(store(data, writable, lock, notices))
     }
 
     pub fn path(&self) -> &Path {
@@ -169,7 +184,14 @@ impl Store {
             return Ok(false);
         }
         self.data.schema_version = SCHEMA_VERSION;
-        let text = toml::to_string(&self.data).map_err(io::Error::other)?;
+        let text = file::to_text(&self.data).map_err(io::Error::other)?;
+        // A link put in the file's place since it was opened is not silently replaced.
+        if is_symlink(&self.path) {
+            return Err(io::Error::other(format!(
+                "{} has become a symbolic link; not replacing it",
+                self.path.display()
+            )));
+        }
         write_atomic(&self.dir, &self.path, text.as_bytes())?;
         Ok(true)
     }
@@ -181,10 +203,11 @@ impl Store {
             return Err(io::Error::other("the progress file is read-only"));
         }
         let backup = if self.path.exists() {
-            let to = unique(&self.dir, &format!("{FILE_NAME}.bak-{now}"));
-            fs::copy(&self.path, &to)?;
-            File::open(&to)?.sync_all()?;
-            Some(to)
+            Some(copy_aside(
+                &self.dir,
+                &self.path,
+                &format!("{FILE_NAME}.bak-{now}"),
+            )?)
         } else {
             None
         };
@@ -194,10 +217,12 @@ impl Store {
     }
 }
 
-/// Reads another progress file (for `merge`), migrating an older layout.
+/// Reads another progress file (for `merge`), migrating an older layout. The file must be a
+/// regular file of at most [`PROGRESS_LIMIT`] bytes.
 pub fn read_progress(path: &Path) -> Result<Progress, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    match parse(&text).map_err(|e| format!("{}: {e}", path.display()))? {
+    let text = read_text(path, PROGRESS_LIMIT, Links::Follow)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    match file::parse(&text).map_err(|e| format!("{}: {e}", path.display()))? {
         Parsed::Current(p) | Parsed::Migrated(p, _) => Ok(p),
         Parsed::Newer(v, _) => Err(format!(
             "{}: written by a newer locklab (schema_version {v})",
@@ -206,67 +231,133 @@ pub fn read_progress(path: &Path) -> Result<Progress, String> {
     }
 }
 
-enum Parsed {
-    Current(Progress),
-    Migrated(Progress, u32),
-    /// A newer layout; its data when it happens to read as ours.
-    Newer(u32, Option<Progress>),
-}
-
-fn parse(text: &str) -> Result<Parsed, String> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
-    let version = match table.get("schema_version") {
-        None => 0,
-        Some(toml::Value::Integer(v)) => {
-            u32::try_from(*v).map_err(|_| format!("schema_version {v} is out of range"))?
+/// Takes the advisory lock on `progress.lock`, never through a symbolic link. `None` (with a
+/// notice saying why) when the store must open read-only.
+fn take_lock(dir: &Path, notices: &mut Vec<Notice>) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let lock_path = dir.join(LOCK_NAME);
+    if is_symlink(&lock_path) {
+        notices.push(Notice::Symlink { path: lock_path });
+        return None;
+    }
+    let opened = OpenOptions::new()
+        .mode(0o600)
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&lock_path);
+    let lock_file = match opened {
+        Ok(f) => f,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            notices.push(Notice::Symlink { path: lock_path });
+            return None;
         }
-        Some(_) => return Err("schema_version must be a whole number".into()),
+        Err(e) if is_read_only(&e) => {
+            notices.push(Notice::ReadOnlyFolder(e.to_string()));
+            return None;
+        }
+        Err(e) => {
+            notices.push(Notice::LockFailed(e.to_string()));
+            return None;
+        }
     };
-    if version > SCHEMA_VERSION {
-        let p = toml::Value::Table(table).try_into().ok();
-        return Ok(Parsed::Newer(version, p));
+    match lock_file.try_lock() {
+        Ok(()) => Some(lock_file),
+        Err(fs::TryLockError::WouldBlock) => {
+            notices.push(Notice::Locked);
+            None
+        }
+        Err(fs::TryLockError::Error(e)) => {
+            notices.push(Notice::LockFailed(e.to_string()));
+            None
+        }
     }
-    let migrated = migrate(table, version)?;
-    let p: Progress = toml::Value::Table(migrated)
-        .try_into()
-        .map_err(|e: toml::de::Error| e.to_string())?;
-    Ok(if version == SCHEMA_VERSION {
-        Parsed::Current(p)
-    } else {
-        Parsed::Migrated(p, version)
-    })
 }
 
-/// Brings a table written with layout `from` up to [`SCHEMA_VERSION`], one step at a time.
-fn migrate(mut t: toml::Table, from: u32) -> Result<toml::Table, String> {
-    let mut v = from;
-    while v < SCHEMA_VERSION {
-        match v {
-            // Version 0: files from before the version key; the rest of the layout is the same.
-            0 => {
-                t.insert("schema_version".into(), toml::Value::Integer(1));
+/// An error that means the folder cannot be written, as opposed to something being wrong.
+fn is_read_only(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EROFS) | Some(libc::EACCES) | Some(libc::EPERM)
+    )
+}
+
+fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// Copies `from` to a new file `dir/name` (or `name-2`, ...), never writing through a link that
+/// happens to sit at one of those names, and syncs it.
+fn copy_aside(dir: &Path, from: &Path, name: &str) -> io::Result<PathBuf> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut source = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(from)?;
+    for n in 1..1000 {
+        let to = if n == 1 {
+            dir.join(name)
+        } else {
+            dir.join(format!("{name}-{n}"))
+        };
+        // `create_new` fails on any existing name, a dangling link included.
+        let created = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&to);
+        match created {
+            Ok(mut out) => {
+                io::copy(&mut source, &mut out)?;
+                out.sync_all()?;
+                return Ok(to);
             }
-            _ => return Err(format!("no migration from schema_version {v}")),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
         }
-        v += 1;
     }
-    Ok(t)
+    Err(io::Error::other(format!("no free backup name for {name}")))
 }
 
 fn backup_path(dir: &Path, now: Time) -> PathBuf {
     unique(dir, &format!("{FILE_NAME}.corrupt-{now}"))
 }
 
-/// `dir/name`, or `dir/name-2`, `-3` ... when taken.
+/// `dir/name`, or `dir/name-2`, `-3` ... when taken (by anything, a dangling link included).
 fn unique(dir: &Path, name: &str) -> PathBuf {
+    let free = |p: &PathBuf| fs::symlink_metadata(p).is_err();
     let first = dir.join(name);
-    if !first.exists() {
+    if free(&first) {
         return first;
     }
     (2..)
         .map(|n| dir.join(format!("{name}-{n}")))
-        .find(|p| !p.exists())
+        .find(free)
         .unwrap_or(first)
+}
+
+/// Replaces the file `name` in the data folder `dir` with `bytes`, atomically, for any small
+/// file kept beside the progress file (the reading positions): the folder is created private
+/// (0700), the file is private (0600), and a symbolic link at the name is refused rather than
+/// replaced. A temporary file left by a crash is cleared by the next store that takes the lock.
+pub fn write_in_data_dir(dir: &Path, name: &str, bytes: &[u8]) -> io::Result<()> {
+    create_dir(dir)?;
+    let path = dir.join(name);
+    if is_symlink(&path) {
+        return Err(io::Error::other(format!(
+            "{} is a symbolic link; locklab does not follow links in its data folder",
+            path.display()
+        )));
+    }
+    write_atomic(dir, &path, bytes)
+}
+
+/// Reads the file `name` in the data folder `dir`: `None` when it is missing, a link, not a
+/// regular file, larger than `limit` or not UTF-8.
+pub fn read_in_data_dir(dir: &Path, name: &str, limit: u64) -> Option<String> {
+    read_text(&dir.join(name), limit, Links::Refuse).ok()
 }
 
 /// Writes `bytes` to `path` so that a crash at any moment leaves either the old or the new file.
@@ -302,29 +393,4 @@ fn remove_stale_temps(dir: &Path) {
 
 fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn migration_from_version_0_adds_the_key() {
-        let p = match parse("answers = []\n") {
-            Ok(Parsed::Migrated(p, 0)) => p,
-            _ => panic!("expected a migration"),
-        };
-        assert_eq!(p.schema_version, SCHEMA_VERSION);
-    }
-
-    #[test]
-    fn garbage_and_bad_versions_are_errors() {
-        assert!(parse("answers = [").is_err());
-        assert!(parse("schema_version = \"one\"").is_err());
-        assert!(parse("schema_version = -1").is_err());
-        assert!(matches!(
-            parse("schema_version = 99\nanswers = 3"),
-            Ok(Parsed::Newer(99, None))
-        ));
-    }
 }

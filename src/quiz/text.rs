@@ -38,9 +38,9 @@ pub fn notice(n: &Notice, lang: Lang) -> String {
             ),
         },
         Notice::CorruptLocked { error } => match lang {
-            Lang::Zh => format!("进度文件无法读取（{error}），且另一个 locklab 正在使用它；本次不保存。"),
+            Lang::Zh => format!("进度文件无法读取（{error}），现在也无法把它移开；本次不保存。"),
             Lang::En => format!(
-                "the progress file could not be read ({error}) and another locklab has it open; nothing will be saved."
+                "the progress file could not be read ({error}) and cannot be moved aside now; nothing will be saved."
             ),
         },
         Notice::Newer { found } => match lang {
@@ -61,6 +61,22 @@ pub fn notice(n: &Notice, lang: Lang) -> String {
             Lang::Zh => format!("无法锁定进度文件（{e}），本次以只读方式打开，不保存。"),
             Lang::En => format!(
                 "cannot lock the progress file ({e}); opened read-only, nothing will be saved."
+            ),
+        },
+        Notice::ReadOnlyFolder(e) => match lang {
+            Lang::Zh => format!("无法写入进度文件夹（{e}），本次以只读方式打开，不保存。"),
+            Lang::En => format!(
+                "the progress folder cannot be written ({e}); opened read-only, nothing will be saved."
+            ),
+        },
+        Notice::Symlink { path } => match lang {
+            Lang::Zh => format!(
+                "{} 是符号链接，locklab 不跟随数据文件夹里的链接：以只读方式打开，不保存（请用 --data-dir 指定它指向的文件夹）。",
+                path.display()
+            ),
+            Lang::En => format!(
+                "{} is a symbolic link, which locklab does not follow in its data folder: opened read-only, nothing will be saved (pass the folder it points into with --data-dir).",
+                path.display()
             ),
         },
         Notice::Migrated { from } => match lang {

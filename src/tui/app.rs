@@ -80,7 +80,7 @@ pub enum Msg {
     Reveal,
     /// Presenter: blank the screen (or bring it back).
     Blank,
-    /// Open a shipped preset on its screen (an index into `preset::builtin()`).
+    /// Open a shipped preset on its screen (an index into `preset::active()`).
     OpenPreset(usize),
     /// Open a lesson (an index into the reader's topics).
     OpenLesson(usize),
@@ -144,7 +144,7 @@ impl App {
         theme: Theme,
         reader: ReaderState,
     ) -> Self {
-        let presets: Vec<&'static Preset> = preset::builtin()
+        let presets: Vec<&'static Preset> = preset::active()
             .iter()
             .filter(|p| p.family == Family::Abc)
             .collect();
@@ -287,7 +287,7 @@ impl App {
 
     /// Opens a shipped preset (an index into [`preset::builtin`]) on its family's screen.
     pub fn open_preset(&mut self, index: usize) {
-        let Some(p) = preset::builtin().get(index) else {
+        let Some(p) = preset::active().get(index) else {
             return;
         };
         match &p.params {
@@ -524,7 +524,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
                 Item::Present(i) => {
-                    if let Some(p) = preset::builtin().get(i) {
+                    if let Some(p) = preset::active().get(i) {
                         app.present_preset(p.clone(), false);
                     }
                 }

@@ -1,13 +1,14 @@
 //! The terminal screens: setup and teardown of the terminal, and the event loop.
 //!
-//! The loop is synchronous: it waits for input (waking only to check for SIGTERM/SIGHUP while
-//! idle, and for animation ticks while playing), maps it to a message, updates and redraws.
+//! The loop is synchronous: it waits for input (waking for animation ticks while playing, and
+//! at once when a signal arrives, see [`signals`]), maps it to a message, updates and redraws.
 
 pub mod app;
 pub mod learn;
 pub mod markdown;
 pub mod reading;
 pub mod screens;
+pub mod signals;
 pub mod theme;
 pub mod timeline;
 pub mod widgets;
@@ -17,16 +18,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers,
+};
 use crossterm::execute;
+use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 
 use crate::i18n::{Lang, Ui, ui};
 use app::{App, Msg, ScreenId};
 
 /// How often playback advances.
 const TICK: Duration = Duration::from_millis(50);
-/// While idle, how long to wait for input before checking the signal flag again. A blocking
-/// read would never see SIGTERM: crossterm retries reads interrupted by a signal.
+/// While idle, how long to wait for input before looking at the signal queue anyway (a signal
+/// normally wakes the loop at once; this covers one that came before the input source was up).
 const IDLE_WAKE: Duration = Duration::from_millis(500);
 
 /// Which screen to open first.
@@ -64,7 +68,7 @@ impl TuiError {
 /// Checks what the command line asked to open before touching the terminal.
 pub fn check_start(start: &Start) -> Result<(), String> {
     if let Start::Abc(Some(name)) = start {
-        let abc: Vec<&str> = crate::preset::builtin()
+        let abc: Vec<&str> = crate::preset::active()
             .iter()
             .filter(|p| p.family == crate::engine::trace::Family::Abc)
             .map(|p| p.name.as_str())
@@ -108,12 +112,30 @@ fn restore() {
     let _ = std::io::stdout().flush();
 }
 
+/// Takes the terminal over again after the process was stopped and continued: raw mode, the
+/// alternate screen, mouse reporting, and a full redraw on the next frame.
+fn resume(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+    enable_raw_mode()?;
+    execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // A resize clears the screen and forgets the last frame, without asking the terminal where
+    // its cursor is (which `clear` would).
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
+}
+
+/// Restores the terminal, stops the process, and takes the terminal back once it continues.
+fn suspend(terminal: &mut ratatui::DefaultTerminal) -> std::io::Result<()> {
+    restore();
+    signals::stop();
+    resume(terminal)
+}
+
 /// How the screens ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
     /// The user quit.
     Quit,
-    /// SIGTERM or SIGHUP arrived (the signal number), after the terminal was restored.
+    /// A signal that ends the process arrived (its number), after the terminal was restored.
     Signal(i32),
 }
 
@@ -141,7 +163,8 @@ pub fn run(
             (ScreenId::Home, None, None)
         }
     };
-    let reader = screens::reader::ReaderState::new(source, reading::data_dir_from_env());
+    // Reading positions live beside the progress file, in the folder the store uses.
+    let reader = screens::reader::ReaderState::new(source, data_dir.as_ref().ok().cloned());
     let mut app = App::with_reader(
         screen,
         preset.as_deref(),
@@ -168,19 +191,9 @@ pub fn run(
         app.quiz_only = true;
     }
 
-    let signals = [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP];
-    let flags = signals.map(|_| Arc::new(AtomicBool::new(false)));
-    for (sig, flag) in signals.iter().zip(&flags) {
-        signal_hook::flag::register(*sig, Arc::clone(flag)).map_err(TuiError::Io)?;
-    }
-    watch_for_hangup(Arc::clone(&flags[1]));
-    let caught = || {
-        signals
-            .iter()
-            .zip(&flags)
-            .find(|(_, f)| f.load(Ordering::Relaxed))
-            .map(|(s, _)| *s)
-    };
+    let watcher = signals::Watcher::start().map_err(TuiError::Io)?;
+    watch_for_hangup(Arc::clone(&watcher.hangup));
+    let mut caught = None;
     let mut terminal = ratatui::try_init().map_err(TuiError::Io)?;
     // ratatui's hook restores raw mode and the screen; ours also turns mouse reporting off.
     let hook = std::panic::take_hook();
@@ -192,9 +205,20 @@ pub fn run(
         execute!(std::io::stdout(), EnableMouseCapture)?;
         let size = terminal.size()?;
         app.size = (size.width, size.height);
-        // Draw only when something changed: idle wake-ups just look at the signal flags.
+        // Draw only when something changed: idle wake-ups just look at the signal queue.
         let mut dirty = true;
-        while !app.quit && caught().is_none() {
+        loop {
+            for action in watcher.take() {
+                match action {
+                    signals::Action::End(sig) => caught = caught.or(Some(sig)),
+                    signals::Action::Suspend => suspend(&mut terminal)?,
+                    signals::Action::Resume => resume(&mut terminal)?,
+                }
+                dirty = true;
+            }
+            if app.quit || caught.is_some() {
+                break;
+            }
             if dirty {
                 terminal.draw(|f| app::draw(f, &app))?;
                 dirty = false;
@@ -208,6 +232,16 @@ pub fn run(
                 continue;
             }
             let msg = match event::read()? {
+                // In raw mode Ctrl-Z is a key, not SIGTSTP: suspend as the terminal would.
+                Event::Key(k)
+                    if k.code == KeyCode::Char('z')
+                        && k.modifiers.contains(KeyModifiers::CONTROL)
+                        && k.kind != KeyEventKind::Release =>
+                {
+                    suspend(&mut terminal)?;
+                    dirty = true;
+                    None
+                }
                 Event::Key(k) => app::map_key(k, &app),
                 Event::Mouse(m) => app::map_mouse(m),
                 Event::Resize(w, h) => Some(Msg::Resize(w, h)),
@@ -221,11 +255,11 @@ pub fn run(
         Ok(())
     })();
     restore();
-    if caught().is_some() {
+    if caught.is_some() {
         app.reader.leave();
     }
     result.map_err(TuiError::Io)?;
-    Ok(caught().map_or(Ended::Quit, Ended::Signal))
+    Ok(caught.map_or(Ended::Quit, Ended::Signal))
 }
 
 #[cfg(test)]

@@ -1,12 +1,12 @@
 //! Where the reader left off in each lesson, kept in `reading.toml` in the data folder.
 //!
 //! A position is a section (the `##` headings counted from 1, 0 for the text before the first)
-//! and a row offset within it, so it survives a change of width or language. The file is replaced
-//! atomically (a temporary file in the same folder, then a rename), and a missing or broken file
-//! is ignored: the reader then starts at the top rather than refusing to open.
+//! and a row offset within it, so it survives a change of width or language. The file lives in
+//! the progress store's data folder and is written by the store's own atomic replace (private
+//! folder and file, no link followed, crash leftovers cleared); a missing or broken file is
+//! ignored: the reader then starts at the top rather than refusing to open.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 /// The environment variable naming the data folder.
 pub const DATA_DIR_VAR: &str = "LOCKLAB_DATA_DIR";
 pub const FILE: &str = "reading.toml";
+/// Far more than any number of lessons needs.
+const LIMIT: u64 = 1 << 20;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Position {
@@ -36,8 +38,7 @@ pub fn data_dir_from_env() -> Option<PathBuf> {
 
 /// The saved positions; empty when there is no file or it cannot be read.
 pub fn load(dir: &Path) -> BTreeMap<String, Position> {
-    std::fs::read_to_string(dir.join(FILE))
-        .ok()
+    crate::progress::store::read_in_data_dir(dir, FILE, LIMIT)
         .and_then(|text| toml::from_str::<File>(&text).ok())
         .map(|f| f.lessons)
         .unwrap_or_default()
@@ -49,16 +50,7 @@ pub fn save(dir: &Path, positions: &BTreeMap<String, Position>) -> std::io::Resu
         lessons: positions.clone(),
     })
     .map_err(std::io::Error::other)?;
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(dir.join(FILE)).map_err(|e| e.error)?;
-    // The rename itself is only durable once the folder is synced; not every system allows it.
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    crate::progress::store::write_in_data_dir(dir, FILE, text.as_bytes())
 }
 
 #[cfg(test)]
@@ -86,5 +78,35 @@ mod tests {
         assert_eq!(load(dir.path()), p);
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn positions_are_private_and_kept_like_the_progress_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("new-data-folder");
+        let mut p = BTreeMap::new();
+        p.insert("01-ephemeral-nodes".to_string(), Position::default());
+        save(&dir, &p).unwrap();
+        let mode = |path: &Path| std::fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&dir.join(FILE)), 0o600);
+        // A save cut short leaves a temporary file the progress store clears when it opens.
+        let left = dir.join(".progress-cut-short.tmp");
+        std::fs::write(&left, "half").unwrap();
+        drop(crate::progress::store::Store::open(&dir, 0).unwrap());
+        assert!(!left.exists());
+        // A link at the file's name is neither read through nor replaced.
+        let elsewhere = root.path().join("elsewhere.toml");
+        std::fs::remove_file(dir.join(FILE)).unwrap();
+        std::fs::write(&elsewhere, "[lessons.x]\nsection = 2\noffset = 0\n").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join(FILE)).unwrap();
+        assert!(load(&dir).is_empty());
+        assert!(save(&dir, &p).is_err());
+        assert!(
+            std::fs::read_to_string(&elsewhere)
+                .unwrap()
+                .contains("section = 2")
+        );
     }
 }

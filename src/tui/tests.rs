@@ -20,6 +20,7 @@ use crate::quiz::sched::Calendar;
 
 mod quiz;
 mod reader;
+mod storm;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
@@ -104,7 +105,18 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
                 super::screens::secs(m.danger_window)
             );
             assert!(s.contains(&filled), "{filled} missing:\n{s}");
-            assert!(s.contains(&format!("{} s", fmt_secs(0))));
+            // The cursor starts at the beginning of the run, and the title says so.
+            assert_eq!(a.frozen.tl.cursor_ms, 0);
+            let title = format!(
+                "{} {} / {} s",
+                ui(Ui::Cursor, lang),
+                fmt_secs(0),
+                fmt_secs(a.frozen.trace.end_ms)
+            );
+            assert!(
+                s.lines().next().is_some_and(|l| l.contains(&title)),
+                "{title} missing:\n{s}"
+            );
 
             press(&mut a, key('f'));
             assert!(!a.frozen.params.fencing);

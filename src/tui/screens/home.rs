@@ -22,7 +22,7 @@ pub enum Item {
     Lessons,
     /// An index into the reader's lessons.
     Lesson(usize),
-    /// The presenter view of a scripted preset (an index into `preset::builtin()`).
+    /// The presenter view of a scripted preset (an index into `preset::active()`).
     Present(usize),
     /// The heading of the quizzes: shown, never selected.
     Quizzes,
@@ -66,7 +66,7 @@ impl HomeState {
             items.extend((0..lessons).map(Item::Lesson));
         }
         items.extend(
-            crate::preset::builtin()
+            crate::preset::active()
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| !p.script.is_empty())
@@ -170,7 +170,7 @@ fn words(item: Item, ctx: &Context, lang: Lang) -> (String, String) {
             ui(Ui::HomeHerd, lang).into(),
             ui(Ui::HomeHerdAbout, lang).into(),
         ),
-        Item::Present(i) => crate::preset::builtin()
+        Item::Present(i) => crate::preset::active()
             .get(i)
             .map_or_else(Default::default, |p| {
                 (

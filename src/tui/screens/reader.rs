@@ -532,7 +532,7 @@ impl ReaderState {
             line: 0,
         };
         let msg = match link.action() {
-            Some(Action::Sim(name)) => crate::preset::builtin()
+            Some(Action::Sim(name)) => crate::preset::active()
                 .iter()
                 .position(|p| p.name == name)
                 .map(Msg::OpenPreset),
