@@ -28,7 +28,7 @@ impl Running {
     fn start() -> Self {
         let r = Self::spawn(&["frozen"]);
         r.wait_until("the first frame", |r| {
-            r.screen().contains("stale_write_rejected")
+            r.screen().contains("stale write rejected")
         });
         r
     }
@@ -169,8 +169,8 @@ fn suspend_restores_stops_and_continue_takes_the_terminal_back() {
         after.contains(ALT_ON) && after.contains(MOUSE_ON) && !restored(&r.raw())
     });
     r.wait_until("a redraw", |r| {
-        r.raw_from(stopped_at).contains("stale_write_rejected")
-            && r.screen().contains("stale_write_rejected")
+        r.raw_from(stopped_at).contains("stale write rejected")
+            && r.screen().contains("stale write rejected")
     });
     assert_ne!(r.state(), Some('T'));
     // Ctrl-Z in raw mode is a key; it suspends the same way.
