@@ -53,10 +53,36 @@ fn shipped_content_has_no_problems_and_enough_questions() {
         .filter(|q| q.kind == Kind::Recall)
         .collect();
     assert!(!recalls.is_empty());
-    for q in recalls {
+    for q in &recalls {
         assert!(!q.points.is_empty(), "{} has no points", q.id.get_ref());
-        if let Some(f) = &q.follow_up {
+        for f in q.rounds() {
             assert!(!f.points.is_empty(), "{} follow-up", q.id.get_ref());
+        }
+    }
+    // Interview chains: a recall question with three rounds of follow-ups, each in both
+    // languages with its own points, spread over every deck.
+    let chains: Vec<&&Question> = recalls.iter().filter(|q| q.rounds().count() == 3).collect();
+    assert!(chains.len() >= 30, "{} interview chains", chains.len());
+    for d in &decks {
+        assert!(
+            d.deck.questions.iter().any(|q| q.rounds().count() == 3),
+            "deck {} has no interview chain",
+            d.deck.deck.get_ref()
+        );
+    }
+    for q in chains {
+        for f in q.rounds() {
+            let (zh, en) = (f.zh.as_ref().unwrap(), f.en.as_ref().unwrap());
+            assert!(
+                !zh.prompt.is_empty() && !en.answer.is_empty(),
+                "{}",
+                q.id.get_ref()
+            );
+            assert!(
+                f.points
+                    .iter()
+                    .all(|p| !p.zh.is_empty() && !p.en.is_empty())
+            );
         }
     }
 }
