@@ -53,10 +53,36 @@ fn shipped_content_has_no_problems_and_enough_questions() {
         .filter(|q| q.kind == Kind::Recall)
         .collect();
     assert!(!recalls.is_empty());
-    for q in recalls {
+    for q in &recalls {
         assert!(!q.points.is_empty(), "{} has no points", q.id.get_ref());
-        if let Some(f) = &q.follow_up {
+        for f in q.rounds() {
             assert!(!f.points.is_empty(), "{} follow-up", q.id.get_ref());
+        }
+    }
+    // Interview chains: a recall question with three rounds of follow-ups, each in both
+    // languages with its own points, spread over every deck.
+    let chains: Vec<&&Question> = recalls.iter().filter(|q| q.rounds().count() == 3).collect();
+    assert!(chains.len() >= 30, "{} interview chains", chains.len());
+    for d in &decks {
+        assert!(
+            d.deck.questions.iter().any(|q| q.rounds().count() == 3),
+            "deck {} has no interview chain",
+            d.deck.deck.get_ref()
+        );
+    }
+    for q in chains {
+        for f in q.rounds() {
+            let (zh, en) = (f.zh.as_ref().unwrap(), f.en.as_ref().unwrap());
+            assert!(
+                !zh.prompt.is_empty() && !en.answer.is_empty(),
+                "{}",
+                q.id.get_ref()
+            );
+            assert!(
+                f.points
+                    .iter()
+                    .all(|p| !p.zh.is_empty() && !p.en.is_empty())
+            );
         }
     }
 }
@@ -363,5 +389,112 @@ fn check_command_fails_on_a_broken_copy() {
         )),
         "{text}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn avoided_variants_are_reported_with_file_and_line() {
+    let dir = scratch("vocab");
+    let lesson = dir.join("content/zh/05-fencing.md");
+    // An avoided variant in a lesson's prose, in a deck's text, and in a glossary note.
+    let in_lesson = edit(&lesson, "**任期号**", "**纪元**");
+    let deck = dir.join("quizzes/02-abc-queue.toml");
+    let in_deck = edit(&deck, "无效唤醒 1225 次", "白醒 1225 次");
+    // Not drift: an ASCII variant inside code, or as part of an identifier.
+    let text = std::fs::read_to_string(&lesson).unwrap();
+    std::fs::write(
+        &lesson,
+        format!("{text}\n比较 `revision` 字段与 mod_revision 的差别。\n\netcd 的 revision 每次写入加一。\n"),
+    )
+    .unwrap();
+    let lines = text.lines().count();
+    let (in_code, in_prose) = (lines + 2, lines + 4);
+
+    let r = check::check(&Source::Dir(dir.clone()));
+    let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
+    let at = |file: &str, line: usize, variant: &str| {
+        r.problems.iter().any(|p| {
+            p.file.ends_with(file)
+                && p.line == line
+                && p.message
+                    .contains(&format!("「{variant}」 is a variant to avoid"))
+        })
+    };
+    assert!(
+        at("content/zh/05-fencing.md", in_lesson, "纪元"),
+        "{msgs:#?}"
+    );
+    assert!(
+        at("quizzes/02-abc-queue.toml", in_deck, "白醒"),
+        "{msgs:#?}"
+    );
+    assert!(
+        at("content/zh/05-fencing.md", in_prose, "revision"),
+        "{msgs:#?}"
+    );
+    assert!(
+        !r.problems
+            .iter()
+            .any(|p| p.file.ends_with("05-fencing.md") && p.line == in_code),
+        "{msgs:#?}"
+    );
+    assert!(
+        r.problems
+            .iter()
+            .all(|p| p.message.contains("variant to avoid")),
+        "only the edits are reported: {msgs:#?}"
+    );
+    assert_eq!(r.problems.len(), 3, "{msgs:#?}");
+
+    // The command line fails and names the place.
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .arg("--content")
+        .arg(&dir)
+        .arg("check")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("02-abc-queue.toml:{in_deck}:")) && text.contains("「无效唤醒」"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_term_with_two_names_is_reported() {
+    let dir = scratch("glossary");
+    // Lesson 9 pairs "epoch" with a different Chinese word than lesson 5 does.
+    let line = edit(
+        &dir.join("content/glossary/09-recipes.toml"),
+        "zh = \"任期号\"",
+        "zh = \"纪元\"",
+    );
+    let r = check::check(&Source::Dir(dir.clone()));
+    let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
+    let glossary = problems_in(&r, "content/glossary/09-recipes.toml");
+    assert!(
+        glossary.iter().any(|p| p
+            .message
+            .contains("`epoch` is paired with `纪元` here but with `任期号`")),
+        "{msgs:#?}"
+    );
+    // The other glossary lists 纪元 as a variant to avoid, which a term may not be.
+    assert!(
+        problems_in(&r, "content/glossary/05-fencing.toml")
+            .iter()
+            .any(|p| p
+                .message
+                .contains("`纪元` is listed as a variant to avoid but is a glossary term")),
+        "{msgs:#?}"
+    );
+    assert!(
+        glossary
+            .iter()
+            .any(|p| p.line == line && p.message.contains("「纪元」 is a variant to avoid")),
+        "{msgs:#?}"
+    );
+    assert_eq!(r.problems.len(), 3, "{msgs:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::deck::{self, DeckFile, Kind, Point, Prompt, Question};
 use super::lesson::{self, Action, Glossary, Lesson};
 use super::model;
+use super::vocab::{self, Vocabulary};
 use super::{Located, stem};
 use crate::i18n::Lang;
 use crate::preset::{self, Preset};
@@ -156,12 +157,19 @@ pub fn check(source: &Source) -> Report {
     for l in &lessons {
         check_links(l, &preset_names, &deck_ids, &lesson_ids, &mut r);
     }
-    check_glossaries(source, &lesson_ids, &mut r);
+    let glossaries = check_glossaries(source, &lesson_ids, &mut r);
 
     let mut seen: BTreeMap<String, (String, usize)> = BTreeMap::new();
     for d in &decks {
         check_deck(d, &lessons, &presets, &mut seen, &mut r);
     }
+    check_vocabulary(
+        &Vocabulary::from_glossaries(&glossaries),
+        &lessons,
+        &decks,
+        &glossaries,
+        &mut r,
+    );
     r
 }
 
@@ -323,23 +331,54 @@ fn check_links(
     }
 }
 
-fn check_glossaries(source: &Source, lessons: &BTreeSet<&str>, r: &mut Report) {
+fn check_glossaries(source: &Source, lessons: &BTreeSet<&str>, r: &mut Report) -> Vec<Glossary> {
     let all = match lesson::load_glossaries(source) {
         Ok(g) => g,
         Err(e) => {
             r.problems.push(io_problem("content/glossary", &e));
-            return;
+            return Vec::new();
         }
     };
-    for g in all {
-        match g {
-            Ok(g) => check_glossary(&g, lessons, r),
-            Err(e) => r.problems.push(e),
+    let glossaries: Vec<Glossary> = all
+        .into_iter()
+        .filter_map(|g| g.map_err(|e| r.problems.push(e)).ok())
+        .collect();
+    // The glossary is the single source of terms: each name pairs with one name in the other
+    // language, and no avoided variant is itself a term.
+    let mut names: BTreeMap<(&'static str, String), (String, String)> = BTreeMap::new();
+    for g in &glossaries {
+        check_glossary(g, lessons, &mut names, r);
+    }
+    for g in &glossaries {
+        for (at, t) in &g.terms {
+            for lang in [Lang::Zh, Lang::En] {
+                for v in t.avoid(lang) {
+                    let message = if v.trim().is_empty() {
+                        format!("term `{}` lists an empty variant to avoid", t.en)
+                    } else if let Some((_, place)) =
+                        names.get(&(lang.code(), v.trim().to_lowercase()))
+                    {
+                        format!(
+                            "`{}` is listed as a variant to avoid but is a glossary term ({place})",
+                            v.trim()
+                        )
+                    } else {
+                        continue;
+                    };
+                    r.problems.push(line(&g.file, *at, message));
+                }
+            }
         }
     }
+    glossaries
 }
 
-fn check_glossary(g: &Glossary, lessons: &BTreeSet<&str>, r: &mut Report) {
+fn check_glossary(
+    g: &Glossary,
+    lessons: &BTreeSet<&str>,
+    names: &mut BTreeMap<(&'static str, String), (String, String)>,
+    r: &mut Report,
+) {
     if !lessons.contains(g.id.as_str()) {
         r.problems
             .push(whole_file(&g.file, format!("no lesson named {}", g.id)));
@@ -366,6 +405,87 @@ fn check_glossary(g: &Glossary, lessons: &BTreeSet<&str>, r: &mut Report) {
         if !seen.insert(t.en.to_lowercase()) {
             r.problems
                 .push(line(&g.file, *at, format!("term `{}` appears twice", t.en)));
+        }
+        // A term may be listed by every lesson that uses it, but always with the same pair of
+        // names: one idea, one word in each language.
+        for (lang, other) in [(Lang::Zh, Lang::En), (Lang::En, Lang::Zh)] {
+            let (name, partner) = (t.name(lang).trim(), t.name(other).trim());
+            if name.is_empty() || partner.is_empty() {
+                continue;
+            }
+            let key = (lang.code(), name.to_lowercase());
+            match names.get(&key) {
+                Some((first, place)) if first.to_lowercase() != partner.to_lowercase() => {
+                    r.problems.push(line(
+                        &g.file,
+                        *at,
+                        format!(
+                            "`{name}` is paired with `{partner}` here but with `{first}` at {place}; one term, one pair of names"
+                        ),
+                    ))
+                }
+                Some(_) => {}
+                None => {
+                    names.insert(key, (partner.to_string(), format!("{}:{at}", g.file)));
+                }
+            }
+        }
+    }
+}
+
+/// Reports every avoided variant in lessons, deck texts, glossary notes and the interface.
+fn check_vocabulary(
+    vocab: &Vocabulary,
+    lessons: &[Lesson],
+    decks: &[DeckFile],
+    glossaries: &[Glossary],
+    r: &mut Report,
+) {
+    if vocab.variants().is_empty() {
+        return;
+    }
+    let mut found = |file: &str, text: &str, offset: usize, v: &vocab::Variant| {
+        r.problems
+            .push(Located::at(file, text, offset, None, v.message()));
+    };
+    for l in lessons {
+        for (at, v) in vocab.hits(l.lang, &l.text, &vocab::markdown_code(&l.text)) {
+            found(&l.file, &l.text, at, v);
+        }
+    }
+    for d in decks {
+        for (lang, range) in vocab::toml_texts(&d.text) {
+            let raw = &d.text[range.clone()];
+            for (at, v) in vocab.hits(lang, raw, &vocab::backtick_spans(raw)) {
+                found(&d.file, &d.text, range.start + at, v);
+            }
+        }
+    }
+    for g in glossaries {
+        for (lang, range) in vocab::toml_texts(&g.text) {
+            let raw = &g.text[range.clone()];
+            let at_line = crate::preset::line_col(&g.text, range.start).0;
+            // An entry may explain its own variants in its note.
+            let owner = g.terms.iter().rev().find(|(l, _)| *l <= at_line);
+            let own = owner.map(|(l, _)| format!("{}:{l}", g.file));
+            for (at, v) in vocab.hits(lang, raw, &vocab::backtick_spans(raw)) {
+                if own.as_deref() != Some(v.origin.as_str()) {
+                    found(&g.file, &g.text, range.start + at, v);
+                }
+            }
+        }
+    }
+    for (file, src) in vocab::UI_SOURCES {
+        for range in vocab::rust_strings(src) {
+            let literal = &src[range.clone()];
+            let lang = if vocab::is_chinese(literal) {
+                Lang::Zh
+            } else {
+                Lang::En
+            };
+            for (at, v) in vocab.hits(lang, literal, &[]) {
+                found(file, src, range.start + at, v);
+            }
         }
     }
 }

@@ -154,8 +154,8 @@ pub fn load_all(source: &Source) -> std::io::Result<Vec<Lesson>> {
     Ok(out)
 }
 
-/// One glossary entry.
-#[derive(Debug, Clone, Deserialize)]
+/// One glossary entry: the term in both languages, a note, and the variants not to use.
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Term {
     #[serde(default)]
@@ -166,6 +166,39 @@ pub struct Term {
     pub note_zh: String,
     #[serde(default)]
     pub note_en: String,
+    /// Other words for the same idea that lessons, questions and the interface must not use.
+    #[serde(default)]
+    pub avoid_zh: Vec<String>,
+    #[serde(default)]
+    pub avoid_en: Vec<String>,
+    /// Longer phrases that contain an avoided variant but mean something else, and so are fine.
+    #[serde(default)]
+    pub allow_zh: Vec<String>,
+    #[serde(default)]
+    pub allow_en: Vec<String>,
+}
+
+impl Term {
+    /// The term's name in one language.
+    pub fn name(&self, lang: Lang) -> &str {
+        lang.pick(&self.zh, &self.en)
+    }
+
+    /// The variants to avoid in one language.
+    pub fn avoid(&self, lang: Lang) -> &[String] {
+        match lang {
+            Lang::Zh => &self.avoid_zh,
+            Lang::En => &self.avoid_en,
+        }
+    }
+
+    /// The phrases that may contain an avoided variant, in one language.
+    pub fn allow(&self, lang: Lang) -> &[String] {
+        match lang {
+            Lang::Zh => &self.allow_zh,
+            Lang::En => &self.allow_en,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -181,6 +214,8 @@ pub struct Glossary {
     /// The topic's lesson id (`05-fencing`).
     pub id: String,
     pub file: String,
+    /// The file's text, to point at a place inside a note.
+    pub text: String,
     /// Each term with the line it starts on.
     pub terms: Vec<(usize, Term)>,
 }
@@ -199,6 +234,7 @@ pub fn parse_glossary(id: &str, file: &str, text: &str) -> Result<Glossary, Loca
     Ok(Glossary {
         id: id.to_string(),
         file: file.to_string(),
+        text: text.to_string(),
         terms,
     })
 }
@@ -247,5 +283,17 @@ mod tests {
         assert_eq!(g.terms.len(), 2);
         assert_eq!(g.terms[1].1.en, "keepalive");
         assert!(g.terms[1].0 >= 7, "{}", g.terms[1].0);
+    }
+
+    #[test]
+    fn glossary_terms_may_list_variants_to_avoid() {
+        let text = "[[term]]\nzh = \"任期号\"\nen = \"epoch\"\nnote_zh = \"n\"\nnote_en = \"n\"\n\
+                    avoid_zh = [\"纪元\"]\nallow_en = [\"epoch time\"]\n";
+        let g = parse_glossary("09-recipes", "g.toml", text).unwrap();
+        let t = &g.terms[0].1;
+        assert_eq!(t.avoid(Lang::Zh), ["纪元"]);
+        assert!(t.avoid(Lang::En).is_empty());
+        assert_eq!(t.allow(Lang::En), ["epoch time"]);
+        assert_eq!(t.name(Lang::Zh), "任期号");
     }
 }

@@ -252,7 +252,7 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         HomeAbc => ("A/B/C 排队", "A/B/C queue"),
         HomeHerd => ("羊群效应与链式唤醒", "Herd vs chain"),
         HomeHerdAbout => (
-            "N 个等待者排队：每次释放唤醒几个？白醒多少次？",
+            "N 个等待者排队：每次释放唤醒几个？无效唤醒多少次？",
             "N waiters in a queue: how many does each release wake, and how many wake for nothing?",
         ),
         HomeHint => (
@@ -312,13 +312,13 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         Wakeups => ("每次释放唤醒", "wake-ups per release"),
         Preset => ("预设", "preset"),
         Notifications => ("通知", "notifications"),
-        Wasted => ("白醒", "wasted"),
+        Wasted => ("无效唤醒", "wasted"),
         TotalTime => ("总耗时", "total time"),
         Current => ("当前", "current"),
         Chain => ("链式", "chain"),
         Herd => ("羊群", "herd"),
         HerdLegend => (
-            "# 拿到锁   + 白醒   . 未被通知",
+            "# 拿到锁   + 无效唤醒   . 未被通知",
             "# takes the lock   + woken for nothing   . not notified",
         ),
         MoreRows => ("……还有 {} 行", "... {} more rows"),
@@ -328,7 +328,7 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         NothingYet => ("还没有事件发生。", "Nothing has happened yet."),
         Playing => ("播放中", "playing"),
         Paused => ("已暂停", "paused"),
-        Invariants => ("不变式", "invariants"),
+        Invariants => ("不变量", "invariants"),
         HelpTitle => ("按键", "Keys"),
         HelpClose => ("按 ? 或 Esc 关闭", "? or Esc closes"),
         FooterFrozen => (

@@ -24,8 +24,8 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Reconnecting => ("重连中", "reconnecting"),
         SpanState::Frozen {
             believes_holding: true,
-        } => ("停顿中，自认持锁", "frozen, believes it holds"),
-        SpanState::Frozen { .. } => ("停顿中", "frozen"),
+        } => ("凝固，自认持锁", "frozen, believes it holds"),
+        SpanState::Frozen { .. } => ("凝固", "frozen"),
         SpanState::Lost => ("已知失锁", "knows it lost"),
         SpanState::Released => ("已释放", "released"),
         SpanState::Stuck { .. } => ("卡死", "stuck"),

@@ -78,13 +78,13 @@ fn lessons_render_at_both_sizes_in_both_languages() {
             // The worked example's table: every row of it has its bars in the same columns.
             let row = rows
                 .iter()
-                .find(|r| r.contains("| 4117") && r.contains("| 4116"))
+                .find(|r| r.contains("| 101") && r.contains("| 100"))
                 .unwrap_or_else(|| panic!("table row missing:\n{}", all.join("\n")));
             let want = bars(row);
             assert_eq!(want.len(), 7, "{row}");
             let table: Vec<&&str> = rows
                 .iter()
-                .filter(|r| r.trim_start().starts_with('|') && r.contains("4118"))
+                .filter(|r| r.trim_start().starts_with('|') && r.contains("| 102"))
                 .collect();
             assert!(table.len() >= 3);
             for r in table {
