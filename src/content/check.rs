@@ -163,11 +163,13 @@ pub fn check(source: &Source) -> Report {
     for d in &decks {
         check_deck(d, &lessons, &presets, &mut seen, &mut r);
     }
+    let scenarios = source.files("assets/scenarios", "toml").unwrap_or_default();
     check_vocabulary(
         &Vocabulary::from_glossaries(&glossaries),
         &lessons,
         &decks,
         &glossaries,
+        &scenarios,
         &mut r,
     );
     r
@@ -439,6 +441,7 @@ fn check_vocabulary(
     lessons: &[Lesson],
     decks: &[DeckFile],
     glossaries: &[Glossary],
+    scenarios: &[crate::source::SourceFile],
     r: &mut Report,
 ) {
     if vocab.variants().is_empty() {
@@ -458,6 +461,15 @@ fn check_vocabulary(
             let raw = &d.text[range.clone()];
             for (at, v) in vocab.hits(lang, raw, &vocab::backtick_spans(raw)) {
                 found(&d.file, &d.text, range.start + at, v);
+            }
+        }
+    }
+    // Scenario texts (what a preset is about, its captions and questions) are content too.
+    for f in scenarios {
+        for (lang, range) in vocab::toml_texts(&f.text) {
+            let raw = &f.text[range.clone()];
+            for (at, v) in vocab.hits(lang, raw, &vocab::backtick_spans(raw)) {
+                found(&f.display, &f.text, range.start + at, v);
             }
         }
     }

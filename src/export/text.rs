@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::params::{FrozenParams, Params};
+use crate::engine::params::Params;
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{
     AbcMetrics, Check, EventKind, Family, FrozenMetrics, HerdMetrics, Lane, Metrics, Role,
@@ -44,7 +44,7 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
         SpanState::Queue { holder, .. } => holder.map_or('.', initial),
         SpanState::Leased { holder, .. } => initial(holder),
         SpanState::Value { writer, .. } => initial(writer),
-        SpanState::Free => '.',
+        SpanState::Free => '_',
         SpanState::Empty => ' ',
     }
 }
@@ -195,7 +195,7 @@ pub fn timeline(trace: &Trace, lang: Lang) -> String {
 fn opt_secs(v: Option<f64>, lang: Lang) -> String {
     v.map_or_else(
         || lang.pick("无", "none").to_string(),
-        |s| format!("{} s", trim(s)),
+        |v| format!("{} {}", trim(v), crate::i18n::sim::s(lang)),
     )
 }
 
@@ -265,7 +265,15 @@ fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
         ("duplicate_nodes", m.duplicate_nodes.to_string()),
         ("stale_writes_accepted", m.stale_writes_accepted.to_string()),
         ("stale_writes_rejected", m.stale_writes_rejected.to_string()),
-        ("violations", list(&m.violations)),
+        (
+            "violations",
+            list(
+                &m.violations
+                    .iter()
+                    .map(|v| invariant_label(v, lang).to_string())
+                    .collect::<Vec<_>>(),
+            ),
+        ),
     ];
     for (k, v) in rows {
         let _ = writeln!(out, "  {} {v}", key(k, lang));
@@ -346,38 +354,6 @@ fn herd_summary(m: &HerdMetrics, lang: Lang) -> String {
     out
 }
 
-/// A one-line description of the parameters.
-pub fn params_line(params: &Params) -> String {
-    match params {
-        Params::Frozen(p) => FrozenParams::summary(p),
-        Params::Herd(p) => format!(
-            "waiters {}, fan-out {}, grab cost {} ms, hold {} ms",
-            p.waiters,
-            p.fanout,
-            trim(p.grab_cost_ms),
-            trim(p.hold_ms)
-        ),
-        Params::Abc(p) => format!(
-            "watch {:?}, recovery {:?}, registration {:?}, on disconnect {:?}, on loss {:?}, fencing {}, token {:?}, session timeout {} s, tick {} s, {}",
-            p.watch,
-            p.recovery,
-            p.registration,
-            p.on_disconnect,
-            p.on_loss,
-            crate::engine::params::on_off(p.fencing),
-            p.token,
-            fmt_secs(p.session_timeout_ms),
-            fmt_secs(p.tick_ms),
-            match p.faults.len() {
-                0 => "no faults".to_string(),
-                1 => "1 fault".to_string(),
-                n => format!("{n} faults"),
-            }
-        )
-        .to_lowercase(),
-    }
-}
-
 /// The full report `locklab sim` prints without `--json`.
 pub fn report(
     title: &str,
@@ -405,7 +381,13 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
     );
     if let Some(i) = trace.event_index_at(at) {
         let e = &trace.events[i];
-        let line = format!("  {} s: {}", fmt_secs(e.at_ms), describe(e, trace, lang));
+        let line = format!(
+            "  {} {}{} {}",
+            fmt_secs(e.at_ms),
+            crate::i18n::sim::s(lang),
+            lang.pick("：", ":"),
+            describe(e, trace, lang)
+        );
         out.push_str(&crate::text::wrap_indent(&line, 100, 4));
     }
     out
@@ -427,7 +409,7 @@ pub fn report_at(
             let _ = writeln!(out, "{line}");
         }
     }
-    for line in crate::text::wrap(&params_line(params), 100) {
+    for line in crate::text::wrap(&crate::i18n::sim::params_line(params, lang), 100) {
         let _ = writeln!(out, "{line}");
     }
     out.push('\n');
@@ -460,14 +442,16 @@ pub fn report_at(
         .filter(|i| i.check == Check::Always)
         .map(|i| {
             let state = match (i.held, lang) {
-                (true, _) => "ok",
+                (true, Lang::Zh) => "成立",
+                (true, Lang::En) => "ok",
                 (false, Lang::Zh) => "失败",
                 (false, Lang::En) => "FAILED",
             };
             format!("{} {state}", invariant_label(i.name, lang))
         })
         .collect();
-    let _ = writeln!(out, "  {} {}", key("invariants", lang), badges.join(", "));
+    let sep = lang.pick("，", ", ");
+    let _ = writeln!(out, "  {} {}", key("invariants", lang), badges.join(sep));
     let seen: Vec<String> = trace
         .invariants
         .iter()
@@ -478,7 +462,7 @@ pub fn report_at(
         })
         .collect();
     if !seen.is_empty() {
-        let line = format!("  {} {}", key("exercised", lang), seen.join(", "));
+        let line = format!("  {} {}", key("exercised", lang), seen.join(sep));
         out.push_str(&crate::text::wrap_indent(&line, 100, 25));
     }
     if trace.family != Family::Herd {
@@ -492,11 +476,9 @@ pub fn report_at(
                 skipped += 1;
                 continue;
             }
-            let line = format!(
-                "{:>8}  {}",
-                format!("{} s", fmt_secs(e.at_ms)),
-                describe(e, trace, lang)
-            );
+            let at = format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang));
+            let pad = 8usize.saturating_sub(crate::text::width(&at));
+            let line = format!("{}{at}  {}", " ".repeat(pad), describe(e, trace, lang));
             out.push_str(&crate::text::wrap_indent(&line, 100, 10));
         }
         if skipped > 0 {

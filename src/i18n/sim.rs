@@ -670,13 +670,15 @@ fn secs(v: f64) -> String {
 pub fn danger_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> String {
     match (m.holder_write_arrival, m.lease_expiry) {
         (Some(w), Some(e)) => format!(
-            "max(0, {} - {}) = {} s",
+            "max(0, {} - {}) = {} {}",
             secs(w),
             secs(e),
-            secs(m.danger_window)
+            secs(m.danger_window),
+            s(lang)
         ),
         _ => format!(
-            "0 s ({})",
+            "0 {} ({})",
+            s(lang),
             lang.pick("缺少写入或过期", "no write or no expiry")
         ),
     }
@@ -686,10 +688,116 @@ pub fn danger_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> St
 pub fn handover_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> String {
     match (m.successor_acquire, m.lease_expiry, m.handover_delay) {
         (Some(a), Some(e), Some(d)) => {
-            format!("{} - {} = {} s", secs(a), secs(e), secs(d))
+            format!("{} - {} = {} {}", secs(a), secs(e), secs(d), s(lang))
         }
         _ => lang
             .pick("不适用（租约没有过期）", "n/a (the lease never expired)")
             .into(),
+    }
+}
+
+/// The unit of seconds in this language.
+pub fn s(lang: Lang) -> &'static str {
+    lang.pick("秒", "s")
+}
+
+/// A one-line description of a run's parameters, in words.
+pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String {
+    use crate::engine::params::{
+        OnDisconnect, OnLoss, Params, Recovery, Registration, TokenSource, WatchMode,
+    };
+    let sec = |ms: u64| format!("{} {}", fmt_secs(ms), s(lang));
+    let on = |b: bool| lang.pick(if b { "开" } else { "关" }, if b { "on" } else { "off" });
+    let zh = lang == Lang::Zh;
+    match params {
+        Params::Frozen(p) if zh => format!(
+            "TTL {}，续约间隔 {}，{}时停顿 {}，单程延迟 {}，栅栏令牌{}，得知失锁即停{}",
+            sec(p.ttl_ms),
+            sec(p.keepalive_ms),
+            sec(p.pause_start_ms),
+            sec(p.pause_len_ms),
+            sec(p.delay_ms),
+            on(p.fencing),
+            on(p.stop_on_loss)
+        ),
+        Params::Frozen(p) => p.summary(),
+        Params::Herd(p) => {
+            let n = |v: f64| {
+                let s = format!("{v:.3}");
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            };
+            if zh {
+                format!(
+                    "等待者 {}，唤醒扇出 {}，每次读取 {} 毫秒，持有 {} 毫秒",
+                    p.waiters,
+                    p.fanout,
+                    n(p.grab_cost_ms),
+                    n(p.hold_ms)
+                )
+            } else {
+                format!(
+                    "waiters {}, fan-out {}, grab cost {} ms, hold {} ms",
+                    p.waiters,
+                    p.fanout,
+                    n(p.grab_cost_ms),
+                    n(p.hold_ms)
+                )
+            }
+        }
+        Params::Abc(p) => {
+            let watch = match p.watch {
+                WatchMode::Predecessor => lang.pick("前驱", "predecessor").to_string(),
+                WatchMode::Children => lang.pick("全部子节点", "children").to_string(),
+                WatchMode::Ahead(k) => {
+                    if zh {
+                        format!("前方第 {k} 个")
+                    } else {
+                        format!("{k} ahead")
+                    }
+                }
+            };
+            let recovery = match p.recovery {
+                Recovery::Guid => lang.pick("按 GUID 找回", "guid"),
+                Recovery::Blind => lang.pick("盲目重试", "blind"),
+            };
+            let registration = match p.registration {
+                Registration::Atomic => lang.pick("一步", "atomic"),
+                Registration::TwoStep => lang.pick("两步", "two-step"),
+            };
+            let on_disconnect = match p.on_disconnect {
+                OnDisconnect::Suspend => lang.pick("挂起", "suspend"),
+                OnDisconnect::CarryOn => lang.pick("照常", "carry on"),
+            };
+            let on_loss = match p.on_loss {
+                OnLoss::Stop => lang.pick("停止", "stop"),
+                OnLoss::CarryOn => lang.pick("照常", "carry on"),
+            };
+            let token = match p.token {
+                TokenSource::Czxid => "czxid",
+                TokenSource::Sequence => lang.pick("顺序号", "sequence"),
+            };
+            let faults = match (p.faults.len(), zh) {
+                (0, true) => "无故障".to_string(),
+                (n, true) => format!("{n} 个故障"),
+                (0, false) => "no faults".to_string(),
+                (1, false) => "1 fault".to_string(),
+                (n, false) => format!("{n} faults"),
+            };
+            if zh {
+                format!(
+                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}，{faults}",
+                    on(p.fencing),
+                    sec(p.session_timeout_ms),
+                    sec(p.tick_ms),
+                )
+            } else {
+                format!(
+                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}, {faults}",
+                    on(p.fencing),
+                    sec(p.session_timeout_ms),
+                    sec(p.tick_ms),
+                )
+            }
+        }
     }
 }

@@ -99,10 +99,11 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
             };
             let (w, e) = (m.holder_write_arrival.unwrap(), m.lease_expiry.unwrap());
             let filled = format!(
-                "max(0, {} - {}) = {} s",
+                "max(0, {} - {}) = {} {}",
                 super::screens::secs(w),
                 super::screens::secs(e),
-                super::screens::secs(m.danger_window)
+                super::screens::secs(m.danger_window),
+                crate::i18n::sim::s(lang)
             );
             assert!(s.contains(&filled), "{filled} missing:\n{s}");
             // The cursor starts at the beginning of the run, and the title says so.
