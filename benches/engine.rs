@@ -14,17 +14,20 @@ fn frozen(c: &mut Criterion) {
     });
 }
 
-fn abc(c: &mut Criterion) {
-    let mut group = c.benchmark_group("abc");
-    for p in locklab::preset::builtin()
-        .iter()
-        .filter(|p| p.family == Family::Abc)
-    {
-        group.bench_function(&p.name, |b| {
-            b.iter(|| locklab::engine::run(std::hint::black_box(&p.params)))
-        });
+/// Every shipped preset of the families that run as a World of actors, one group per family.
+fn presets(c: &mut Criterion) {
+    for family in [Family::Abc, Family::Rwlock, Family::Semaphore] {
+        let mut group = c.benchmark_group(family.name());
+        for p in locklab::preset::builtin()
+            .iter()
+            .filter(|p| p.family == family)
+        {
+            group.bench_function(&p.name, |b| {
+                b.iter(|| locklab::engine::run(std::hint::black_box(&p.params)))
+            });
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 /// What the explorer will do millions of times: clone a mid-run A/B/C state and hash it (with
@@ -76,6 +79,6 @@ fn herd(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
-    targets = frozen, abc, state, herd
+    targets = frozen, presets, state, herd
 }
 criterion_main!(benches);

@@ -133,6 +133,10 @@ pub enum SimCommand {
     Abc(AbcArgs),
     /// Herd versus chain: how many wake-ups a queue of waiters costs.
     Herd(HerdArgs),
+    /// A read-write lock on the ZooKeeper queue: readers share, a writer holds alone.
+    Rwlock(KnobArgs),
+    /// A counting semaphore on the ZooKeeper queue: the first N lease nodes hold.
+    Semaphore(KnobArgs),
     /// Run a scenario file (a preset or your own).
     Run(RunArgs),
     /// List the shipped presets.
@@ -208,6 +212,25 @@ pub struct FrozenArgs {
     pub stop_on_loss: Option<OnOff>,
     #[command(flatten)]
     pub output: Output,
+}
+
+/// A family whose parameters are given as `--key value` pairs, read through the same table as
+/// its scenario files.
+#[derive(Debug, Args)]
+pub struct KnobArgs {
+    /// Start from this preset of the family (see `locklab sim list`), then apply the rest.
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    #[command(flatten)]
+    pub output: Output,
+    /// Parameters as `--key value` (the README lists each family's keys and ranges).
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        num_args = 0..,
+        value_name = "--KEY VALUE"
+    )]
+    pub params: Vec<String>,
 }
 
 #[derive(Debug, Args)]

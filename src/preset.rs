@@ -10,9 +10,10 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    AbcParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError, Params, Recovery,
-    Registration, TokenSource, WatchMode,
+    AbcParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError, Params,
+    QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -164,25 +165,25 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         let (span, key) = toml_error_place(text, &e);
         ctx.err(span, key.as_deref(), e.message().trim().to_string())
     })?;
-    let family = match raw.family.get_ref().as_str() {
-        "frozen" => Family::Frozen,
-        "abc" => Family::Abc,
-        "herd" => Family::Herd,
-        other => {
-            return Err(ctx.err(
-                raw.family.span(),
-                Some("family"),
-                format!("unknown family `{other}`; known families: frozen, abc, herd"),
-            ));
-        }
+    let Some(family) = Family::parse(raw.family.get_ref()) else {
+        let known: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+        return Err(ctx.err(
+            raw.family.span(),
+            Some("family"),
+            format!(
+                "unknown family `{}`; known families: {}",
+                raw.family.get_ref(),
+                known.join(", ")
+            ),
+        ));
     };
-    if family != Family::Abc
+    if !takes_faults(family)
         && let Some(first) = raw.faults.first()
     {
         return Err(ctx.err(
             first.span(),
             Some("faults"),
-            "only the abc family takes faults",
+            "this family takes no faults (the abc, rwlock and semaphore families do)",
         ));
     }
     let about = raw.about.get_ref().clone();
@@ -198,6 +199,8 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         Family::Frozen => FrozenParams::keys(),
         Family::Herd => HerdParams::keys(),
         Family::Abc => AbcParams::keys(),
+        Family::Rwlock => with_faults(RwLockParams::knob_keys()),
+        Family::Semaphore => with_faults(SemaphoreParams::knob_keys()),
     };
     let mut locked = Vec::new();
     for key in &raw.locked {
@@ -233,7 +236,61 @@ fn family_params(
         Family::Frozen => Params::Frozen(frozen_params(ctx, table)?),
         Family::Herd => Params::Herd(herd_params(ctx, table)?),
         Family::Abc => Params::Abc(abc_params(ctx, table, faults)?),
+        Family::Rwlock => {
+            let mut p: RwLockParams = knob_params(ctx, table)?;
+            p.common.faults = queue_faults(ctx, faults, p.wants.len(), p.common.duration_ms)?;
+            Params::Rwlock(p)
+        }
+        Family::Semaphore => {
+            let mut p: SemaphoreParams = knob_params(ctx, table)?;
+            p.common.faults = queue_faults(ctx, faults, p.clients as usize, p.common.duration_ms)?;
+            Params::Semaphore(p)
+        }
     })
+}
+
+fn takes_faults(family: Family) -> bool {
+    matches!(family, Family::Abc | Family::Rwlock | Family::Semaphore)
+}
+
+fn with_faults(mut keys: Vec<&'static str>) -> Vec<&'static str> {
+    keys.push("faults");
+    keys
+}
+
+/// Reads a family's parameters through its table of knobs: each value is checked for its kind
+/// here and for its range or options by the family, and every problem names its place.
+fn knob_params<K: Knobs + Default>(
+    ctx: &Ctx,
+    table: &BTreeMap<String, Spanned<toml::Value>>,
+) -> Result<K, PresetError> {
+    let mut p = K::default();
+    for (key, v) in table {
+        let Some(knob) = K::knob(key) else {
+            return Err(unknown_param(ctx, key, v, &K::knob_keys()));
+        };
+        let value = match knob {
+            Knob::Num(_) => Value::Num(number(ctx, key, v)?),
+            Knob::Flag { .. } => Value::Bool(boolean(ctx, key, v)?),
+            Knob::Choice { .. } | Knob::Text { .. } => Value::Text(string(ctx, key, v)?.into()),
+        };
+        p.set_knob(key, &value)
+            .map_err(|e| param_err(ctx, key, v, e))?;
+    }
+    Ok(p)
+}
+
+/// The faults of a queue family, whose clients are named A, B, C, ... in start order.
+fn queue_faults(
+    ctx: &Ctx,
+    faults: &[Spanned<RawFault>],
+    clients: usize,
+    duration_ms: u64,
+) -> Result<Vec<Fault>, PresetError> {
+    faults
+        .iter()
+        .map(|f| fault(ctx, f, duration_ms, &QUEUE_NAMES[..clients]))
+        .collect()
 }
 
 /// The run's last instant for these parameters (`None` for the herd, which has no time cursor).
@@ -242,6 +299,8 @@ pub fn run_end(params: &Params) -> Option<u64> {
         Params::Frozen(_) => Some(crate::engine::params::frozen_fixed::RUN_MS),
         Params::Abc(p) => Some(p.duration_ms),
         Params::Herd(_) => None,
+        Params::Rwlock(p) => Some(p.common.duration_ms),
+        Params::Semaphore(p) => Some(p.common.duration_ms),
     }
 }
 
@@ -556,12 +615,17 @@ fn abc_params(
         };
     }
     for f in faults {
-        p.faults.push(fault(ctx, f, p.duration_ms)?);
+        p.faults.push(fault(ctx, f, p.duration_ms, &CLIENTS)?);
     }
     Ok(p)
 }
 
-fn fault(ctx: &Ctx, f: &Spanned<RawFault>, duration_ms: u64) -> Result<Fault, PresetError> {
+fn fault(
+    ctx: &Ctx,
+    f: &Spanned<RawFault>,
+    duration_ms: u64,
+    clients: &[&str],
+) -> Result<Fault, PresetError> {
     let raw = f.get_ref();
     let client_named =
         |field: &Option<Spanned<String>>, key: &str| -> Result<String, PresetError> {
@@ -569,13 +633,13 @@ fn fault(ctx: &Ctx, f: &Spanned<RawFault>, duration_ms: u64) -> Result<Fault, Pr
                 .as_ref()
                 .ok_or_else(|| ctx.err(f.span(), Some(key), "this fault needs it"))?;
             let name = v.get_ref().to_ascii_uppercase();
-            if CLIENTS.contains(&name.as_str()) {
+            if clients.contains(&name.as_str()) {
                 Ok(name)
             } else {
                 Err(ctx.err(
                     v.span(),
                     Some(key),
-                    format!("`{}` is not one of: A, B, C", v.get_ref()),
+                    format!("`{}` is not one of: {}", v.get_ref(), clients.join(", ")),
                 ))
             }
         };

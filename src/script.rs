@@ -33,10 +33,16 @@ pub enum Ask {
     WakeupsPerRelease,
     TotalNotifications,
     WastedWakeups,
+    /// Everyone holding at the step's time (readers share, a semaphore has several holders).
+    HoldersAt,
+    GrantOrder,
+    MaxHolders,
+    MaxConcurrentReaders,
+    WriterWait,
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 14] = [
+    pub const ALL: [(&'static str, Ask); 19] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -51,6 +57,11 @@ impl Ask {
         ("wakeups_per_release", Ask::WakeupsPerRelease),
         ("total_notifications", Ask::TotalNotifications),
         ("wasted_wakeups", Ask::WastedWakeups),
+        ("holders_at", Ask::HoldersAt),
+        ("grant_order", Ask::GrantOrder),
+        ("max_holders", Ask::MaxHolders),
+        ("max_concurrent_readers", Ask::MaxConcurrentReaders),
+        ("writer_wait", Ask::WriterWait),
     ];
 
     pub fn parse(s: &str) -> Option<Ask> {
@@ -66,8 +77,12 @@ impl Ask {
             | Ask::FinalValue
             | Ask::DangerWindow
             | Ask::HandoverDelay => &[Family::Frozen],
-            Ask::StuckClients
-            | Ask::DuplicateNodes
+            Ask::StuckClients => &[Family::Abc, Family::Rwlock, Family::Semaphore],
+            Ask::HoldersAt | Ask::GrantOrder | Ask::MaxHolders => {
+                &[Family::Rwlock, Family::Semaphore]
+            }
+            Ask::MaxConcurrentReaders | Ask::WriterWait => &[Family::Rwlock],
+            Ask::DuplicateNodes
             | Ask::StaleWritesAccepted
             | Ask::StaleWritesRejected
             | Ask::WakeupsPerRelease => &[Family::Abc],
@@ -77,7 +92,7 @@ impl Ask {
 
     /// Whether the question needs a time on its step.
     pub fn needs_time(self) -> bool {
-        matches!(self, Ask::HolderAt | Ask::ValueAt)
+        matches!(self, Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt)
     }
 }
 
@@ -151,6 +166,21 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         }
         (Metrics::Herd(m), Ask::TotalNotifications) => m.total_notifications.to_string(),
         (Metrics::Herd(m), Ask::WastedWakeups) => m.wasted_wakeups.to_string(),
+        (_, Ask::HoldersAt) => holders_at(trace, at, lang),
+        (Metrics::Queue(m), Ask::GrantOrder) => m.grant_order.join(lang.pick("、", ", ")),
+        (Metrics::Queue(m), Ask::MaxHolders) => m.max_holders.to_string(),
+        (Metrics::Queue(m), Ask::MaxConcurrentReaders) => m.max_concurrent_readers.to_string(),
+        (Metrics::Queue(m), Ask::WriterWait) => match m.writer_wait_ms {
+            Some(w) => format!("{} {}", fmt_secs(w), crate::i18n::sim::s(lang)),
+            None => lang.pick("无写者", "no writer").to_string(),
+        },
+        (Metrics::Queue(m), Ask::StuckClients) => {
+            if m.stuck_clients.is_empty() {
+                nobody(lang)
+            } else {
+                m.stuck_clients.join(", ")
+            }
+        }
         _ => lang
             .pick("（此场景无法回答）", "(this scenario cannot answer that)")
             .to_string(),
@@ -193,6 +223,29 @@ pub fn holder_at(trace: &Trace, at: Millis, lang: Lang) -> String {
             }
         }
         _ => nobody(lang),
+    }
+}
+
+/// Everyone whose lane shows them holding at `at` (readers and permit holders included).
+pub fn holders_at(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let names: Vec<&str> = trace
+        .lanes
+        .iter()
+        .filter(|l| {
+            l.span_at(at).is_some_and(|s| {
+                matches!(
+                    s.state,
+                    crate::engine::trace::SpanState::Holding { .. }
+                        | crate::engine::trace::SpanState::HoldingRead { .. }
+                )
+            })
+        })
+        .map(|l| trace.name(l.actor))
+        .collect();
+    if names.is_empty() {
+        nobody(lang)
+    } else {
+        names.join(lang.pick("、", ", "))
     }
 }
 

@@ -2,8 +2,9 @@
 
 use std::io::Write;
 
-use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, RunArgs, SimCommand};
-use crate::engine::params::{FrozenParams, HerdParams, Params};
+use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
+use crate::engine::params::knobs::{Knob, Knobs, Value};
+use crate::engine::params::{FrozenParams, HerdParams, Params, RwLockParams, SemaphoreParams};
 use crate::engine::trace::Family;
 use crate::export;
 use crate::i18n::Lang;
@@ -32,6 +33,28 @@ pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError
         SimCommand::Frozen(args) => frozen(args, lang),
         SimCommand::Abc(args) => abc(args, lang, source),
         SimCommand::Herd(args) => herd(args, lang),
+        SimCommand::Rwlock(args) => knob_family::<RwLockParams>(
+            args,
+            Family::Rwlock,
+            lang.pick("读写锁", "Read-write lock"),
+            (Params::Rwlock, |p| match p {
+                Params::Rwlock(x) => Some(x.clone()),
+                _ => None,
+            }),
+            lang,
+            source,
+        ),
+        SimCommand::Semaphore(args) => knob_family::<SemaphoreParams>(
+            args,
+            Family::Semaphore,
+            lang.pick("信号量", "Semaphore"),
+            (Params::Semaphore, |p| match p {
+                Params::Semaphore(x) => Some(x.clone()),
+                _ => None,
+            }),
+            lang,
+            source,
+        ),
         SimCommand::Run(args) => run_file(args, lang),
         SimCommand::List => list(lang, source),
     }
@@ -137,6 +160,112 @@ fn list(lang: Lang, source: &Source) -> Result<(), UserError> {
         out.push_str(&crate::text::wrap_indent(&line, 100, 31));
     }
     write_stdout(out.as_bytes())
+}
+
+/// A family read through its knob table: a preset to start from (if named), then every
+/// `--key value` pair checked exactly as a scenario file's parameter would be.
+/// How a knob family's parameters go into and come out of [`Params`].
+type Wrap<K> = (fn(K) -> Params, fn(&Params) -> Option<K>);
+
+fn knob_family<K: Knobs + Default + Clone>(
+    args: KnobArgs,
+    family: Family,
+    title: &str,
+    (wrap, unwrap): Wrap<K>,
+    lang: Lang,
+    source: &Source,
+) -> Result<(), UserError> {
+    let mut base: Option<Preset> = None;
+    if let Some(name) = &args.preset {
+        let all = presets(source)?;
+        let Some(p) = all
+            .into_iter()
+            .find(|p| &p.name == name && p.family == family)
+        else {
+            let known: Vec<String> = presets(source)?
+                .into_iter()
+                .filter(|p| p.family == family)
+                .map(|p| p.name)
+                .collect();
+            return Err(UserError::usage(format!(
+                "unknown {} preset `{name}`; known presets: {}",
+                family.name(),
+                known.join(", ")
+            )));
+        };
+        base = Some(p);
+    }
+    let mut params = match base.as_ref().map(|p| p.params.clone()) {
+        Some(p) => p,
+        None => wrap(K::default()),
+    };
+    let pairs = knob_pairs(&args.params)?;
+    if !pairs.is_empty() {
+        let mut k = K::default();
+        // Start from the preset's values when there is one.
+        if let Some(p) = &base {
+            k = unwrap(&p.params).unwrap_or_default();
+        }
+        for (key, raw) in &pairs {
+            let flag = format!("--{}", key.replace('_', "-"));
+            let Some(knob) = K::knob(key) else {
+                return Err(UserError::usage(format!(
+                    "unknown option `{flag}`; valid options: {}",
+                    K::knob_keys()
+                        .iter()
+                        .map(|k| format!("--{}", k.replace('_', "-")))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            };
+            let value = match knob {
+                Knob::Num(_) => Value::Num(raw.parse::<f64>().map_err(|_| {
+                    UserError::usage(format!("{flag} must be a number (got `{raw}`)"))
+                })?),
+                Knob::Flag { .. } => Value::Text(raw.clone()),
+                Knob::Choice { .. } | Knob::Text { .. } => Value::Text(raw.clone()),
+            };
+            k.set_knob(key, &value)
+                .map_err(|e| UserError::usage(format!("{flag}: {e}")))?;
+        }
+        params = wrap(k);
+    }
+    let preset = base.as_ref().map(|p| p.name.as_str());
+    let about = base
+        .as_ref()
+        .map(|p| lang.pick(&p.about.zh, &p.about.en).to_string());
+    emit(
+        title,
+        about.as_deref(),
+        preset,
+        &params,
+        args.output.json,
+        lang,
+    )
+}
+
+/// Splits `--key value` pairs; a key may also be written `--key=value`.
+fn knob_pairs(args: &[String]) -> Result<Vec<(String, String)>, UserError> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let Some(flag) = a.strip_prefix("--") else {
+            return Err(UserError::usage(format!(
+                "expected an option such as --hold 3, got `{a}`"
+            )));
+        };
+        let (key, value) = match flag.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => {
+                let v = it
+                    .next()
+                    .ok_or_else(|| UserError::usage(format!("--{flag} needs a value")))?;
+                (flag.to_string(), v.clone())
+            }
+        };
+        out.push((key.replace('-', "_"), value));
+    }
+    Ok(out)
 }
 
 fn emit(

@@ -494,6 +494,14 @@ pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
             "stuck_count" => Ok(ModelAnswer::Number(m.stuck_clients.len() as f64)),
             _ => Err(missing()),
         },
+        Metrics::Queue(m) => match ask {
+            "max_holders" => Ok(ModelAnswer::Number(f64::from(m.max_holders))),
+            "max_concurrent_readers" => {
+                Ok(ModelAnswer::Number(f64::from(m.max_concurrent_readers)))
+            }
+            "writer_wait_ms" => some(m.writer_wait_ms.map(|w| w as f64)),
+            _ => Err(missing()),
+        },
     }
 }
 

@@ -1,12 +1,18 @@
 //! The named checks, as pure functions of a World's state. The timed run records when each
 //! first failed; an explorer evaluates the same functions on every state it reaches.
 
-use crate::engine::actors::lock_client::Step;
+use crate::engine::actors::ZkClientView;
 use crate::engine::msg::Msg;
 use crate::engine::world::{ActorId, World};
 use crate::engine::zk::client::ConnState;
 use crate::engine::zk::service::ZkService;
 use crate::engine::zk::tree::Watched;
+
+/// Whether a client holds in the service's view: it believes it holds, its session is live and
+/// its node is there.
+fn holds_in_service_view(zk: &crate::engine::zk::service::ZkService, c: &ZkClientView) -> bool {
+    c.holding && zk.tree.is_live(c.conn.session) && c.node.is_some_and(|n| zk.tree.node(n).alive)
+}
 
 /// How many clients hold the lock in the service's view, without allocating.
 pub fn holder_count(world: &World) -> usize {
@@ -16,12 +22,8 @@ pub fn holder_count(world: &World) -> usize {
     world
         .actors
         .iter()
-        .filter_map(|a| a.as_lock())
-        .filter(|c| {
-            c.step == Step::Holding
-                && zk.tree.is_live(c.conn.session)
-                && c.node.is_some_and(|n| zk.tree.node(n).alive)
-        })
+        .filter_map(|a| a.zk_client())
+        .filter(|c| holds_in_service_view(zk, c))
         .count()
 }
 
@@ -35,11 +37,8 @@ pub fn service_holders(world: &World) -> Vec<ActorId> {
         .iter()
         .enumerate()
         .filter_map(|(i, a)| {
-            let c = a.as_lock()?;
-            let holds = c.step == Step::Holding
-                && zk.tree.is_live(c.conn.session)
-                && c.node.is_some_and(|n| zk.tree.node(n).alive);
-            holds.then_some(ActorId(i as u8))
+            let c = a.zk_client()?;
+            holds_in_service_view(zk, &c).then_some(ActorId(i as u8))
         })
         .collect()
 }
@@ -66,10 +65,10 @@ pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> u32 {
     let mut directly = 0u32;
     let mut waits_on = [usize::MAX; 32];
     for (c, actor) in world.actors[..n].iter().enumerate() {
-        let Some(client) = actor.as_lock() else {
+        let Some(client) = actor.zk_client() else {
             continue;
         };
-        let Step::Waiting(target) = client.step else {
+        let Some(target) = client.waiting else {
             continue;
         };
         waiting |= bit(c);

@@ -24,5 +24,7 @@ pub fn run(params: &Params) -> Trace {
         Params::Frozen(p) => families::frozen::run(p),
         Params::Abc(p) => families::abc::run(p),
         Params::Herd(p) => families::herd::run(p),
+        Params::Rwlock(p) => families::queue::run_rwlock(p),
+        Params::Semaphore(p) => families::queue::run_semaphore(p),
     }
 }

@@ -56,6 +56,7 @@ pub struct Stat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct ChildName {
     pub node: NodeId,
+    pub tag: Tag,
     pub guid: u32,
     pub seq: i32,
 }
@@ -182,6 +183,8 @@ pub enum Timer {
     SessionExpiry(SessionId),
     // a lease service
     LeaseExpiry,
+    // a configuration change (a semaphore's permit count)
+    ConfigChange,
     // the frozen holder and its successor
     WorkDone,
     KeepaliveTick,
@@ -195,6 +198,7 @@ impl Timer {
             Timer::Ping | Timer::KeepaliveTick | Timer::ReadTimeout | Timer::Reconnect => {
                 Phase::Tick
             }
+            Timer::ConfigChange => Phase::Work,
             Timer::Start
             | Timer::WriteDue
             | Timer::ReleaseDue

@@ -24,6 +24,7 @@ pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
     };
     match state {
         SpanState::Holding { .. } => "#2e7d32",
+        SpanState::HoldingRead { .. } => "#66bb6a",
         SpanState::Frozen {
             believes_holding: true,
         } => "#ef6c00",
@@ -349,6 +350,17 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             ));
         }
         Metrics::Herd(_) => {}
+        Metrics::Queue(m) => {
+            lines.push(format!(
+                "{} {}   {} {}   {} {}",
+                lang.pick("授予顺序", "grant order"),
+                m.grant_order.join(" "),
+                lang.pick("最多同时持有", "most holders at once"),
+                m.max_holders,
+                lang.pick("最多同时读者", "most readers at once"),
+                m.max_concurrent_readers
+            ));
+        }
     }
     let badges: Vec<String> = trace
         .invariants

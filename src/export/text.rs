@@ -24,6 +24,7 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
     let initial = |a| trace.name(a).chars().next().unwrap_or('?');
     match state {
         SpanState::Holding { .. } => '=',
+        SpanState::HoldingRead { .. } => 'o',
         SpanState::Frozen {
             believes_holding: true,
         } => '#',
@@ -281,6 +282,42 @@ fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
     out
 }
 
+fn queue_summary(m: &crate::engine::trace::QueueMetrics, lang: Lang) -> String {
+    let list = |v: &[String]| {
+        if v.is_empty() {
+            "-".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    let wait = m.writer_wait_ms.map_or_else(
+        || "-".to_string(),
+        |w| format!("{} {}", fmt_secs(w), crate::i18n::sim::s(lang)),
+    );
+    let violations: Vec<String> = m
+        .violations
+        .iter()
+        .map(|v| invariant_label(v, lang).to_string())
+        .collect();
+    let rows = [
+        ("grant_order", m.grant_order.join(" ")),
+        ("max_holders", m.max_holders.to_string()),
+        (
+            "max_concurrent_readers",
+            m.max_concurrent_readers.to_string(),
+        ),
+        ("writer_wait_ms", wait),
+        ("starved_writers", list(&m.starved_writers)),
+        ("stuck_clients", list(&m.stuck_clients)),
+        ("violations", list(&violations)),
+    ];
+    let mut out = String::new();
+    for (k, v) in rows {
+        let _ = writeln!(out, "  {} {v}", key(k, lang));
+    }
+    out
+}
+
 /// A metric's label padded to a fixed display width.
 fn key(k: &str, lang: Lang) -> String {
     let label = crate::i18n::sim::metric_label(k, lang);
@@ -434,6 +471,14 @@ pub fn report_at(
             }
             out.push('\n');
             out.push_str(&abc_summary(m, lang));
+        }
+        Metrics::Queue(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&queue_summary(m, lang));
         }
     }
     let badges: Vec<String> = trace

@@ -20,6 +20,7 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Checking { .. } => ("检查前驱", "checking"),
         SpanState::Waiting { .. } => ("等待", "waiting"),
         SpanState::Holding { .. } => ("持锁", "holding"),
+        SpanState::HoldingRead { .. } => ("持读锁", "holding to read"),
         SpanState::Suspended { .. } => ("挂起", "suspended"),
         SpanState::Reconnecting => ("重连中", "reconnecting"),
         SpanState::Frozen {
@@ -57,6 +58,13 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
                 format!("持锁 #{token}")
             } else {
                 format!("holding #{token}")
+            }
+        }
+        SpanState::HoldingRead { token } => {
+            if zh {
+                format!("持读锁 #{token}")
+            } else {
+                format!("reading, #{token}")
             }
         }
         SpanState::Suspended { token } => {
@@ -174,6 +182,10 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
         STALE_WRITE_REJECTED => ("有陈旧写入被拒", "a stale write was refused"),
         SUCCESSOR_GRANTED => ("继任者拿到锁", "the successor got the lock"),
         EVERYONE_HELD => ("每个客户端都持过锁", "every client held the lock"),
+        WRITER_ALONE => ("写者独占", "a writer holds alone"),
+        WITHIN_PERMITS => ("不超过许可数", "within the permits"),
+        WRITER_HELD => ("写者拿到过锁", "a writer held"),
+        READERS_SHARED => ("读者共享过锁", "readers shared"),
         _ => ("不变量", "invariant"),
     };
     lang.pick(zh, en)
@@ -353,8 +365,10 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             }
         }
         WatchChildren => pick(
-            format!("{who} 监听整个锁目录的子节点变化（羊群写法）。"),
-            format!("{who} watches the whole lock directory's children (the herd recipe)."),
+            format!("{who} 监听整个锁目录的子节点：任何一个子节点增删都会唤醒它。"),
+            format!(
+                "{who} watches the lock directory's children: any child created or deleted wakes it."
+            ),
         ),
         Waiting { on } => {
             let n = watched(*on, trace, lang);
@@ -380,6 +394,36 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                 format!("{who} 的节点 {n} 排在最前，拿到锁，令牌 {token}。"),
                 format!("{who}'s node {n} is first: it holds the lock, with token {token}."),
             )
+        }
+        Admitted { node, token, how } => {
+            let n = trace.seq(*node);
+            match how {
+                crate::engine::trace::event::Admission::Read { skipped: None } => pick(
+                    format!("{who} 的节点 {n} 前面没有写节点：它开始读，令牌 {token}。"),
+                    format!(
+                        "No write node comes before {who}'s node {n}: it reads, with token {token}."
+                    ),
+                ),
+                crate::engine::trace::event::Admission::Read { skipped: Some(w) } => {
+                    let w = trace.seq(*w);
+                    pick(
+                        format!(
+                            "{who} 只看有没有写者正在持锁，于是越过仍在等待的写节点 {w}，开始读，令牌 {token}。"
+                        ),
+                        format!(
+                            "{who} only checks whether a writer holds right now, so it goes past writer {w}, still waiting, and reads, with token {token}."
+                        ),
+                    )
+                }
+                crate::engine::trace::event::Admission::Permit { place, permits } => pick(
+                    format!(
+                        "{who} 的节点 {n} 排在第 {place} 位，在前 {permits} 个之内：它拿到一个许可，令牌 {token}。"
+                    ),
+                    format!(
+                        "{who}'s node {n} is number {place}, within the first {permits}: it holds a permit, with token {token}."
+                    ),
+                ),
+            }
         }
         Suspended => pick(
             format!("{who} 知道自己断连了，暂停所有副作用，等确认会话还在再说。"),
@@ -458,6 +502,14 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                 ),
             )
         }
+        PermitsLowered { permits } => pick(
+            format!(
+                "许可数改成了 {permits}：已经在里面的持有者不会被请出去，之后来的按新数字排队。"
+            ),
+            format!(
+                "The permit count is changed to {permits}: holders already inside stay, and those who come later count with the new number."
+            ),
+        ),
         SessionClosed {
             session,
             nodes_deleted,
@@ -645,6 +697,10 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "danger_window" => "危险窗口",
         "verdict" => "结论",
         "wakeups_per_release" => "每次释放唤醒",
+        "grant_order" => "授予顺序",
+        "max_concurrent_readers" => "最多同时读者",
+        "writer_wait_ms" => "写者最长等待",
+        "starved_writers" => "饿死的写者",
         "max_holders" => "最多同时持锁",
         "stuck_clients" => "卡死的客户端",
         "duplicate_nodes" => "重复节点",
@@ -741,6 +797,72 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
                     p.fanout,
                     n(p.grab_cost_ms),
                     n(p.hold_ms)
+                )
+            }
+        }
+        Params::Rwlock(p) => {
+            let roles: String = p
+                .wants
+                .iter()
+                .map(|w| match w {
+                    crate::engine::params::Want::Read => 'r',
+                    crate::engine::params::Want::Write => 'w',
+                })
+                .collect();
+            let rule = match p.read_rule {
+                crate::engine::params::ReadRule::Fair => lang.pick(
+                    "读者等所有更早的写者",
+                    "readers wait for every earlier writer",
+                ),
+                crate::engine::params::ReadRule::SkipWaitingWriters => lang.pick(
+                    "读者只等正在持锁的写者",
+                    "readers wait only for a writer that holds",
+                ),
+            };
+            if zh {
+                format!(
+                    "角色 {roles}，{rule}，持有 {}，间隔 {} 启动，会话超时 {}",
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            } else {
+                format!(
+                    "roles {roles}, {rule}, hold {}, starting {} apart, session timeout {}",
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            }
+        }
+        Params::Semaphore(p) => {
+            let lowered = match p.lower_at_ms {
+                Some(at) if p.lower_to > 0 => {
+                    if zh {
+                        format!("，{} 时许可数改为 {}", sec(at), p.lower_to)
+                    } else {
+                        format!(", permits lowered to {} at {}", p.lower_to, sec(at))
+                    }
+                }
+                _ => String::new(),
+            };
+            if zh {
+                format!(
+                    "{} 个客户端，{} 个许可{lowered}，持有 {}，间隔 {} 启动，会话超时 {}",
+                    p.clients,
+                    p.permits,
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            } else {
+                format!(
+                    "{} clients, {} permits{lowered}, hold {}, starting {} apart, session timeout {}",
+                    p.clients,
+                    p.permits,
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
                 )
             }
         }

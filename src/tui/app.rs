@@ -266,6 +266,9 @@ impl App {
                 self.abc.open_params(p);
                 self.screen = ScreenId::Abc;
             }
+            // The queue families have no screen of their own yet; their runs play in the
+            // presenter's lanes.
+            crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => return,
         }
         self.return_to = Some(ScreenId::Quiz);
     }
@@ -306,6 +309,9 @@ impl App {
                     self.abc.select(i);
                     self.screen = ScreenId::Abc;
                 }
+            }
+            crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => {
+                self.present_preset(p.clone(), false);
             }
         }
     }

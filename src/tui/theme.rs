@@ -36,6 +36,7 @@ impl Theme {
         }
         let bg = match state {
             SpanState::Holding { .. } | SpanState::Leased { .. } => Color::Green,
+            SpanState::HoldingRead { .. } => Color::LightGreen,
             SpanState::Frozen {
                 believes_holding: true,
             } => Color::Magenta,

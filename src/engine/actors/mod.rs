@@ -1,19 +1,34 @@
 //! The actors: state machines that react to a message, a timer or a fault and return effects
 //! as data (see [`Cx`]). Each lives in its own file with its own tests; the World owns them.
 
+pub mod config;
 pub mod lease;
 pub mod lease_client;
 pub mod lock_client;
+pub mod queue_client;
 pub mod recipe;
 pub mod resource;
 
 use crate::engine::msg::{Msg, Timer};
 use crate::engine::world::{ActorId, Cx};
+use crate::engine::zk::client::ZkConn;
 use crate::engine::zk::service::ZkService;
+use crate::engine::zk::tree::{NodeId, Watched};
+
+/// What every ZooKeeper client shows the checks: its connection, its node, whether it waits
+/// (and on what) or holds.
+#[derive(Debug, Clone, Copy)]
+pub struct ZkClientView<'a> {
+    pub conn: &'a ZkConn,
+    pub node: Option<NodeId>,
+    pub waiting: Option<Watched>,
+    pub holding: bool,
+}
 
 pub use lease::LeaseService;
 pub use lease_client::{LeaseHolder, LeaseSeeker};
 pub use lock_client::LockClient;
+pub use queue_client::QueueClient;
 pub use resource::Resource;
 
 // Unboxed on purpose: a World's actors sit in one allocation, which keeps cloning a state for
@@ -22,21 +37,25 @@ pub use resource::Resource;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Actor {
     Lock(LockClient),
+    Queue(QueueClient),
     Zk(ZkService),
     Resource(Resource),
     Lease(LeaseService),
     Holder(LeaseHolder),
     Seeker(LeaseSeeker),
+    Config(config::Config),
 }
 
 impl Actor {
     pub fn on_start(&mut self, cx: &mut Cx) {
         match self {
             Actor::Lock(a) => a.on_start(cx),
+            Actor::Queue(a) => a.on_start(cx),
             Actor::Zk(a) => a.on_start(cx),
             Actor::Lease(a) => a.on_start(cx),
             Actor::Holder(a) => a.on_start(cx),
             Actor::Seeker(a) => a.on_start(cx),
+            Actor::Config(a) => a.on_start(cx),
             Actor::Resource(_) => {}
         }
     }
@@ -44,28 +63,34 @@ impl Actor {
     pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
         match self {
             Actor::Lock(a) => a.on_msg(msg, cx),
+            Actor::Queue(a) => a.on_msg(msg, cx),
             Actor::Zk(a) => a.on_msg(from, msg, cx),
             Actor::Resource(a) => a.on_msg(from, msg, cx),
             Actor::Lease(a) => a.on_msg(from, msg, cx),
             Actor::Holder(a) => a.on_msg(msg, cx),
             Actor::Seeker(a) => a.on_msg(msg, cx),
+            Actor::Config(_) => {}
         }
     }
 
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
         match self {
             Actor::Lock(a) => a.on_timer(timer, cx),
+            Actor::Queue(a) => a.on_timer(timer, cx),
             Actor::Zk(a) => a.on_timer(timer, cx),
             Actor::Lease(a) => a.on_timer(timer, cx),
             Actor::Holder(a) => a.on_timer(timer, cx),
             Actor::Seeker(a) => a.on_timer(timer, cx),
+            Actor::Config(a) => a.on_timer(timer, cx),
             Actor::Resource(_) => {}
         }
     }
 
     pub fn on_connection_reset(&mut self, cx: &mut Cx) {
-        if let Actor::Lock(a) = self {
-            a.on_connection_reset(cx)
+        match self {
+            Actor::Lock(a) => a.on_connection_reset(cx),
+            Actor::Queue(a) => a.on_connection_reset(cx),
+            _ => {}
         }
     }
 
@@ -78,6 +103,32 @@ impl Actor {
     pub fn as_lock(&self) -> Option<&LockClient> {
         match self {
             Actor::Lock(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_queue(&self) -> Option<&QueueClient> {
+        match self {
+            Actor::Queue(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// A ZooKeeper client's connection, its node, and what it waits on if it is waiting.
+    pub fn zk_client(&self) -> Option<ZkClientView<'_>> {
+        match self {
+            Actor::Lock(a) => Some(ZkClientView {
+                conn: &a.conn,
+                node: a.node,
+                waiting: a.watching(),
+                holding: a.step == lock_client::Step::Holding,
+            }),
+            Actor::Queue(a) => Some(ZkClientView {
+                conn: &a.conn,
+                node: a.node,
+                waiting: a.watching(),
+                holding: a.step == queue_client::QStep::Holding,
+            }),
             _ => None,
         }
     }

@@ -4,3 +4,5 @@ pub mod abc;
 pub mod frozen;
 pub mod herd;
 pub mod moments;
+pub mod queue;
+pub mod zk_facts;

@@ -12,9 +12,9 @@ pub fn moments(rec: &Recorder, writes: &[WriteRecord], checks: &[InvariantReport
         .iter()
         .filter_map(|e| {
             let kind = match e.kind {
-                EventKind::Acquired { .. } | EventKind::LearnedGrant { .. } => {
-                    MomentKind::Grant { actor: e.actor }
-                }
+                EventKind::Acquired { .. }
+                | EventKind::Admitted { .. }
+                | EventKind::LearnedGrant { .. } => MomentKind::Grant { actor: e.actor },
                 EventKind::LeaseGranted { holder, .. } if e.at_ms > 0 => {
                     MomentKind::Grant { actor: holder }
                 }

@@ -8,10 +8,13 @@ use serde::Serialize;
 mod abc;
 mod frozen;
 mod herd;
+pub mod knobs;
+mod queue;
 
 pub use abc::*;
 pub use frozen::*;
 pub use herd::*;
+pub use queue::*;
 
 /// The unit a numeric parameter is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -92,6 +95,10 @@ pub enum ParamError {
     Unknown { key: String, valid: String },
     #[error("{key} must be {expected}")]
     WrongType { key: String, expected: &'static str },
+    #[error("{key} must be one of: {options}")]
+    NotOneOf { key: String, options: String },
+    #[error("{key} {problem}")]
+    Invalid { key: String, problem: String },
 }
 
 /// Parameters of any scenario family.
@@ -101,6 +108,8 @@ pub enum Params {
     Frozen(FrozenParams),
     Abc(AbcParams),
     Herd(HerdParams),
+    Rwlock(RwLockParams),
+    Semaphore(SemaphoreParams),
 }
 
 pub fn on_off(b: bool) -> &'static str {

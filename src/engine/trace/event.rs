@@ -27,6 +27,16 @@ pub enum Request {
     Close,
 }
 
+/// Why a reader or a permit holder may go in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "as", rename_all = "snake_case")]
+pub enum Admission {
+    /// No write node comes before its own; `skipped` is a waiting writer it went past.
+    Read { skipped: Option<NodeId> },
+    /// Its node is at `place` (1-based) among the first `permits`.
+    Permit { place: u32, permits: u32 },
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventKind {
@@ -98,6 +108,12 @@ pub enum EventKind {
         node: NodeId,
         token: u64,
     },
+    /// A reader or a permit holder is let in (a writer's grant is `Acquired`).
+    Admitted {
+        node: NodeId,
+        token: u64,
+        how: Admission,
+    },
     Suspended,
     Revalidated {
         still_first: bool,
@@ -128,6 +144,10 @@ pub enum EventKind {
         session: SessionId,
         owner: ActorId,
         nodes_deleted: Vec<NodeId>,
+    },
+    /// The configured permit count changes; holders already inside stay.
+    PermitsLowered {
+        permits: u32,
     },
     SessionClosed {
         session: SessionId,

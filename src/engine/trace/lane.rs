@@ -51,6 +51,10 @@ pub enum SpanState {
     Holding {
         token: u64,
     },
+    /// Holding a read lock, which other readers may share.
+    HoldingRead {
+        token: u64,
+    },
     /// A holder that knows it is disconnected and holds back its side effects.
     Suspended {
         token: u64,
@@ -103,6 +107,7 @@ impl SpanState {
             SpanState::Checking { .. } => "checking",
             SpanState::Waiting { .. } => "waiting",
             SpanState::Holding { .. } => "holding",
+            SpanState::HoldingRead { .. } => "holding_read",
             SpanState::Suspended { .. } => "suspended",
             SpanState::Reconnecting => "reconnecting",
             SpanState::Frozen { .. } => "frozen",
@@ -124,6 +129,7 @@ impl SpanState {
         matches!(
             self,
             SpanState::Holding { .. }
+                | SpanState::HoldingRead { .. }
                 | SpanState::Suspended { .. }
                 | SpanState::Frozen {
                     believes_holding: true

@@ -88,6 +88,11 @@ pub mod invariant {
     pub const STALE_WRITE_REJECTED: &str = "stale_write_rejected";
     pub const SUCCESSOR_GRANTED: &str = "successor_granted";
     pub const EVERYONE_HELD: &str = "everyone_held";
+    // queue families
+    pub const WRITER_ALONE: &str = "writer_alone";
+    pub const WITHIN_PERMITS: &str = "within_permits";
+    pub const WRITER_HELD: &str = "writer_held";
+    pub const READERS_SHARED: &str = "readers_shared";
 
     /// Every "always" name, in the order views show them.
     pub const ALWAYS: [&str; 4] = [
@@ -104,6 +109,7 @@ pub enum Metrics {
     Frozen(FrozenMetrics),
     Abc(AbcMetrics),
     Herd(HerdMetrics),
+    Queue(QueueMetrics),
 }
 
 /// How the frozen holder's story ended.
@@ -184,4 +190,22 @@ pub struct HerdMetrics {
     pub wasted_wakeups: u64,
     pub total_time_ms: f64,
     pub rows: Vec<HerdRow>,
+}
+
+/// A read-write lock's or a semaphore's numbers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QueueMetrics {
+    /// Who was granted, in order.
+    pub grant_order: Vec<String>,
+    /// The most readers holding at one instant (0 for a semaphore).
+    pub max_concurrent_readers: u32,
+    /// The most clients holding at one instant, in the service's view.
+    pub max_holders: u32,
+    /// The longest a writer waited from asking to holding, in ms; a writer still waiting when
+    /// the run ended counts until the end. `None` without writers.
+    pub writer_wait_ms: Option<u64>,
+    /// Writers that never held.
+    pub starved_writers: Vec<String>,
+    pub stuck_clients: Vec<String>,
+    pub violations: Vec<String>,
 }

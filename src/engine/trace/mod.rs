@@ -17,8 +17,8 @@ use serde::Serialize;
 pub use event::{Event, EventKind};
 pub use lane::{Lane, Span, SpanState};
 pub use metrics::{
-    AbcMetrics, Check, FrozenMetrics, HerdMetrics, HerdRow, InvariantReport, Metrics, Verdict,
-    invariant,
+    AbcMetrics, Check, FrozenMetrics, HerdMetrics, HerdRow, InvariantReport, Metrics, QueueMetrics,
+    Verdict, invariant,
 };
 
 use super::msg::Msg;
@@ -35,15 +35,31 @@ pub enum Family {
     Frozen,
     Abc,
     Herd,
+    Rwlock,
+    Semaphore,
 }
 
 impl Family {
+    pub const ALL: [Family; 5] = [
+        Family::Frozen,
+        Family::Abc,
+        Family::Herd,
+        Family::Rwlock,
+        Family::Semaphore,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             Family::Frozen => "frozen",
             Family::Abc => "abc",
             Family::Herd => "herd",
+            Family::Rwlock => "rwlock",
+            Family::Semaphore => "semaphore",
         }
+    }
+
+    pub fn parse(s: &str) -> Option<Family> {
+        Self::ALL.into_iter().find(|f| f.name() == s)
     }
 }
 

@@ -116,6 +116,7 @@ impl ZkService {
                             let n = self.tree.node(node);
                             ChildName {
                                 node,
+                                tag: n.tag,
                                 guid: n.guid,
                                 seq: n.seq,
                             }

@@ -212,6 +212,15 @@ fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
                 m.stale_writes_rejected
             )]
         }
+        Metrics::Queue(m) => vec![format!(
+            "{} {}   {} {}   {} {}",
+            lang.pick("授予顺序", "grant order"),
+            m.grant_order.join(" "),
+            lang.pick("最多同时持有", "most holders at once"),
+            m.max_holders,
+            lang.pick("最多同时读者", "most readers at once"),
+            m.max_concurrent_readers
+        )],
         Metrics::Herd(m) => vec![format!(
             "{} {}   {} {}   {} {} ms",
             lang.pick("通知", "notifications"),

@@ -250,6 +250,7 @@ fn model_numbers_are_scored_by_the_engine_and_the_run_opens_after() {
                 crate::engine::Params::Frozen(p) => assert_eq!(&a.frozen.params, p),
                 crate::engine::Params::Abc(p) => assert_eq!(&a.abc.params, p),
                 crate::engine::Params::Herd(p) => assert_eq!(a.herd.params.waiters, p.waiters),
+                other => panic!("no model question runs this family yet: {other:?}"),
             }
             press(&mut a, key('q'));
             assert_eq!(a.screen, ScreenId::Quiz);

@@ -5,46 +5,12 @@ use super::{DIR, NAMES, RESOURCE, SERVICE, client, zk};
 use crate::engine::actors::lock_client::{LockClient, Step};
 use crate::engine::time::Millis;
 use crate::engine::trace::record::Recorder;
-use crate::engine::trace::{
-    Child, EventKind, Judgement, ServiceSnapshot, SpanState, WatchInfo, Window, WindowKind,
-    WriteRecord,
-};
+use crate::engine::trace::{EventKind, Judgement, ServiceSnapshot, SpanState, Window, WriteRecord};
 use crate::engine::world::{ActorId, World};
 use crate::engine::zk::client::ConnState;
 
-/// The lock directory now: children in sequence order, and the watches that can still fire.
 pub(super) fn snapshot(world: &World, now: Millis) -> ServiceSnapshot {
-    let zk = zk(world);
-    let children = zk
-        .tree
-        .sorted_children(DIR)
-        .into_iter()
-        .map(|n| {
-            let node = zk.tree.node(n);
-            Child {
-                node: n,
-                owner: node.owner.map_or(SERVICE, |s| zk.owner(s)),
-                seq: node.seq,
-            }
-        })
-        .collect();
-    let mut watches = Vec::new();
-    for (i, s) in zk.tree.sessions.iter().enumerate() {
-        let session = crate::engine::zk::tree::SessionId(i as u32);
-        for &target in &s.watches {
-            if zk.tree.can_fire(session, target) {
-                watches.push(WatchInfo {
-                    watcher: zk.owner(session),
-                    target,
-                });
-            }
-        }
-    }
-    ServiceSnapshot {
-        at_ms: now,
-        children,
-        watches,
-    }
+    super::super::zk_facts::snapshot(zk(world), DIR, SERVICE, now)
 }
 
 /// What actor `i`'s lane shows now.
@@ -168,60 +134,6 @@ pub(super) fn duplicates(rec: &Recorder, clients: &[&LockClient]) -> u32 {
     n
 }
 
-/// Blind and disconnected windows from the link events.
 pub(super) fn link_windows(rec: &Recorder, end: Millis) -> Vec<Window> {
-    let mut out = Vec::new();
-    for c in 0..NAMES.len() {
-        let id = ActorId(c as u8);
-        let mut blind_from = None;
-        let mut away_from = None;
-        for e in rec.events.iter().filter(|e| e.actor == id) {
-            match e.kind {
-                EventKind::LinkCut => blind_from = Some(e.at_ms),
-                EventKind::NoticedDisconnect { .. } | EventKind::ConnectionReset => {
-                    if let Some(from) = blind_from.take() {
-                        out.push(Window {
-                            kind: WindowKind::Blind { client: id },
-                            from_ms: from,
-                            to_ms: e.at_ms,
-                        });
-                    }
-                    away_from.get_or_insert(e.at_ms);
-                }
-                EventKind::LinkRestored => {
-                    if let Some(from) = blind_from.take() {
-                        out.push(Window {
-                            kind: WindowKind::Blind { client: id },
-                            from_ms: from,
-                            to_ms: e.at_ms,
-                        });
-                    }
-                }
-                EventKind::Reconnected | EventKind::LearnedSessionExpired => {
-                    if let Some(from) = away_from.take() {
-                        out.push(Window {
-                            kind: WindowKind::Disconnected { client: id },
-                            from_ms: from,
-                            to_ms: e.at_ms,
-                        });
-                    }
-                }
-                _ => {}
-            }
-        }
-        for (from, kind) in [
-            (blind_from, WindowKind::Blind { client: id }),
-            (away_from, WindowKind::Disconnected { client: id }),
-        ] {
-            if let Some(from) = from {
-                out.push(Window {
-                    kind,
-                    from_ms: from,
-                    to_ms: end,
-                });
-            }
-        }
-    }
-    out.sort_by_key(|w| w.from_ms);
-    out
+    super::super::zk_facts::link_windows(rec, NAMES.len(), end)
 }

@@ -61,6 +61,8 @@ pub enum Tag {
     Lock,
     Read,
     Write,
+    /// A semaphore's lease.
+    Lease,
 }
 
 impl Tag {
@@ -69,6 +71,7 @@ impl Tag {
             Tag::Lock => "lock-",
             Tag::Read => "read-",
             Tag::Write => "write-",
+            Tag::Lease => "lease-",
         }
     }
 }

@@ -1,0 +1,251 @@
+//! Read-write locks and semaphores on the ZooKeeper queue: the worked examples with their own
+//! numbers, and properties over random timings and faults.
+
+use locklab::engine::families::queue;
+use locklab::engine::params::{
+    Fault, Params, QueueCommon, ReadRule, RwLockParams, SemaphoreParams, Want,
+};
+use locklab::engine::trace::event::Admission;
+use locklab::engine::trace::{EventKind, Trace, invariant};
+use locklab::preset;
+use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
+
+fn run(name: &str) -> Trace {
+    let p = preset::find(name).unwrap_or_else(|| panic!("preset {name} ships"));
+    locklab::engine::run(&p.params)
+}
+
+fn first_at(t: &Trace, who: &str, f: impl Fn(&EventKind) -> bool) -> u64 {
+    let id = t.actor_named(who).unwrap();
+    t.events
+        .iter()
+        .find(|e| e.actor == id && f(&e.kind))
+        .unwrap_or_else(|| panic!("{who} has no such event"))
+        .at_ms
+}
+
+fn held(t: &Trace, name: &str) -> bool {
+    t.invariant(name).is_some_and(|i| i.held)
+}
+
+#[test]
+fn readers_41_and_42_share_writer_43_waits_and_reader_44_waits_for_the_writer() {
+    let t = run("rwlock-fair");
+    let m = queue::metrics(&t).unwrap();
+    let seqs: Vec<(i32, &str)> = t.nodes.iter().map(|n| (n.seq, t.name(n.owner))).collect();
+    assert_eq!(seqs, [(41, "A"), (42, "B"), (43, "C"), (44, "D")]);
+    assert_eq!(m.grant_order, ["A", "B", "C", "D"]);
+    assert_eq!(m.max_concurrent_readers, 2, "41 and 42 read together");
+    assert_eq!(
+        locklab::script::holders_at(&t, 140, locklab::i18n::Lang::En),
+        "A, B"
+    );
+    // The writer holds only once both readers are gone, and alone.
+    let a_out = first_at(&t, "A", |k| matches!(k, EventKind::ReleaseSent { .. }));
+    let b_out = first_at(&t, "B", |k| matches!(k, EventKind::ReleaseSent { .. }));
+    let c_in = first_at(&t, "C", |k| matches!(k, EventKind::Acquired { .. }));
+    assert!(c_in > a_out.max(b_out));
+    assert!(held(&t, invariant::WRITER_ALONE));
+    // Reader 44 waits for writer 43, although it is a reader.
+    let c_out = first_at(&t, "C", |k| matches!(k, EventKind::ReleaseSent { .. }));
+    let d_in = first_at(&t, "D", |k| matches!(k, EventKind::Admitted { .. }));
+    assert!(d_in > c_out);
+    assert_eq!(m.writer_wait_ms, Some(2_980));
+    assert!(held(&t, invariant::READERS_SHARED) && held(&t, invariant::WRITER_HELD));
+}
+
+#[test]
+fn readers_that_skip_a_waiting_writer_starve_it_while_they_keep_coming() {
+    let t = run("rwlock-starved");
+    let m = queue::metrics(&t).unwrap();
+    assert_eq!(
+        m.grant_order.last().map(String::as_str),
+        Some("C"),
+        "the writer goes last"
+    );
+    assert_eq!(m.writer_wait_ms, Some(9_640));
+    let d = t.actor_named("D").unwrap();
+    let c_node = t.nodes.iter().find(|n| t.name(n.owner) == "C").unwrap().id;
+    assert!(t.events.iter().any(|e| e.actor == d
+        && matches!(e.kind, EventKind::Admitted { how: Admission::Read { skipped: Some(w) }, .. } if w == c_node)));
+    // Favouring readers is unfair, not unsafe: the writer still holds alone.
+    assert!(held(&t, invariant::WRITER_ALONE));
+    // The fair lock serves the same arrivals with a short wait.
+    let Params::Rwlock(mut p) = preset::find("rwlock-starved").unwrap().params.clone() else {
+        panic!()
+    };
+    p.read_rule = ReadRule::Fair;
+    let fair = queue::run_rwlock(&p);
+    let fm = queue::metrics(&fair).unwrap();
+    assert_eq!(fm.writer_wait_ms, Some(1_580));
+    assert_eq!(fm.grant_order[2], "C");
+}
+
+#[test]
+fn a_permit_is_freed_when_its_holders_session_expires() {
+    let t = run("semaphore-expiry");
+    let m = queue::metrics(&t).unwrap();
+    assert_eq!(
+        locklab::script::holders_at(&t, 340, locklab::i18n::Lang::En),
+        "A, B, C"
+    );
+    let seqs: Vec<i32> = t.nodes.iter().map(|n| n.seq).collect();
+    assert_eq!(seqs, [51, 52, 53, 54]);
+    let expired = t
+        .events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::SessionExpired { .. }))
+        .unwrap();
+    // B crashed at 1 s; last heard at 0.12 s; 0.12 + 4 = 4.12 s rounds up to the 6 s tick.
+    assert_eq!(expired.at_ms, 6_000);
+    let d = t.actor_named("D").unwrap();
+    let admitted = t
+        .events
+        .iter()
+        .find(|e| e.actor == d && matches!(e.kind, EventKind::Admitted { .. }))
+        .unwrap();
+    assert!(admitted.at_ms > expired.at_ms);
+    assert!(matches!(
+        admitted.kind,
+        EventKind::Admitted {
+            how: Admission::Permit {
+                place: 3,
+                permits: 3
+            },
+            ..
+        }
+    ));
+    assert_eq!(m.max_holders, 3);
+    assert!(held(&t, invariant::WITHIN_PERMITS));
+}
+
+#[test]
+fn lowering_the_permit_count_does_not_evict_the_holders_inside() {
+    let t = run("semaphore-lowered");
+    let inv = t.invariant(invariant::WITHIN_PERMITS).unwrap();
+    assert_eq!(
+        inv.first_violation_ms(),
+        Some(2_500),
+        "three inside, two permits"
+    );
+    assert!(
+        t.events
+            .iter()
+            .any(|e| e.at_ms == 2_500 && e.kind == EventKind::PermitsLowered { permits: 2 })
+    );
+    // Clients that come later count with the new number.
+    let d_in = first_at(&t, "D", |k| matches!(k, EventKind::Admitted { .. }));
+    assert!(matches!(
+        t.events
+            .iter()
+            .find(|e| e.at_ms == d_in && matches!(e.kind, EventKind::Admitted { .. }))
+            .unwrap()
+            .kind,
+        EventKind::Admitted {
+            how: Admission::Permit { permits: 2, .. },
+            ..
+        }
+    ));
+}
+
+fn random_common(rng: &mut Xoshiro256PlusPlus, clients: usize) -> QueueCommon {
+    let mut faults = Vec::new();
+    for _ in 0..rng.random_range(0..3) {
+        let client =
+            ["A", "B", "C", "D", "E", "F"][rng.random_range(0..clients.min(6))].to_string();
+        let at_ms = rng.random_range(0..6_000);
+        let len_ms = rng.random_range(1..9_000);
+        faults.push(match rng.random_range(0..3) {
+            0 => Fault::Freeze {
+                client,
+                at_ms,
+                len_ms,
+            },
+            1 => Fault::Disconnect {
+                client,
+                at_ms,
+                len_ms,
+            },
+            _ => Fault::Crash { client, at_ms },
+        });
+    }
+    QueueCommon {
+        hold_ms: rng.random_range(100..4_000),
+        start_gap_ms: rng.random_range(0..1_500),
+        session_timeout_ms: [2_000, 4_000, 6_000][rng.random_range(0..3)],
+        tick_ms: [500, 1_000, 2_000][rng.random_range(0..3)],
+        delay_ms: rng.random_range(0..30),
+        duration_ms: 30_000,
+        first_sequence: 41,
+        seed: rng.random_range(0..1_000),
+        faults,
+    }
+}
+
+#[test]
+fn both_read_write_locks_keep_writers_alone_and_nobody_stuck_under_random_schedules() {
+    for seed in 0..300 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let n = rng.random_range(2..7);
+        let wants = (0..n)
+            .map(|_| {
+                if rng.random_bool(0.4) {
+                    Want::Write
+                } else {
+                    Want::Read
+                }
+            })
+            .collect();
+        for rule in [ReadRule::Fair, ReadRule::SkipWaitingWriters] {
+            let p = RwLockParams {
+                wants: Vec::clone(&wants),
+                read_rule: rule,
+                common: random_common(&mut Xoshiro256PlusPlus::seed_from_u64(seed), n),
+            };
+            let t = queue::run_rwlock(&p);
+            for name in [
+                invariant::WRITER_ALONE,
+                invariant::NO_ORPHAN_NODE,
+                invariant::NOBODY_STUCK,
+            ] {
+                let inv = t.invariant(name).unwrap();
+                assert!(
+                    inv.held,
+                    "seed {seed} {rule:?}: {name} failed: {:?}\n{p:?}",
+                    inv.detail
+                );
+            }
+            assert!(t == queue::run_rwlock(&p), "seed {seed}: deterministic");
+        }
+    }
+}
+
+#[test]
+fn a_semaphore_stays_within_its_permits_unless_the_count_is_lowered() {
+    let mut broke = None;
+    for seed in 0..300 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let clients = rng.random_range(2..8);
+        let permits = rng.random_range(1..4);
+        let mut p = SemaphoreParams {
+            clients,
+            permits,
+            lower_at_ms: None,
+            lower_to: 0,
+            common: random_common(&mut rng, clients as usize),
+        };
+        let t = queue::run_semaphore(&p);
+        let inv = t.invariant(invariant::WITHIN_PERMITS).unwrap();
+        assert!(inv.held, "seed {seed}: {:?}", inv.detail);
+        p.lower_at_ms = Some(rng.random_range(0..6_000));
+        p.lower_to = 1;
+        let lowered = queue::run_semaphore(&p);
+        if !lowered.invariant(invariant::WITHIN_PERMITS).unwrap().held {
+            broke.get_or_insert(seed);
+        }
+    }
+    assert!(
+        broke.is_some(),
+        "some schedule has more holders than the lowered count"
+    );
+}
