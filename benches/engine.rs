@@ -16,7 +16,12 @@ fn frozen(c: &mut Criterion) {
 
 /// Every shipped preset of the families that run as a World of actors, one group per family.
 fn presets(c: &mut Criterion) {
-    for family in [Family::Abc, Family::Rwlock, Family::Semaphore] {
+    for family in [
+        Family::Abc,
+        Family::Rwlock,
+        Family::Semaphore,
+        Family::Election,
+    ] {
         let mut group = c.benchmark_group(family.name());
         for p in locklab::preset::builtin()
             .iter()

@@ -137,6 +137,8 @@ pub enum SimCommand {
     Rwlock(KnobArgs),
     /// A counting semaphore on the ZooKeeper queue: the first N lease nodes hold.
     Semaphore(KnobArgs),
+    /// Leader election with epochs, and a job's row changed by conditional statements.
+    Election(KnobArgs),
     /// Run a scenario file (a preset or your own).
     Run(RunArgs),
     /// List the shipped presets.

@@ -12,8 +12,9 @@ use toml::Spanned;
 
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    AbcParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError, Params,
-    QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TokenSource, WatchMode,
+    AbcParams, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError,
+    Params, QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TokenSource,
+    WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -201,6 +202,7 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         Family::Abc => AbcParams::keys(),
         Family::Rwlock => with_faults(RwLockParams::knob_keys()),
         Family::Semaphore => with_faults(SemaphoreParams::knob_keys()),
+        Family::Election => ElectionParams::knob_keys(),
     };
     let mut locked = Vec::new();
     for key in &raw.locked {
@@ -246,6 +248,7 @@ fn family_params(
             p.common.faults = queue_faults(ctx, faults, p.clients as usize, p.common.duration_ms)?;
             Params::Semaphore(p)
         }
+        Family::Election => Params::Election(knob_params(ctx, table)?),
     })
 }
 
@@ -301,6 +304,7 @@ pub fn run_end(params: &Params) -> Option<u64> {
         Params::Herd(_) => None,
         Params::Rwlock(p) => Some(p.common.duration_ms),
         Params::Semaphore(p) => Some(p.common.duration_ms),
+        Params::Election(p) => Some(p.duration_ms),
     }
 }
 

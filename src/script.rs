@@ -39,10 +39,14 @@ pub enum Ask {
     MaxHolders,
     MaxConcurrentReaders,
     WriterWait,
+    /// Whose result the job's row holds.
+    Result,
+    StaleSubmitsRejected,
+    StaleSubmitsAccepted,
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 19] = [
+    pub const ALL: [(&'static str, Ask); 22] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -62,6 +66,9 @@ impl Ask {
         ("max_holders", Ask::MaxHolders),
         ("max_concurrent_readers", Ask::MaxConcurrentReaders),
         ("writer_wait", Ask::WriterWait),
+        ("result", Ask::Result),
+        ("stale_submits_rejected", Ask::StaleSubmitsRejected),
+        ("stale_submits_accepted", Ask::StaleSubmitsAccepted),
     ];
 
     pub fn parse(s: &str) -> Option<Ask> {
@@ -82,6 +89,9 @@ impl Ask {
                 &[Family::Rwlock, Family::Semaphore]
             }
             Ask::MaxConcurrentReaders | Ask::WriterWait => &[Family::Rwlock],
+            Ask::Result | Ask::StaleSubmitsRejected | Ask::StaleSubmitsAccepted => {
+                &[Family::Election]
+            }
             Ask::DuplicateNodes
             | Ask::StaleWritesAccepted
             | Ask::StaleWritesRejected
@@ -167,6 +177,9 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         (Metrics::Herd(m), Ask::TotalNotifications) => m.total_notifications.to_string(),
         (Metrics::Herd(m), Ask::WastedWakeups) => m.wasted_wakeups.to_string(),
         (_, Ask::HoldersAt) => holders_at(trace, at, lang),
+        (Metrics::Election(m), Ask::Result) => m.result.clone().unwrap_or_else(|| nobody(lang)),
+        (Metrics::Election(m), Ask::StaleSubmitsRejected) => m.stale_submits_rejected.to_string(),
+        (Metrics::Election(m), Ask::StaleSubmitsAccepted) => m.stale_submits_accepted.to_string(),
         (Metrics::Queue(m), Ask::GrantOrder) => m.grant_order.join(lang.pick("、", ", ")),
         (Metrics::Queue(m), Ask::MaxHolders) => m.max_holders.to_string(),
         (Metrics::Queue(m), Ask::MaxConcurrentReaders) => m.max_concurrent_readers.to_string(),

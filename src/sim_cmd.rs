@@ -4,7 +4,9 @@ use std::io::Write;
 
 use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 use crate::engine::params::knobs::{Knob, Knobs, Value};
-use crate::engine::params::{FrozenParams, HerdParams, Params, RwLockParams, SemaphoreParams};
+use crate::engine::params::{
+    ElectionParams, FrozenParams, HerdParams, Params, RwLockParams, SemaphoreParams,
+};
 use crate::engine::trace::Family;
 use crate::export;
 use crate::i18n::Lang;
@@ -50,6 +52,17 @@ pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError
             lang.pick("信号量", "Semaphore"),
             (Params::Semaphore, |p| match p {
                 Params::Semaphore(x) => Some(x.clone()),
+                _ => None,
+            }),
+            lang,
+            source,
+        ),
+        SimCommand::Election(args) => knob_family::<ElectionParams>(
+            args,
+            Family::Election,
+            lang.pick("带任期号的选主", "Leader election with epochs"),
+            (Params::Election, |p| match p {
+                Params::Election(x) => Some(x.clone()),
                 _ => None,
             }),
             lang,

@@ -494,6 +494,17 @@ pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
             "stuck_count" => Ok(ModelAnswer::Number(m.stuck_clients.len() as f64)),
             _ => Err(missing()),
         },
+        Metrics::Election(m) => match ask {
+            "stale_submits_accepted" => {
+                Ok(ModelAnswer::Number(f64::from(m.stale_submits_accepted)))
+            }
+            "stale_submits_rejected" => {
+                Ok(ModelAnswer::Number(f64::from(m.stale_submits_rejected)))
+            }
+            "final_epoch" => Ok(ModelAnswer::Number(m.final_epoch as f64)),
+            "final_version" => Ok(ModelAnswer::Number(m.final_version as f64)),
+            _ => Err(missing()),
+        },
         Metrics::Queue(m) => match ask {
             "max_holders" => Ok(ModelAnswer::Number(f64::from(m.max_holders))),
             "max_concurrent_readers" => {

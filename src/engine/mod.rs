@@ -26,5 +26,6 @@ pub fn run(params: &Params) -> Trace {
         Params::Herd(p) => families::herd::run(p),
         Params::Rwlock(p) => families::queue::run_rwlock(p),
         Params::Semaphore(p) => families::queue::run_semaphore(p),
+        Params::Election(p) => families::election::run(p),
     }
 }

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::world::Phase;
+use super::world::{ActorId, Phase};
 use super::zk::tree::{DirId, NodeId, SessionId, Tag, WatchEvent, Watched};
 
 /// A ZooKeeper request, as a client library sends it on its session's connection.
@@ -20,8 +20,14 @@ pub enum ZkOp {
     Exists { node: NodeId, watch: bool },
     /// Delete a node; version -1 matches any.
     Delete { node: NodeId, version: i32 },
+    /// Read a node's data, optionally setting a watch on it.
+    GetData { node: NodeId, watch: bool },
     /// Replace a node's data; version -1 skips the check.
-    SetData { node: NodeId, version: i32 },
+    SetData {
+        node: NodeId,
+        version: i32,
+        data: u64,
+    },
     /// A heartbeat on an idle connection.
     Ping,
     /// Re-establish the session on a new connection and re-arm its watches (`setWatches`).
@@ -76,6 +82,10 @@ pub enum ZkResult {
     Exists {
         stat: Option<Stat>,
     },
+    Data {
+        value: u64,
+        version: i32,
+    },
     Done,
     /// `setData` succeeded with this new version.
     Set {
@@ -88,6 +98,78 @@ pub enum ZkResult {
     Connected,
     /// The session is gone; every later call on this handle fails the same way.
     SessionExpired,
+}
+
+/// A job's or task's state in its row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowState {
+    Ready,
+    Running,
+    Done,
+    Cancelled,
+    /// The attempt failed and nothing scheduled another.
+    Failed,
+}
+
+/// One row of the jobs (or tasks) table. Times are the store's own clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct RowValue {
+    pub state: RowState,
+    pub owner: Option<ActorId>,
+    pub epoch: u64,
+    pub version: u64,
+    pub lease_until_ms: Option<u64>,
+    pub attempt: u32,
+    pub due_ms: u64,
+    /// Whose result the row holds.
+    pub result: Option<ActorId>,
+    pub cancel_requested: bool,
+}
+
+/// The WHERE clause of a conditional update: every condition given must hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+pub struct RowCond {
+    pub version: Option<u64>,
+    pub epoch: Option<u64>,
+    pub owner: Option<ActorId>,
+    pub state: Option<RowState>,
+    /// The lease has run out (by the store's clock).
+    pub lease_expired: bool,
+    /// Ready and due, or running with its lease run out.
+    pub claimable: bool,
+}
+
+/// The SET clause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+pub struct RowSet {
+    pub state: Option<RowState>,
+    pub owner: Option<ActorId>,
+    pub epoch: Option<u64>,
+    /// A new lease of this length from the store's now.
+    pub lease_for_ms: Option<u64>,
+    pub bump_version: bool,
+    pub bump_attempt: bool,
+    pub result: Option<ActorId>,
+    /// Due again this long after the store's now.
+    pub due_in_ms: Option<u64>,
+    pub cancel_requested: bool,
+    /// Clear the owner and the lease.
+    pub release: bool,
+}
+
+/// What an update is for, so a trace can word it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowOp {
+    Claim,
+    Renew,
+    Complete,
+    TakeOver,
+    Submit,
+    Cancel,
+    Reschedule,
+    Fail,
 }
 
 /// Anything that travels between two actors.
@@ -130,6 +212,34 @@ pub enum Msg {
     Write {
         token: u64,
     },
+    // --- a table of jobs or tasks (one conditional statement at a time) ---
+    RowRead {
+        row: u8,
+    },
+    RowValue {
+        row: u8,
+        value: RowValue,
+    },
+    RowUpdate {
+        row: u8,
+        op: RowOp,
+        cond: RowCond,
+        set: RowSet,
+    },
+    /// How many rows the update affected (0 or 1) and the row afterwards.
+    RowDone {
+        row: u8,
+        op: RowOp,
+        affected: u8,
+        value: RowValue,
+    },
+    // --- an outside system a worker acts on (a payment provider, a mailer) ---
+    Effect {
+        task: u8,
+        attempt: u32,
+        /// An idempotency key, if the worker sends one.
+        key: Option<u64>,
+    },
 }
 
 impl Msg {
@@ -146,7 +256,9 @@ impl Msg {
             Msg::Acquire => Phase::Request,
             Msg::Keepalive { .. } => Phase::Keepalive,
             Msg::Release => Phase::Release,
-            Msg::Write { .. } => Phase::Write,
+            Msg::Write { .. } | Msg::Effect { .. } => Phase::Write,
+            Msg::RowRead { .. } | Msg::RowUpdate { .. } => Phase::Request,
+            Msg::RowValue { .. } | Msg::RowDone { .. } => Phase::Deliver,
         }
     }
 
@@ -185,6 +297,11 @@ pub enum Timer {
     LeaseExpiry,
     // a configuration change (a semaphore's permit count)
     ConfigChange,
+    // a leader or a worker
+    Poll,
+    RenewDue,
+    WorkDue,
+    EffectDue,
     // the frozen holder and its successor
     WorkDone,
     KeepaliveTick,
@@ -198,7 +315,11 @@ impl Timer {
             Timer::Ping | Timer::KeepaliveTick | Timer::ReadTimeout | Timer::Reconnect => {
                 Phase::Tick
             }
-            Timer::ConfigChange => Phase::Work,
+            Timer::ConfigChange
+            | Timer::Poll
+            | Timer::RenewDue
+            | Timer::WorkDue
+            | Timer::EffectDue => Phase::Work,
             Timer::Start
             | Timer::WriteDue
             | Timer::ReleaseDue

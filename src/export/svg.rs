@@ -25,6 +25,8 @@ pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
     match state {
         SpanState::Holding { .. } => "#2e7d32",
         SpanState::HoldingRead { .. } => "#66bb6a",
+        SpanState::Leading { .. } => "#2e7d32",
+        SpanState::Row { owner, .. } => owner.map_or("#eceff1", by_actor),
         SpanState::Frozen {
             believes_holding: true,
         } => "#ef6c00",
@@ -350,6 +352,18 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             ));
         }
         Metrics::Herd(_) => {}
+        Metrics::Election(m) => {
+            lines.push(format!(
+                "{} {}   {} {}   {} {}/{}",
+                lang.pick("领导者", "leaders"),
+                m.leaders.join(" "),
+                lang.pick("结果", "result"),
+                m.result.as_deref().unwrap_or("-"),
+                lang.pick("陈旧提交 拒绝/接受", "stale submits refused/accepted"),
+                m.stale_submits_rejected,
+                m.stale_submits_accepted
+            ));
+        }
         Metrics::Queue(m) => {
             lines.push(format!(
                 "{} {}   {} {}   {} {}",

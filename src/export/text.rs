@@ -25,6 +25,8 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
     match state {
         SpanState::Holding { .. } => '=',
         SpanState::HoldingRead { .. } => 'o',
+        SpanState::Leading { .. } => '*',
+        SpanState::Row { owner, .. } => owner.map_or('.', initial),
         SpanState::Frozen {
             believes_holding: true,
         } => '#',
@@ -60,6 +62,7 @@ fn legend(trace: &Trace, lang: Lang) -> String {
                 SpanState::Queue { .. }
                     | SpanState::Leased { .. }
                     | SpanState::Value { .. }
+                    | SpanState::Row { .. }
                     | SpanState::Empty
                     | SpanState::Idle
             ) {
@@ -282,6 +285,49 @@ fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
     out
 }
 
+fn election_summary(m: &crate::engine::trace::ElectionMetrics, lang: Lang) -> String {
+    let dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let row = format!(
+        "{}/{}/{}/v{}",
+        crate::i18n::sim::row_state(m.final_state, lang),
+        dash(&m.final_owner),
+        m.final_epoch,
+        m.final_version
+    );
+    let violations: Vec<String> = m
+        .violations
+        .iter()
+        .map(|v| invariant_label(v, lang).to_string())
+        .collect();
+    let rows = [
+        ("leaders", m.leaders.join(" ")),
+        ("final_row", row),
+        ("result", dash(&m.result)),
+        (
+            "stale_submits_rejected",
+            m.stale_submits_rejected.to_string(),
+        ),
+        (
+            "stale_submits_accepted",
+            m.stale_submits_accepted.to_string(),
+        ),
+        ("max_leaders", m.max_leaders.to_string()),
+        (
+            "violations",
+            if violations.is_empty() {
+                "-".into()
+            } else {
+                violations.join(", ")
+            },
+        ),
+    ];
+    let mut out = String::new();
+    for (k, v) in rows {
+        let _ = writeln!(out, "  {} {v}", key(k, lang));
+    }
+    out
+}
+
 fn queue_summary(m: &crate::engine::trace::QueueMetrics, lang: Lang) -> String {
     let list = |v: &[String]| {
         if v.is_empty() {
@@ -471,6 +517,14 @@ pub fn report_at(
             }
             out.push('\n');
             out.push_str(&abc_summary(m, lang));
+        }
+        Metrics::Election(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&election_summary(m, lang));
         }
         Metrics::Queue(m) => {
             out.push_str(&timeline(trace, lang));

@@ -21,6 +21,8 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Waiting { .. } => ("等待", "waiting"),
         SpanState::Holding { .. } => ("持锁", "holding"),
         SpanState::HoldingRead { .. } => ("持读锁", "holding to read"),
+        SpanState::Leading { .. } => ("领导者", "leading"),
+        SpanState::Row { .. } => ("作业行", "the job's row"),
         SpanState::Suspended { .. } => ("挂起", "suspended"),
         SpanState::Reconnecting => ("重连中", "reconnecting"),
         SpanState::Frozen {
@@ -60,6 +62,23 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
                 format!("holding #{token}")
             }
         }
+        SpanState::Leading { epoch } => {
+            if zh {
+                format!("领导者，任期号 {epoch}")
+            } else {
+                format!("leader, epoch {epoch}")
+            }
+        }
+        SpanState::Row {
+            row_state,
+            owner,
+            epoch,
+            version,
+        } => format!(
+            "{}/{}/{epoch}/v{version}",
+            row_state_word(row_state, lang),
+            owner.map_or("-", |o| trace.name(o))
+        ),
         SpanState::HoldingRead { token } => {
             if zh {
                 format!("持读锁 #{token}")
@@ -115,6 +134,68 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
         SpanState::Value { writer, token } => format!("{} #{token}", trace.name(writer)),
         other => state_name(other, lang).into(),
     }
+}
+
+fn row_state_word(s: crate::engine::msg::RowState, lang: Lang) -> &'static str {
+    use crate::engine::msg::RowState::*;
+    let (zh, en) = match s {
+        Ready => ("就绪", "READY"),
+        Running => ("运行中", "RUNNING"),
+        Done => ("完成", "DONE"),
+        Cancelled => ("已取消", "CANCELLED"),
+        Failed => ("失败", "FAILED"),
+    };
+    lang.pick(zh, en)
+}
+
+/// A row's state as the table shows it.
+pub fn row_state(s: crate::engine::msg::RowState, lang: Lang) -> &'static str {
+    row_state_word(s, lang)
+}
+
+fn row_op(op: crate::engine::msg::RowOp, lang: Lang) -> &'static str {
+    use crate::engine::msg::RowOp::*;
+    let (zh, en) = match op {
+        Claim => ("认领", "claim"),
+        Renew => ("续租", "renewal"),
+        Complete => ("完成", "completion"),
+        TakeOver => ("接管", "takeover"),
+        Submit => ("提交结果", "submission"),
+        Cancel => ("取消", "cancellation"),
+        Reschedule => ("重新排期", "rescheduling"),
+        Fail => ("记为失败", "failure"),
+    };
+    lang.pick(zh, en)
+}
+
+/// A WHERE clause in words: `version = 5 AND epoch = 81 AND the lease has run out`.
+fn row_cond(c: &crate::engine::msg::RowCond, trace: &Trace, lang: Lang) -> String {
+    let mut parts = Vec::new();
+    if let Some(v) = c.version {
+        parts.push(format!("version = {v}"));
+    }
+    if let Some(e) = c.epoch {
+        parts.push(format!("epoch = {e}"));
+    }
+    if let Some(o) = c.owner {
+        parts.push(format!("owner = {}", trace.name(o)));
+    }
+    if let Some(s) = c.state {
+        parts.push(format!("state = {}", row_state_word(s, Lang::En)));
+    }
+    if c.lease_expired {
+        parts.push(lang.pick("租约已过期", "the lease has run out").to_string());
+    }
+    if c.claimable {
+        parts.push(
+            lang.pick(
+                "已到期就绪或租约已过期",
+                "due and ready, or its lease run out",
+            )
+            .to_string(),
+        );
+    }
+    parts.join(lang.pick(" 且 ", " AND "))
 }
 
 /// The verdict of a frozen-holder run in plain words.
@@ -183,6 +264,10 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
         SUCCESSOR_GRANTED => ("继任者拿到锁", "the successor got the lock"),
         EVERYONE_HELD => ("每个客户端都持过锁", "every client held the lock"),
         WRITER_ALONE => ("写者独占", "a writer holds alone"),
+        ONE_LEADER => ("单一领导者", "one leader"),
+        EPOCHS_NON_DECREASING => ("任期号不回退", "epochs non-decreasing"),
+        TAKEOVER_HAPPENED => ("发生过接管", "a takeover happened"),
+        STALE_SUBMIT_ARRIVED => ("有陈旧提交到达", "a stale submission arrived"),
         WITHIN_PERMITS => ("不超过许可数", "within the permits"),
         WRITER_HELD => ("写者拿到过锁", "a writer held"),
         READERS_SHARED => ("读者共享过锁", "readers shared"),
@@ -205,6 +290,7 @@ fn request(r: Request, lang: Lang) -> &'static str {
         Request::Exists => ("exists", "exists"),
         Request::Delete => ("删除", "delete"),
         Request::SetData => ("setData", "setData"),
+        Request::GetData => ("getData", "getData"),
         Request::Close => ("关闭会话", "close"),
     };
     lang.pick(zh, en)
@@ -422,6 +508,78 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                     format!(
                         "{who}'s node {n} is number {place}, within the first {permits}: it holds a permit, with token {token}."
                     ),
+                ),
+            }
+        }
+        Elected { epoch } => {
+            let before = epoch.saturating_sub(1);
+            pick(
+                format!(
+                    "{who} 成为领导者：用带着读到版本的 setData 把任期号从 {before} 提到 {epoch}，同一时刻只能有一个人改成功。"
+                ),
+                format!(
+                    "{who} becomes leader: a setData on the version it read raises the epoch from {before} to {epoch}, so only one candidate can win it."
+                ),
+            )
+        }
+        RowUpdated {
+            by,
+            op,
+            cond,
+            affected,
+            value,
+            ..
+        } => {
+            let w = trace.name(*by);
+            let what = row_op(*op, lang);
+            let when = row_cond(cond, trace, lang);
+            let after = format!(
+                "{}/{}/{}/v{}",
+                row_state_word(value.state, lang),
+                value.owner.map_or("-", |o| trace.name(o)),
+                value.epoch,
+                value.version
+            );
+            match (affected, zh) {
+                (1, true) if when.is_empty() => {
+                    format!("{w} 的{what}语句不带任何条件，照样影响 1 行：现在是 {after}。")
+                }
+                (1, false) if when.is_empty() => format!(
+                    "{w}'s {what} has no WHERE clause at all, so it affects 1 row: the row is now {after}."
+                ),
+                (1, true) => {
+                    format!("{w} 的{what}语句生效（条件：{when}），影响 1 行：现在是 {after}。")
+                }
+                (1, false) => format!(
+                    "{w}'s {what} goes through (WHERE {when}): 1 row; the row is now {after}."
+                ),
+                (_, true) => {
+                    format!("{w} 的{what}语句影响 0 行（条件：{when} 不成立），行保持 {after}。")
+                }
+                (_, false) => format!(
+                    "{w}'s {what} affects 0 rows (WHERE {when} does not hold); the row stays {after}."
+                ),
+            }
+        }
+        EffectApplied {
+            by,
+            attempt,
+            count,
+            deduplicated,
+        } => {
+            let w = trace.name(*by);
+            match (deduplicated, zh) {
+                (false, true) => format!(
+                    "外部系统执行了 {w} 第 {attempt} 次尝试的副作用，到目前为止共 {count} 次。"
+                ),
+                (false, false) => format!(
+                    "The outside system applies the effect of {w}'s attempt {attempt}: {count} so far."
+                ),
+                (true, true) => {
+                    format!("外部系统认出了 {w} 带来的幂等键，不再重复执行（仍是 {count} 次）。")
+                }
+                (true, false) => format!(
+                    "The outside system recognises {w}'s idempotency key and applies nothing again (still {count})."
                 ),
             }
         }
@@ -698,6 +856,12 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "verdict" => "结论",
         "wakeups_per_release" => "每次释放唤醒",
         "grant_order" => "授予顺序",
+        "leaders" => "历任领导者",
+        "final_row" => "作业行最终",
+        "result" => "留下的结果",
+        "stale_submits_rejected" => "被拒的陈旧提交",
+        "stale_submits_accepted" => "被接受的陈旧提交",
+        "max_leaders" => "最多同时领导者",
         "max_concurrent_readers" => "最多同时读者",
         "writer_wait_ms" => "写者最长等待",
         "starved_writers" => "饿死的写者",
@@ -832,6 +996,32 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
                     sec(p.common.hold_ms),
                     sec(p.common.start_gap_ms),
                     sec(p.common.session_timeout_ms)
+                )
+            }
+        }
+        Params::Election(p) => {
+            let cond = if p.conditional {
+                lang.pick("条件更新", "conditional updates")
+            } else {
+                lang.pick("无条件更新", "unconditional updates")
+            };
+            if zh {
+                format!(
+                    "A 以任期号 {} 领导，作业行版本 {}，{}时停顿 {}，{cond}，会话超时 {}",
+                    p.first_epoch,
+                    p.row_version,
+                    sec(p.pause_at_ms),
+                    sec(p.pause_len_ms),
+                    sec(p.session_timeout_ms)
+                )
+            } else {
+                format!(
+                    "A leads with epoch {}, the job's row at version {}, A pauses at {} for {}, {cond}, session timeout {}",
+                    p.first_epoch,
+                    p.row_version,
+                    sec(p.pause_at_ms),
+                    sec(p.pause_len_ms),
+                    sec(p.session_timeout_ms)
                 )
             }
         }

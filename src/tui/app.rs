@@ -268,7 +268,9 @@ impl App {
             }
             // The queue families have no screen of their own yet; their runs play in the
             // presenter's lanes.
-            crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => return,
+            crate::engine::Params::Rwlock(_)
+            | crate::engine::Params::Semaphore(_)
+            | crate::engine::Params::Election(_) => return,
         }
         self.return_to = Some(ScreenId::Quiz);
     }
@@ -310,7 +312,9 @@ impl App {
                     self.screen = ScreenId::Abc;
                 }
             }
-            crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => {
+            crate::engine::Params::Rwlock(_)
+            | crate::engine::Params::Semaphore(_)
+            | crate::engine::Params::Election(_) => {
                 self.present_preset(p.clone(), false);
             }
         }

@@ -37,6 +37,8 @@ impl Theme {
         let bg = match state {
             SpanState::Holding { .. } | SpanState::Leased { .. } => Color::Green,
             SpanState::HoldingRead { .. } => Color::LightGreen,
+            SpanState::Leading { .. } => Color::Green,
+            SpanState::Row { .. } => Color::Cyan,
             SpanState::Frozen {
                 believes_holding: true,
             } => Color::Magenta,

@@ -8,6 +8,8 @@ pub mod lock_client;
 pub mod queue_client;
 pub mod recipe;
 pub mod resource;
+pub mod rows;
+pub mod runner;
 
 use crate::engine::msg::{Msg, Timer};
 use crate::engine::world::{ActorId, Cx};
@@ -44,6 +46,9 @@ pub enum Actor {
     Holder(LeaseHolder),
     Seeker(LeaseSeeker),
     Config(config::Config),
+    Runner(runner::Runner),
+    Rows(rows::RowStore),
+    Outside(rows::Outside),
 }
 
 impl Actor {
@@ -56,7 +61,8 @@ impl Actor {
             Actor::Holder(a) => a.on_start(cx),
             Actor::Seeker(a) => a.on_start(cx),
             Actor::Config(a) => a.on_start(cx),
-            Actor::Resource(_) => {}
+            Actor::Runner(a) => a.on_start(cx),
+            Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) => {}
         }
     }
 
@@ -70,6 +76,9 @@ impl Actor {
             Actor::Holder(a) => a.on_msg(msg, cx),
             Actor::Seeker(a) => a.on_msg(msg, cx),
             Actor::Config(_) => {}
+            Actor::Rows(a) => a.on_msg(from, msg, cx),
+            Actor::Runner(a) => a.on_msg(from, msg, cx),
+            Actor::Outside(a) => a.on_msg(from, msg, cx),
         }
     }
 
@@ -82,7 +91,8 @@ impl Actor {
             Actor::Holder(a) => a.on_timer(timer, cx),
             Actor::Seeker(a) => a.on_timer(timer, cx),
             Actor::Config(a) => a.on_timer(timer, cx),
-            Actor::Resource(_) => {}
+            Actor::Runner(a) => a.on_timer(timer, cx),
+            Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) => {}
         }
     }
 
@@ -90,6 +100,7 @@ impl Actor {
         match self {
             Actor::Lock(a) => a.on_connection_reset(cx),
             Actor::Queue(a) => a.on_connection_reset(cx),
+            Actor::Runner(a) => a.on_connection_reset(cx),
             _ => {}
         }
     }
@@ -128,6 +139,12 @@ impl Actor {
                 node: a.node,
                 waiting: a.watching(),
                 holding: a.step == queue_client::QStep::Holding,
+            }),
+            Actor::Runner(a) => Some(ZkClientView {
+                conn: &a.conn,
+                node: a.node,
+                waiting: a.watching(),
+                holding: a.is_leading(),
             }),
             _ => None,
         }

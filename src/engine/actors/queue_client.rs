@@ -353,6 +353,7 @@ impl QueueClient {
         let op = ZkOp::SetData {
             node,
             version: self.version,
+            data: 0,
         };
         if let Err(NotSent::SessionExpired) = self.conn.request(op, cx) {
             self.lose(cx);

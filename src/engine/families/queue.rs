@@ -329,23 +329,8 @@ impl Observer for QueueObserver {
         let permits = configured_permits(world);
         for e in &rec.events[self.seen_events..] {
             match &e.kind {
-                EventKind::NodeCreated { node, owner } => {
-                    let t = zk.tree.node(*node);
-                    self.nodes.push(crate::engine::trace::NodeInfo {
-                        id: *node,
-                        name: t.name(),
-                        tag: t.tag,
-                        seq: t.seq,
-                        czxid: t.czxid,
-                        owner: *owner,
-                        created_ms: e.at_ms,
-                        deleted_ms: None,
-                    });
-                }
-                EventKind::NodeDeleted { node, .. } => {
-                    if let Some(info) = self.nodes.iter_mut().find(|i| i.id == *node) {
-                        info.deleted_ms = Some(e.at_ms);
-                    }
+                EventKind::NodeCreated { .. } | EventKind::NodeDeleted { .. } => {
+                    super::zk_facts::note_node(zk, e, &mut self.nodes)
                 }
                 EventKind::Acquired { .. } | EventKind::Admitted { .. } => {
                     let i = e.actor.0 as usize;

@@ -99,3 +99,52 @@ pub fn link_windows(rec: &Recorder, clients: usize, end: Millis) -> Vec<Window> 
     out.sort_by_key(|w| w.from_ms);
     out
 }
+
+/// Keeps the table of lock nodes up to date from one event: a node created or deleted.
+pub fn note_node(
+    zk: &ZkService,
+    e: &crate::engine::trace::Event,
+    nodes: &mut Vec<crate::engine::trace::NodeInfo>,
+) {
+    match &e.kind {
+        EventKind::NodeCreated { node, owner } => {
+            let n = zk.tree.node(*node);
+            nodes.push(crate::engine::trace::NodeInfo {
+                id: *node,
+                name: n.name(),
+                tag: n.tag,
+                seq: n.seq,
+                czxid: n.czxid,
+                owner: *owner,
+                created_ms: e.at_ms,
+                deleted_ms: None,
+            });
+        }
+        EventKind::NodeDeleted { node, .. } => {
+            if let Some(info) = nodes.iter_mut().find(|i| i.id == *node) {
+                info.deleted_ms = Some(e.at_ms);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The lock nodes that exist before a run starts (created while setting the scene up).
+pub fn nodes_at_start(zk: &ZkService) -> Vec<crate::engine::trace::NodeInfo> {
+    zk.tree
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.alive && n.owner.is_some())
+        .map(|(i, n)| crate::engine::trace::NodeInfo {
+            id: crate::engine::zk::tree::NodeId(i as u32),
+            name: n.name(),
+            tag: n.tag,
+            seq: n.seq,
+            czxid: n.czxid,
+            owner: n.owner.map_or(ActorId(0), |s| zk.owner(s)),
+            created_ms: 0,
+            deleted_ms: None,
+        })
+        .collect()
+}

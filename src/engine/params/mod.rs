@@ -6,12 +6,14 @@
 use serde::Serialize;
 
 mod abc;
+mod election;
 mod frozen;
 mod herd;
 pub mod knobs;
 mod queue;
 
 pub use abc::*;
+pub use election::*;
 pub use frozen::*;
 pub use herd::*;
 pub use queue::*;
@@ -110,6 +112,7 @@ pub enum Params {
     Herd(HerdParams),
     Rwlock(RwLockParams),
     Semaphore(SemaphoreParams),
+    Election(ElectionParams),
 }
 
 pub fn on_off(b: bool) -> &'static str {

@@ -24,6 +24,7 @@ pub enum Request {
     Exists,
     Delete,
     SetData,
+    GetData,
     Close,
 }
 
@@ -184,6 +185,31 @@ pub enum EventKind {
     },
     ReleaseIgnored,
     LeaseReleaseSent,
+
+    // --- a leader election ---
+    /// Raised the epoch to this value and leads with it.
+    Elected {
+        epoch: u64,
+    },
+
+    // --- a table of jobs or tasks, and the outside system ---
+    RowUpdated {
+        row: u8,
+        by: ActorId,
+        op: crate::engine::msg::RowOp,
+        /// The statement's WHERE clause, for the words.
+        cond: crate::engine::msg::RowCond,
+        affected: u8,
+        value: crate::engine::msg::RowValue,
+    },
+    EffectApplied {
+        by: ActorId,
+        attempt: u32,
+        /// How many effects the outside system has applied in all.
+        count: u32,
+        /// A repeat of an idempotency key it had already applied.
+        deduplicated: bool,
+    },
 
     // --- writes ---
     WriteSent {

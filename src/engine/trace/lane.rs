@@ -55,6 +55,17 @@ pub enum SpanState {
     HoldingRead {
         token: u64,
     },
+    /// The elected leader, with its epoch.
+    Leading {
+        epoch: u64,
+    },
+    /// A table row: its state, owner, epoch and version.
+    Row {
+        row_state: crate::engine::msg::RowState,
+        owner: Option<ActorId>,
+        epoch: u64,
+        version: u64,
+    },
     /// A holder that knows it is disconnected and holds back its side effects.
     Suspended {
         token: u64,
@@ -108,6 +119,8 @@ impl SpanState {
             SpanState::Waiting { .. } => "waiting",
             SpanState::Holding { .. } => "holding",
             SpanState::HoldingRead { .. } => "holding_read",
+            SpanState::Leading { .. } => "leading",
+            SpanState::Row { .. } => "row",
             SpanState::Suspended { .. } => "suspended",
             SpanState::Reconnecting => "reconnecting",
             SpanState::Frozen { .. } => "frozen",
@@ -130,6 +143,7 @@ impl SpanState {
             self,
             SpanState::Holding { .. }
                 | SpanState::HoldingRead { .. }
+                | SpanState::Leading { .. }
                 | SpanState::Suspended { .. }
                 | SpanState::Frozen {
                     believes_holding: true

@@ -93,6 +93,11 @@ pub mod invariant {
     pub const WITHIN_PERMITS: &str = "within_permits";
     pub const WRITER_HELD: &str = "writer_held";
     pub const READERS_SHARED: &str = "readers_shared";
+    // election and tasks
+    pub const ONE_LEADER: &str = "one_leader";
+    pub const EPOCHS_NON_DECREASING: &str = "epochs_non_decreasing";
+    pub const TAKEOVER_HAPPENED: &str = "takeover_happened";
+    pub const STALE_SUBMIT_ARRIVED: &str = "stale_submit_arrived";
 
     /// Every "always" name, in the order views show them.
     pub const ALWAYS: [&str; 4] = [
@@ -110,6 +115,7 @@ pub enum Metrics {
     Abc(AbcMetrics),
     Herd(HerdMetrics),
     Queue(QueueMetrics),
+    Election(ElectionMetrics),
 }
 
 /// How the frozen holder's story ended.
@@ -207,5 +213,23 @@ pub struct QueueMetrics {
     /// Writers that never held.
     pub starved_writers: Vec<String>,
     pub stuck_clients: Vec<String>,
+    pub violations: Vec<String>,
+}
+
+/// A leader election's numbers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElectionMetrics {
+    /// Each leader and its epoch, in order (`A@81`).
+    pub leaders: Vec<String>,
+    /// The job's row when the run ends.
+    pub final_state: crate::engine::msg::RowState,
+    pub final_owner: Option<String>,
+    pub final_epoch: u64,
+    pub final_version: u64,
+    /// Whose result the row holds.
+    pub result: Option<String>,
+    pub stale_submits_rejected: u32,
+    pub stale_submits_accepted: u32,
+    pub max_leaders: u32,
     pub violations: Vec<String>,
 }

@@ -17,8 +17,8 @@ use serde::Serialize;
 pub use event::{Event, EventKind};
 pub use lane::{Lane, Span, SpanState};
 pub use metrics::{
-    AbcMetrics, Check, FrozenMetrics, HerdMetrics, HerdRow, InvariantReport, Metrics, QueueMetrics,
-    Verdict, invariant,
+    AbcMetrics, Check, ElectionMetrics, FrozenMetrics, HerdMetrics, HerdRow, InvariantReport,
+    Metrics, QueueMetrics, Verdict, invariant,
 };
 
 use super::msg::Msg;
@@ -37,15 +37,17 @@ pub enum Family {
     Herd,
     Rwlock,
     Semaphore,
+    Election,
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Frozen,
         Family::Abc,
         Family::Herd,
         Family::Rwlock,
         Family::Semaphore,
+        Family::Election,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +57,7 @@ impl Family {
             Family::Herd => "herd",
             Family::Rwlock => "rwlock",
             Family::Semaphore => "semaphore",
+            Family::Election => "election",
         }
     }
 
@@ -75,6 +78,8 @@ pub enum Role {
     LeaseService,
     /// The protected resource.
     Resource,
+    /// A database table the clients update with conditional statements.
+    Table,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

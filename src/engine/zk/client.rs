@@ -81,6 +81,7 @@ fn request_of(op: &ZkOp) -> Option<Request> {
         ZkOp::Exists { .. } => Request::Exists,
         ZkOp::Delete { .. } => Request::Delete,
         ZkOp::SetData { .. } => Request::SetData,
+        ZkOp::GetData { .. } => Request::GetData,
         ZkOp::Close => Request::Close,
         ZkOp::Ping | ZkOp::Connect { .. } => return None,
     })

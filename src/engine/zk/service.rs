@@ -144,13 +144,28 @@ impl ZkService {
                 Err(TreeError::BadVersion) => ZkResult::BadVersion,
                 Err(_) => ZkResult::NoNode,
             },
-            ZkOp::SetData { node, version } => {
-                match self.tree.set_data(node, version, &mut fired) {
-                    Ok(version) => ZkResult::Set { version },
-                    Err(TreeError::BadVersion) => ZkResult::BadVersion,
-                    Err(_) => ZkResult::NoNode,
+            ZkOp::GetData { node, watch } => {
+                let n = self.tree.node(node);
+                if n.alive {
+                    let (value, version) = (n.data, n.version);
+                    if watch {
+                        self.tree.watch(session, Watched::Node(node));
+                    }
+                    ZkResult::Data { value, version }
+                } else {
+                    // getData on a missing node sets no watch.
+                    ZkResult::NoNode
                 }
             }
+            ZkOp::SetData {
+                node,
+                version,
+                data,
+            } => match self.tree.set_data(node, version, data, &mut fired) {
+                Ok(version) => ZkResult::Set { version },
+                Err(TreeError::BadVersion) => ZkResult::BadVersion,
+                Err(_) => ZkResult::NoNode,
+            },
             ZkOp::Ping => ZkResult::Pong,
             ZkOp::Connect { last_zxid, watches } => {
                 // The reply goes first; the watches it re-arms fire right after it.

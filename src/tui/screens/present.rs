@@ -212,6 +212,13 @@ fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
                 m.stale_writes_rejected
             )]
         }
+        Metrics::Election(m) => vec![format!(
+            "{} {}   {} {}",
+            lang.pick("历任领导者", "leaders"),
+            m.leaders.join(" "),
+            lang.pick("留下的结果", "result that stands"),
+            m.result.as_deref().unwrap_or("-")
+        )],
         Metrics::Queue(m) => vec![format!(
             "{} {}   {} {}   {} {}",
             lang.pick("授予顺序", "grant order"),

@@ -129,24 +129,12 @@ impl Observer for AbcObserver {
         let mut deletions = false;
         for e in &rec.events[self.seen_events..] {
             match &e.kind {
-                EventKind::NodeCreated { node, owner } => {
-                    let n = zk.tree.node(*node);
-                    self.nodes.push(NodeInfo {
-                        id: *node,
-                        name: n.name(),
-                        tag: n.tag,
-                        seq: n.seq,
-                        czxid: n.czxid,
-                        owner: *owner,
-                        created_ms: e.at_ms,
-                        deleted_ms: None,
-                    });
+                EventKind::NodeCreated { .. } => {
+                    super::super::zk_facts::note_node(zk, e, &mut self.nodes)
                 }
-                EventKind::NodeDeleted { node, .. } => {
+                EventKind::NodeDeleted { .. } => {
                     deletions = true;
-                    if let Some(info) = self.nodes.iter_mut().find(|i| i.id == *node) {
-                        info.deleted_ms = Some(e.at_ms);
-                    }
+                    super::super::zk_facts::note_node(zk, e, &mut self.nodes);
                 }
                 EventKind::ReleaseSent { .. } => {
                     let who = e.actor;

@@ -63,6 +63,10 @@ pub enum Tag {
     Write,
     /// A semaphore's lease.
     Lease,
+    /// A candidate in a leader election.
+    Candidate,
+    /// A persistent node holding a value (such as the election's epoch).
+    Value,
 }
 
 impl Tag {
@@ -72,6 +76,8 @@ impl Tag {
             Tag::Read => "read-",
             Tag::Write => "write-",
             Tag::Lease => "lease-",
+            Tag::Candidate => "n_",
+            Tag::Value => "value-",
         }
     }
 }
@@ -87,6 +93,8 @@ pub struct Node {
     pub czxid: u64,
     pub mzxid: u64,
     pub version: i32,
+    /// The node's data, a number in this model.
+    pub data: u64,
     pub alive: bool,
     watchers: SmallVec<[SessionId; 2]>,
 }
@@ -234,6 +242,7 @@ impl Tree {
             czxid: zxid,
             mzxid: zxid,
             version: 0,
+            data: 0,
             alive: true,
             watchers: SmallVec::new(),
         });
@@ -306,6 +315,7 @@ impl Tree {
         &mut self,
         id: NodeId,
         version: i32,
+        data: u64,
         fired: &mut Vec<Fired>,
     ) -> Result<i32, TreeError> {
         let node = self.node(id);
@@ -319,6 +329,7 @@ impl Tree {
         let node = &mut self.nodes[id.0 as usize];
         node.version += 1;
         node.mzxid = zxid;
+        node.data = data;
         let v = node.version;
         for session in std::mem::take(&mut node.watchers) {
             self.forget(session, Watched::Node(id));
@@ -329,6 +340,27 @@ impl Tree {
             });
         }
         Ok(v)
+    }
+
+    /// Creates a persistent node with a value, outside any lock directory (set up before a run;
+    /// it is never listed as a child and never deleted).
+    pub fn add_value(&mut self, data: u64, version: i32) -> NodeId {
+        let zxid = self.next_zxid();
+        let id = NodeId(self.nodes.len() as u32);
+        self.nodes.push(Node {
+            dir: DirId(u8::MAX),
+            tag: Tag::Value,
+            guid: 0,
+            seq: 0,
+            owner: None,
+            czxid: zxid,
+            mzxid: zxid,
+            version,
+            data,
+            alive: true,
+            watchers: SmallVec::new(),
+        });
+        id
     }
 
     /// Registers a one-shot watch (at most one per session and target). A watch on a missing

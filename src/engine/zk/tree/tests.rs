@@ -91,7 +91,7 @@ fn a_version_of_minus_one_bypasses_the_check() {
     let (mut t, dir, a, _) = tree();
     let mut fired = Vec::new();
     let n = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
-    assert_eq!(t.set_data(n, 0, &mut fired), Ok(1));
-    assert_eq!(t.set_data(n, 0, &mut fired), Err(TreeError::BadVersion));
-    assert_eq!(t.set_data(n, -1, &mut fired), Ok(2));
+    assert_eq!(t.set_data(n, 0, 7, &mut fired), Ok(1));
+    assert_eq!(t.set_data(n, 0, 7, &mut fired), Err(TreeError::BadVersion));
+    assert_eq!(t.set_data(n, -1, 7, &mut fired), Ok(2));
 }

@@ -1,0 +1,396 @@
+//! A job runner that takes part in a leader election on the coordination service and, as
+//! leader, runs a job recorded in a table row.
+//!
+//! Election: an ephemeral sequential candidate node; the lowest leads; the others watch the node
+//! just before theirs. A new leader reads the epoch node and raises it by one with a conditional
+//! `setData` (the version it read), so two leaders can never get the same epoch. It then takes
+//! the job over with one conditional statement on the row (the version and epoch it read, and
+//! the old lease run out), works, and submits its result, conditionally or not. A runner
+//! finishes the work it started and submits when it is done, whatever its client library has
+//! said meanwhile: only the row's conditions keep an old leader's result out.
+
+use crate::engine::msg::{ChildName, Msg, RowCond, RowOp, RowSet, RowState, Timer, ZkOp, ZkResult};
+use crate::engine::time::Millis;
+use crate::engine::trace::EventKind;
+use crate::engine::trace::event::Request;
+use crate::engine::world::{ActorId, Cx};
+use crate::engine::zk::client::{LibEvent, ZkConn};
+use crate::engine::zk::tree::{DirId, NodeId, Tag, Watched};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RStep {
+    Idle,
+    Joining,
+    Reading,
+    Checking(NodeId),
+    Waiting(Watched),
+    /// Raising the epoch.
+    Electing,
+    /// Reading the row, then taking the job over.
+    TakingOver,
+    Working,
+    Submitting,
+    Done,
+    Lost,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Runner {
+    pub conn: ZkConn,
+    pub dir: DirId,
+    pub epoch_node: NodeId,
+    pub rows: ActorId,
+    pub job: u8,
+    pub start_ms: Millis,
+    pub work_ms: Millis,
+    pub retry_ms: Millis,
+    pub lease_ms: Millis,
+    pub requested_timeout_ms: Millis,
+    /// Submit with `WHERE version = ... AND epoch = ...` (false: an unconditional update).
+    pub conditional: bool,
+    pub step: RStep,
+    pub node: Option<NodeId>,
+    pub guid: u32,
+    pub epoch: Option<u64>,
+    /// The row's version this runner holds the job at.
+    pub job_version: Option<u64>,
+    create_xid: u32,
+}
+
+impl Runner {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        conn: ZkConn,
+        dir: DirId,
+        epoch_node: NodeId,
+        rows: ActorId,
+        job: u8,
+        start_ms: Millis,
+        work_ms: Millis,
+        lease_ms: Millis,
+        requested_timeout_ms: Millis,
+        conditional: bool,
+        guid: u32,
+    ) -> Self {
+        Self {
+            conn,
+            dir,
+            epoch_node,
+            rows,
+            job,
+            start_ms,
+            work_ms,
+            retry_ms: 1_000,
+            lease_ms,
+            requested_timeout_ms,
+            conditional,
+            step: RStep::Idle,
+            node: None,
+            guid,
+            epoch: None,
+            job_version: None,
+            create_xid: 0,
+        }
+    }
+
+    /// A runner that already leads with `epoch` and runs the job at `version` when the run
+    /// starts, with `work_left` still to do.
+    pub fn leading(mut self, node: NodeId, epoch: u64, version: u64, work_left: Millis) -> Self {
+        self.node = Some(node);
+        self.epoch = Some(epoch);
+        self.job_version = Some(version);
+        self.step = RStep::Working;
+        self.work_ms = work_left;
+        self
+    }
+
+    pub fn watching(&self) -> Option<Watched> {
+        match self.step {
+            RStep::Waiting(w) => Some(w),
+            _ => None,
+        }
+    }
+
+    pub fn is_leading(&self) -> bool {
+        matches!(
+            self.step,
+            RStep::Electing | RStep::TakingOver | RStep::Working | RStep::Submitting
+        )
+    }
+
+    pub fn on_start(&mut self, cx: &mut Cx) {
+        self.conn.start(self.requested_timeout_ms, cx);
+        if self.step == RStep::Working {
+            cx.set_timer(Timer::WorkDue, self.work_ms);
+        } else {
+            cx.set_timer_at(Timer::Start, self.start_ms);
+        }
+    }
+
+    pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
+        match timer {
+            Timer::Start if self.step == RStep::Idle => self.join(cx),
+            Timer::Poll if self.step == RStep::TakingOver => {
+                cx.send(self.rows, Msg::RowRead { row: self.job });
+            }
+            Timer::WorkDue if self.step == RStep::Working => self.submit(cx),
+            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => {
+                let mut out = Vec::new();
+                self.conn.on_timer(timer, cx, &mut out);
+                self.handle(out, cx);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+        if from == self.rows {
+            self.on_row(msg, cx);
+            return;
+        }
+        let mut out = Vec::new();
+        self.conn.on_msg(msg, cx, &mut out);
+        self.handle(out, cx);
+    }
+
+    pub fn on_connection_reset(&mut self, cx: &mut Cx) {
+        let mut out = Vec::new();
+        self.conn.on_reset(cx, &mut out);
+        self.handle(out, cx);
+    }
+
+    fn handle(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
+        for e in events {
+            match e {
+                LibEvent::Reply {
+                    request,
+                    result,
+                    xid,
+                } => self.on_reply(xid, request, result, cx),
+                LibEvent::Watch { target, event } => {
+                    cx.event(EventKind::Notified { target, event });
+                    if self.step == RStep::Waiting(target) {
+                        cx.event(EventKind::WokeUp { target });
+                        self.read(cx);
+                    }
+                }
+                LibEvent::Reconnected => {
+                    if matches!(self.step, RStep::Reading | RStep::Checking(_)) {
+                        self.read(cx);
+                    }
+                }
+                // Leadership ends with the session; the job's row decides what a late
+                // submission may still do.
+                LibEvent::Expired => {
+                    if !matches!(self.step, RStep::Working | RStep::Submitting | RStep::Done) {
+                        self.step = RStep::Lost;
+                    }
+                }
+                LibEvent::Lost { .. } | LibEvent::Disconnected => {}
+            }
+        }
+    }
+
+    fn join(&mut self, cx: &mut Cx) {
+        self.step = RStep::Joining;
+        cx.event(EventKind::CreateSent { guid: self.guid });
+        let op = ZkOp::Create {
+            dir: self.dir,
+            tag: Tag::Candidate,
+            guid: self.guid,
+        };
+        if let Ok(xid) = self.conn.request(op, cx) {
+            self.create_xid = xid;
+        }
+    }
+
+    fn read(&mut self, cx: &mut Cx) {
+        self.step = RStep::Reading;
+        let _ = self.conn.request(
+            ZkOp::GetChildren {
+                dir: self.dir,
+                watch: false,
+            },
+            cx,
+        );
+    }
+
+    fn on_reply(&mut self, xid: u32, request: Request, result: ZkResult, cx: &mut Cx) {
+        match (request, result) {
+            (Request::Create, ZkResult::Created { node, .. }) if xid == self.create_xid => {
+                cx.event(EventKind::GotNode { node });
+                self.node = Some(node);
+                self.read(cx);
+            }
+            (Request::GetChildren, ZkResult::Children { mut children })
+                if self.step == RStep::Reading =>
+            {
+                children.sort_by_key(|c| c.seq);
+                self.decide(&children, cx);
+            }
+            (Request::Exists, ZkResult::Exists { stat }) => {
+                if let RStep::Checking(node) = self.step {
+                    cx.event(EventKind::ExistsChecked {
+                        node,
+                        exists: stat.is_some(),
+                    });
+                    if stat.is_some() {
+                        self.conn.watch_armed(Watched::Node(node));
+                        cx.event(EventKind::Waiting {
+                            on: Watched::Node(node),
+                        });
+                        self.step = RStep::Waiting(Watched::Node(node));
+                    } else {
+                        self.read(cx);
+                    }
+                }
+            }
+            (Request::GetData, ZkResult::Data { value, version })
+                if self.step == RStep::Electing =>
+            {
+                // Raise the epoch only if nobody changed it since this read.
+                self.epoch = Some(value + 1);
+                let _ = self.conn.request(
+                    ZkOp::SetData {
+                        node: self.epoch_node,
+                        version,
+                        data: value + 1,
+                    },
+                    cx,
+                );
+            }
+            (Request::SetData, ZkResult::Set { .. }) if self.step == RStep::Electing => {
+                self.step = RStep::TakingOver;
+                if let Some(epoch) = self.epoch {
+                    cx.event(EventKind::Elected { epoch });
+                }
+                cx.send(self.rows, Msg::RowRead { row: self.job });
+            }
+            (Request::SetData, ZkResult::BadVersion) if self.step == RStep::Electing => {
+                // Someone raised it first: read again.
+                self.elect(cx);
+            }
+            _ => {}
+        }
+    }
+
+    fn decide(&mut self, children: &[ChildName], cx: &mut Cx) {
+        let nodes: Vec<NodeId> = children.iter().map(|c| c.node).collect();
+        let mine = self.node;
+        cx.event_with(|| EventKind::ChildrenRead {
+            children: nodes.clone(),
+            mine,
+        });
+        let Some(idx) = mine.and_then(|m| nodes.iter().position(|n| *n == m)) else {
+            self.step = RStep::Lost;
+            return;
+        };
+        if idx == 0 {
+            self.elect(cx);
+        } else {
+            let node = nodes[idx - 1];
+            self.step = RStep::Checking(node);
+            let _ = self.conn.request(ZkOp::Exists { node, watch: true }, cx);
+        }
+    }
+
+    fn elect(&mut self, cx: &mut Cx) {
+        self.step = RStep::Electing;
+        let _ = self.conn.request(
+            ZkOp::GetData {
+                node: self.epoch_node,
+                watch: false,
+            },
+            cx,
+        );
+    }
+
+    fn on_row(&mut self, msg: Msg, cx: &mut Cx) {
+        match msg {
+            Msg::RowValue { row, value } if self.step == RStep::TakingOver => {
+                // Take over only the job as it was read, from the epoch before, once the old
+                // leader's lease has run out.
+                let (Some(epoch), Some(me)) = (self.epoch, Some(cx.me)) else {
+                    return;
+                };
+                cx.send(
+                    self.rows,
+                    Msg::RowUpdate {
+                        row,
+                        op: RowOp::TakeOver,
+                        cond: RowCond {
+                            version: Some(value.version),
+                            epoch: Some(value.epoch),
+                            lease_expired: true,
+                            ..RowCond::default()
+                        },
+                        set: RowSet {
+                            state: Some(RowState::Running),
+                            owner: Some(me),
+                            epoch: Some(epoch),
+                            lease_for_ms: Some(self.lease_ms),
+                            bump_version: true,
+                            ..RowSet::default()
+                        },
+                    },
+                );
+            }
+            Msg::RowDone {
+                op: RowOp::TakeOver,
+                affected,
+                value,
+                ..
+            } if self.step == RStep::TakingOver => {
+                if affected == 1 {
+                    self.job_version = Some(value.version);
+                    self.step = RStep::Working;
+                    cx.set_timer(Timer::WorkDue, self.work_ms);
+                } else {
+                    cx.set_timer(Timer::Poll, self.retry_ms);
+                }
+            }
+            // A refused submission tells the runner it lost the job.
+            Msg::RowDone {
+                op: RowOp::Submit,
+                affected,
+                ..
+            } => {
+                self.step = if affected == 1 {
+                    RStep::Done
+                } else {
+                    RStep::Lost
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn submit(&mut self, cx: &mut Cx) {
+        self.step = RStep::Submitting;
+        let cond = if self.conditional {
+            RowCond {
+                version: self.job_version,
+                epoch: self.epoch,
+                ..RowCond::default()
+            }
+        } else {
+            RowCond::default()
+        };
+        cx.send(
+            self.rows,
+            Msg::RowUpdate {
+                row: self.job,
+                op: RowOp::Submit,
+                cond,
+                set: RowSet {
+                    state: Some(RowState::Done),
+                    owner: Some(cx.me),
+                    epoch: self.epoch,
+                    result: Some(cx.me),
+                    bump_version: true,
+                    ..RowSet::default()
+                },
+            },
+        );
+    }
+}
