@@ -12,7 +12,7 @@ use locklab::content::deck::Kind;
 use locklab::content::model;
 use locklab::i18n::Lang;
 use locklab::progress::store::{self, Store};
-use locklab::quiz::item::{self, Body, Item};
+use locklab::quiz::item::{self, Body, Item, Rounds};
 use locklab::quiz::select::{self, Selection};
 
 fn locklab(dir: &Path, args: &[&str], input: &str) -> Output {
@@ -44,7 +44,7 @@ fn items_for(deck: &str, seed: u64) -> Vec<Item> {
         ..Selection::default()
     };
     let picked = select::select(&b, &sel, &BTreeMap::new(), 0).unwrap();
-    select::prepare_all(&b, &picked, seed, Lang::En).0
+    select::prepare_all(&b, &picked, seed, Lang::En, Rounds::First).0
 }
 
 /// What we expect the file to hold for one answer: (id, kind, score, max).
@@ -57,20 +57,20 @@ fn answer(it: &Item, right: bool, seed: u64) -> (String, Want) {
     let (_, q) = b.find(&it.id).unwrap();
     let want = |score| (it.id.clone(), it.kind, score, it.max_score());
     match &it.body {
-        Body::Recall { follow_up, .. } => {
-            let lines = if follow_up.is_some() {
-                "\n\n\n\n1\n"
-            } else {
-                "\n\n1\n"
-            };
-            (lines.into(), want(0))
+        Body::Recall { follow_ups, .. } => {
+            // Reveal and tick nothing, for the question and each round; then rate.
+            let lines = format!("{}1\n", "\n\n".repeat(1 + follow_ups.len()));
+            (lines, want(0))
         }
-        Body::Choice { .. } => {
-            let letters: Vec<String> = q
-                .options
+        Body::Choice { options } => {
+            // The options are shown shuffled; which are right is read from the deck, by text.
+            let letters: Vec<String> = options
                 .iter()
                 .enumerate()
-                .filter(|(_, o)| o.correct == right)
+                .filter(|(_, shown)| {
+                    let deck = q.options.iter().find(|o| o.en == shown.text).unwrap();
+                    deck.correct == right
+                })
                 .map(|(i, _)| char::from(b'a' + i as u8).to_string())
                 .collect();
             let n = q.options.iter().filter(|o| o.correct).count() as u32;
@@ -100,7 +100,8 @@ fn answer(it: &Item, right: bool, seed: u64) -> (String, Want) {
                     }
                 }
             };
-            (format!("{line}\n"), want(u32::from(right)))
+            // The answer, then Enter past the offer to print the run.
+            (format!("{line}\n\n"), want(u32::from(right)))
         }
     }
 }

@@ -8,7 +8,7 @@ use common::{Expected, bank, engine_answer};
 use locklab::content::deck::Kind;
 use locklab::content::model;
 use locklab::i18n::Lang;
-use locklab::quiz::item::{self, Body};
+use locklab::quiz::item::{self, Body, Rounds};
 use locklab::quiz::sched::{self, Rating, SelfRating};
 use locklab::quiz::score::ModelResponse;
 use locklab::quiz::select::{self, Selection};
@@ -19,7 +19,7 @@ const NOW: i64 = 1_790_000_000;
 fn items(sel: &Selection) -> Vec<locklab::quiz::item::Item> {
     let b = bank();
     let picked = select::select(&b, sel, &BTreeMap::new(), NOW).unwrap();
-    let (items, errors) = select::prepare_all(&b, &picked, sel.seed, Lang::En);
+    let (items, errors) = select::prepare_all(&b, &picked, sel.seed, Lang::En, Rounds::First);
     assert!(errors.is_empty(), "{errors:?}");
     items
 }
@@ -139,12 +139,12 @@ fn first_of(
 fn recall_scores_the_ticked_points_including_the_follow_up() {
     let item = first_of(
         Kind::Recall,
-        |i| matches!(&i.body, Body::Recall { follow_up: Some(f), points } if !f.points.is_empty() && points.len() >= 2),
+        |i| matches!(&i.body, Body::Recall { follow_ups, points } if follow_ups.len() == 1 && !follow_ups[0].points.is_empty() && points.len() >= 2),
     );
-    let Body::Recall { points, follow_up } = item.body.clone() else {
+    let Body::Recall { points, follow_ups } = item.body.clone() else {
         unreachable!()
     };
-    let follow = follow_up.unwrap();
+    let follow = follow_ups[0].clone();
     let mut s = Session::new(vec![item.clone()], NOW);
     assert_eq!(s.phase(), Phase::Asking);
     assert!(matches!(
@@ -330,9 +330,7 @@ fn plain_mode_runs_in_process_with_an_injected_clock() {
     let mut session = Session::new(its, NOW);
     // The first question answered with whatever fits its kind; then stop.
     let reply = match &first.body {
-        Body::Recall {
-            follow_up: Some(_), ..
-        } => "\n\n\n\n2\n",
+        Body::Recall { follow_ups, .. } if !follow_ups.is_empty() => "\n\n\n\n2\n",
         Body::Recall { .. } => "\n\n2\n",
         Body::Choice { .. } => "a\n",
         Body::Order { .. } => "",
@@ -371,8 +369,10 @@ fn plain_mode_runs_in_process_with_an_injected_clock() {
         &mut store,
         Lang::En,
         &mut clock,
+        &locklab::quiz::plain::Options::default(),
     )
-    .unwrap();
+    .unwrap()
+    .summary;
     let out = String::from_utf8(out).unwrap();
     assert!(out.contains("saved 1"), "{out}");
     assert_eq!(summary.answered, 1);
@@ -407,6 +407,9 @@ fn overview_mastery_due_and_removed_questions() {
         missed: vec![],
         at,
         note: String::new(),
+        earned: score,
+        hint: false,
+        rounds: vec![],
     };
     p.record(&g(&id, 0, NOW - 2 * sched::DAY));
     p.record(&g(&id, 1, NOW - sched::DAY));

@@ -124,33 +124,46 @@ pub fn not_saved(lang: Lang) -> &'static str {
 
 pub struct Prompts {
     pub reveal: &'static str,
+    pub reveal_or_hint: &'static str,
     pub points: &'static str,
     pub rate: &'static str,
+    /// Choice questions, whether one option is right or several: the wording must not tell.
     pub letters: &'static str,
     pub letter: &'static str,
+    pub letter_or_hint: &'static str,
     pub steps: &'static str,
     pub number: &'static str,
+    pub number_or_hint: &'static str,
+    pub after_model: &'static str,
 }
 
 pub fn prompts(lang: Lang) -> Prompts {
     match lang {
         Lang::Zh => Prompts {
             reveal: "> 按回车显示答案（q 结束）：",
+            reveal_or_hint: "> 按回车显示答案，h 看提示（q 结束）：",
             points: "> 答到的要点编号，用逗号分隔，如 1,3（都没答到就直接回车）：",
             rate: "> 自评：1 忘了，2 部分，3 牢固：",
-            letters: "> 选项字母，可多选，如 a,c（q 结束）：",
+            letters: "> 选项字母，正确的可能是一个也可能是几个，如 a 或 a,c（q 结束）：",
             letter: "> 选项字母（q 结束）：",
+            letter_or_hint: "> 选项字母，h 看提示（q 结束）：",
             steps: "> 按正确顺序写出步骤编号，如 3,1,2（q 结束）：",
             number: "> 输入一个数（q 结束）：",
+            number_or_hint: "> 输入一个数，h 看提示（q 结束）：",
+            after_model: "> 回车 下一题，t 显示这次运行的时间线（q 结束）：",
         },
         Lang::En => Prompts {
             reveal: "> Press Enter to show the answer (q to stop):",
+            reveal_or_hint: "> Press Enter to show the answer, h for a hint (q to stop):",
             points: "> Numbers of the points you covered, e.g. 1,3 (empty for none):",
             rate: "> Rate yourself: 1 forgot, 2 partial, 3 solid:",
-            letters: "> Option letters, one or several, e.g. a,c (q to stop):",
+            letters: "> Option letters; one or several may be right, e.g. a or a,c (q to stop):",
             letter: "> Option letter (q to stop):",
+            letter_or_hint: "> Option letter, or h for a hint (q to stop):",
             steps: "> Step numbers in the right order, e.g. 3,1,2 (q to stop):",
             number: "> A number (q to stop):",
+            number_or_hint: "> A number, or h for a hint (q to stop):",
+            after_model: "> Enter for the next question, t for this run's timeline (q to stop):",
         },
     }
 }
@@ -200,6 +213,42 @@ pub enum Label {
     ValueA,
     ValueB,
     NoValue,
+    Difficulty,
+    YourNotes,
+    Hint,
+    NoHint,
+    FromThisRun,
+    TheRun,
+    TimeUp,
+    InterviewTitle,
+    SelfTestTitle,
+    MissedByTopic,
+    StudyHere,
+    NothingMissed,
+    RoundOf,
+    SelfRatings,
+    SelfTestHistory,
+    NoSelfTest,
+    NoChains,
+    NoSelfTestList,
+    NotesTitle,
+    KeysRecallHint,
+    KeysNumberHint,
+    KeysOptionHint,
+    HintOffer,
+    FollowUpHeading,
+    Time,
+    KeyHint,
+    KeyFilters,
+    HomeInterview,
+    HomeInterviewAbout,
+    HomeSelfTest,
+    HomeSelfTestAbout,
+    HomeKindFilter,
+    HomeDifficultyFilter,
+    HomeFilterAbout,
+    All,
+    LastSelfTest,
 }
 
 pub fn label(l: Label, lang: Lang) -> &'static str {
@@ -244,6 +293,78 @@ pub fn label(l: Label, lang: Lang) -> &'static str {
             "进度文件只读，未重置。",
             "the progress file is read-only; nothing reset.",
         ),
+        Label::Difficulty => ("难度", "difficulty"),
+        Label::YourNotes => ("你的笔记：", "Your notes: "),
+        Label::Hint => ("提示：", "Hint: "),
+        Label::NoHint => ("这道题没有提示。", "This question has no hint."),
+        Label::FromThisRun => ("这次运行：", "From this run: "),
+        Label::TheRun => ("这道题取自的运行", "The run this question was drawn from"),
+        Label::TimeUp => (
+            "时间到：这道题答完后面试结束。",
+            "Time is up: the interview ends after this question.",
+        ),
+        Label::InterviewTitle => ("模拟面试", "Interview"),
+        Label::SelfTestTitle => ("闭卷自测", "Closed-book self-test"),
+        Label::MissedByTopic => ("按主题列出漏掉的要点：", "Points missed, by topic:"),
+        Label::StudyHere => ("去看：", "Study: "),
+        Label::NothingMissed => ("没有漏掉任何要点。", "No point was missed."),
+        Label::RoundOf => ("追问", "Follow-up"),
+        Label::SelfRatings => ("自评：", "Self-ratings: "),
+        Label::SelfTestHistory => ("闭卷自测记录：", "Self-test history:"),
+        Label::NoSelfTest => ("还没有做过闭卷自测。", "No self-test taken yet."),
+        Label::NoChains => (
+            "没有带追问的回忆题可用于面试。",
+            "No recall question with follow-ups to interview on.",
+        ),
+        Label::NoSelfTestList => (
+            "题库里没有闭卷自测的题目清单（quizzes/self-test.toml）。",
+            "The content has no self-test list (quizzes/self-test.toml).",
+        ),
+        Label::NotesTitle => ("你的笔记", "Your notes"),
+        Label::KeysRecallHint => (
+            "回车/r 显示答案  h 提示  Tab 笔记  ? 按键  q 离开",
+            "Enter/r reveal  h hint  Tab notes  ? keys  q leave",
+        ),
+        Label::KeysNumberHint => (
+            "输入一个数  h 提示  回车 提交  q 离开",
+            "type a number  h hint  Enter submit  q leave",
+        ),
+        Label::KeysOptionHint => (
+            "字母 或 上/下+空格 选一项  h 提示  回车 提交  q 离开",
+            "a letter or Up/Down+Space pick one  h hint  Enter submit  q leave",
+        ),
+        Label::HintOffer => (
+            "有提示可看（按 h），但看了以后这道题最多得一半的分。",
+            "A hint is available (h), but taking it caps this answer at half the points.",
+        ),
+        Label::FollowUpHeading => ("追问", "Follow-up"),
+        Label::Time => ("用时", "time"),
+        Label::KeyHint => (
+            "看提示（这道题最多得一半的分）",
+            "take the hint (the answer scores at most half)",
+        ),
+        Label::KeyFilters => (
+            "首页：切换题型和难度筛选",
+            "Home: change the kind and difficulty filters",
+        ),
+        Label::HomeInterview => ("模拟面试", "Interview"),
+        Label::HomeInterviewAbout => (
+            "一道回忆题，再追问最多三轮，每轮按要点打分；最后按主题列出漏掉的要点和该看的课程。",
+            "A recall question, then up to three deeper follow-ups, each scored on its own points; at the end the points missed by topic, with where to study them.",
+        ),
+        Label::HomeSelfTest => ("闭卷自测（12 题）", "Self-test (12)"),
+        Label::HomeSelfTestAbout => (
+            "固定的 12 道回忆题覆盖全部主题，每次一样，方便和上次比较。",
+            "The same twelve recall questions across every topic, each time, so you can compare with the last run.",
+        ),
+        Label::HomeKindFilter => ("  题型：{}", "  Kind: {}"),
+        Label::HomeDifficultyFilter => ("  难度：{}", "  Difficulty: {}"),
+        Label::HomeFilterAbout => (
+            "左/右 切换；用于复习、混合考试和各题组测验。",
+            "Left/Right change it; applies to the review, the mixed exam and the deck quizzes.",
+        ),
+        Label::All => ("全部", "all"),
+        Label::LastSelfTest => ("最近一次闭卷自测：", "Last self-test: "),
     };
     lang.pick(zh, en)
 }
@@ -299,4 +420,155 @@ pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: 
             "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} days."
         ),
     }
+}
+
+/// `Question 1/5 · recall · difficulty 2 · leases.x`, the first line of every question.
+pub fn question_line(
+    i: usize,
+    n: usize,
+    kind: crate::content::deck::Kind,
+    difficulty: u8,
+    id: &str,
+    lang: Lang,
+) -> String {
+    format!(
+        "{} {}/{} · {} · {} {} · {}",
+        label(Label::Question, lang),
+        i + 1,
+        n,
+        self::kind(kind, lang),
+        label(Label::Difficulty, lang),
+        difficulty,
+        id
+    )
+}
+
+/// `Question 1/5 · recall · difficulty 2`, the question's place without its id.
+pub fn question_head(
+    i: usize,
+    n: usize,
+    kind: crate::content::deck::Kind,
+    difficulty: u8,
+    lang: Lang,
+) -> String {
+    format!(
+        "{} {}/{} · {} · {} {}",
+        label(Label::Question, lang),
+        i + 1,
+        n,
+        self::kind(kind, lang),
+        label(Label::Difficulty, lang),
+        difficulty
+    )
+}
+
+/// `Follow-up 2/3`.
+pub fn round_line(round: usize, rounds: usize, lang: Lang) -> String {
+    format!("{} {}/{}", label(Label::RoundOf, lang), round + 1, rounds)
+}
+
+/// `12:05`, or `12:05 / 20:00` when the time is limited.
+pub fn clock(elapsed: Time, limit: Option<Time>) -> String {
+    let mmss = |t: Time| format!("{}:{:02}", t.max(0) / 60, t.max(0) % 60);
+    match limit {
+        Some(l) => format!("{} / {}", mmss(elapsed), mmss(l)),
+        None => mmss(elapsed),
+    }
+}
+
+/// The hint taken, and what it costs.
+pub fn hint_taken(hint: &str, cap: u32, max: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("提示：{hint}（看了提示，这道题最多得 {cap}/{max} 分）"),
+        Lang::En => format!("Hint: {hint} (with the hint this answer scores at most {cap}/{max})"),
+    }
+}
+
+/// `solid 5 · partial 4 · forgot 3`.
+pub fn tiers(t: &crate::quiz::summary::Tiers, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("牢固 {} · 部分 {} · 忘了 {}", t.solid, t.partial, t.forgot),
+        Lang::En => format!(
+            "solid {} · partial {} · forgot {}",
+            t.solid, t.partial, t.forgot
+        ),
+    }
+}
+
+/// Why a session exits with an error: answers that were kept in memory only.
+pub fn unsaved(n: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("有 {n} 条作答没能保存到进度文件。"),
+        Lang::En => format!("{n} answers could not be saved to the progress file."),
+    }
+}
+
+pub fn interview_header(
+    n: usize,
+    seed: u64,
+    limit: Option<Time>,
+    path: &Path,
+    lang: Lang,
+) -> String {
+    let time = match (limit, lang) {
+        (Some(l), Lang::Zh) => format!("限时 {} 分钟", l / 60),
+        (Some(l), Lang::En) => format!("{} minutes", l / 60),
+        (None, Lang::Zh) => "不限时".to_string(),
+        (None, Lang::En) => "no time limit".to_string(),
+    };
+    match lang {
+        Lang::Zh => format!(
+            "locklab 模拟面试：{n} 道题，每道题带追问（{time}，种子 {seed}）。进度文件：{}",
+            path.display()
+        ),
+        Lang::En => format!(
+            "locklab interview: {n} questions, each with follow-ups ({time}, seed {seed}). Progress: {}",
+            path.display()
+        ),
+    }
+}
+
+pub fn self_test_header(n: usize, path: &Path, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "locklab 闭卷自测：固定的 {n} 道回忆题，每题对照要点打分并自评。进度文件：{}",
+            path.display()
+        ),
+        Lang::En => format!(
+            "locklab self-test: the same {n} recall questions every time, each scored against its points and self-rated. Progress: {}",
+            path.display()
+        ),
+    }
+}
+
+/// Right / partly right / wrong, judged on the points earned before any hint cap.
+pub fn verdict_label(g: &crate::quiz::session::Graded) -> Label {
+    if g.earned >= g.max {
+        Label::Right
+    } else if g.earned == 0 {
+        Label::Wrong
+    } else {
+        Label::PartlyRight
+    }
+}
+
+/// `Right. Score 3/4 (good)`, and what the hint cost when one was taken.
+pub fn result_line(g: &crate::quiz::session::Graded, lang: Lang) -> String {
+    let (open, close) = (lang.pick("（", " ("), lang.pick("）", ")"));
+    let mut line = format!(
+        "{}{}{} {}/{}{open}{}{close}",
+        label(verdict_label(g), lang),
+        lang.pick("。", ". "),
+        label(Label::Score, lang),
+        g.score,
+        g.max,
+        rating(g.rating, lang)
+    );
+    if g.hint {
+        line.push_str(&match lang {
+            Lang::Zh => format!("，看了提示而封顶（原得 {} 分）", g.earned),
+            Lang::En => format!(", capped by the hint (earned {})", g.earned),
+        });
+    }
+    line
 }

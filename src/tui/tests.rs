@@ -596,7 +596,7 @@ fn check_consistent(a: &App) {
             .len()
             .max(q.order.len())
             .max(q.session.ticked().len())
-            .max(q.session.follow_ticked().len());
+            .max(q.session.round_ticked(q.session.round()).len());
         assert!(q.cursor < rows.max(1));
         assert_eq!(q.summary.is_some(), q.session.is_finished());
         assert!(q.session.results().len() <= q.session.items().len());
