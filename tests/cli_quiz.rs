@@ -115,9 +115,12 @@ fn plain_mode_scores_choice_and_model_answers_as_the_engine_computes() {
     assert!(items.iter().filter(|i| i.kind == Kind::Model).count() >= 2);
     let mut input = String::new();
     let mut wants = Vec::new();
-    for (n, it) in items.iter().enumerate() {
-        // Alternate right and wrong answers.
-        let (lines, want) = answer(it, n % 2 == 0, seed);
+    let mut seen_of_kind: BTreeMap<&str, usize> = BTreeMap::new();
+    for it in &items {
+        // Alternate right and wrong answers within each kind, so both are exercised.
+        let n = seen_of_kind.entry(it.kind.name()).or_default();
+        let (lines, want) = answer(it, *n % 2 == 0, seed);
+        *n += 1;
         input.push_str(&lines);
         wants.push(want);
     }

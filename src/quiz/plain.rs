@@ -376,18 +376,11 @@ fn recall<R: BufRead, W: Write>(
         let Some(f) = follow_ups.get(round) else {
             break;
         };
-        if follow_ups.len() > 1 {
-            writeln!(r.out, "{}", text::round_line(round, follow_ups.len(), lang))?;
-        }
-        // Most banks already open the follow-up with "Follow-up:" / "追问：".
-        let labelled = ["追问", "Follow-up", "面试官追问"]
-            .iter()
-            .any(|l| f.prompt.starts_with(l));
-        if labelled {
-            writeln!(r.out, "{}", f.prompt)?;
-        } else {
-            writeln!(r.out, "{}{}", text::label(Label::FollowUp, lang), f.prompt)?;
-        }
+        writeln!(
+            r.out,
+            "{}",
+            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
+        )?;
         if r.ask(session, p.reveal, false, |session, _, _| {
             session.reveal().ok()
         })?
@@ -448,6 +441,9 @@ fn model<R: BufRead, W: Write>(
 
 fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io::Result<()> {
     writeln!(out, "{}", text::result_line(g, lang))?;
+    if g.rounds.len() > 1 {
+        writeln!(out, "{}", text::rounds_line(&g.rounds, lang))?;
+    }
     match &item.body {
         Body::Recall { .. } => return Ok(()),
         Body::Choice { options } => {
@@ -562,26 +558,13 @@ fn show_report(
 
 /// Every self-test taken, newest last, so this one can be compared with the others.
 fn show_self_tests(out: &mut impl Write, store: &Store, lang: Lang) -> io::Result<()> {
-    let runs: Vec<_> = store
-        .data()
-        .sessions
-        .iter()
-        .filter(|s| s.kind == SessionKind::SelfTest)
-        .collect();
+    let runs = super::selftest::history(store.data());
     if runs.is_empty() {
         return Ok(());
     }
     writeln!(out, "{}", text::label(Label::SelfTestHistory, lang))?;
     for s in runs.iter().rev().take(5).rev() {
-        let tiers = s.tiers.map(|t| text::tiers(&t, lang)).unwrap_or_default();
-        writeln!(
-            out,
-            "  {}  {}/{} ({:.0}%)  {tiers}",
-            crate::progress::fmt_utc(s.ended),
-            s.score,
-            s.max,
-            super::summary::percent(s.score, s.max)
-        )?;
+        writeln!(out, "  {}", text::self_test_run(s, lang))?;
     }
     Ok(())
 }

@@ -9,6 +9,8 @@ use toml::Spanned;
 
 use crate::content::Located;
 use crate::content::deck::Kind;
+use crate::progress::{Progress, SessionRecord};
+use crate::quiz::session::SessionKind;
 use crate::source::Source;
 
 /// Where the list lives, relative to the content root.
@@ -113,4 +115,12 @@ pub fn check(st: &SelfTestFile, known: &BTreeMap<&str, Known>) -> Vec<Located> {
         }
     }
     out
+}
+
+/// Every self-test in the progress file, oldest first.
+pub fn history(p: &Progress) -> Vec<&SessionRecord> {
+    p.sessions
+        .iter()
+        .filter(|s| s.kind == SessionKind::SelfTest)
+        .collect()
 }

@@ -247,6 +247,8 @@ pub enum Label {
     HomeKindFilter,
     HomeDifficultyFilter,
     HomeFilterAbout,
+    HomeKindDetail,
+    HomeDifficultyDetail,
     All,
     LastSelfTest,
 }
@@ -359,9 +361,14 @@ pub fn label(l: Label, lang: Lang) -> &'static str {
         ),
         Label::HomeKindFilter => ("  题型：{}", "  Kind: {}"),
         Label::HomeDifficultyFilter => ("  难度：{}", "  Difficulty: {}"),
-        Label::HomeFilterAbout => (
-            "左/右 切换；用于复习、混合考试和各题组测验。",
-            "Left/Right change it; applies to the review, the mixed exam and the deck quizzes.",
+        Label::HomeFilterAbout => ("左/右 切换", "Left/Right change it"),
+        Label::HomeKindDetail => (
+            "复习、混合考试和各题组测验只出这种题型（当前：{}）。左/右 切换。",
+            "The review, the mixed exam and the deck quizzes ask only this kind of question (now: {}). Left/Right change it.",
+        ),
+        Label::HomeDifficultyDetail => (
+            "复习、混合考试和各题组测验只出这一难度的题（当前：{}）：1 基础，2 原理，3 故障分析与面试深度。左/右 切换。",
+            "The review, the mixed exam and the deck quizzes ask only questions of this difficulty (now: {}): 1 basics, 2 principles, 3 failure analysis and interview depth. Left/Right change it.",
         ),
         Label::All => ("全部", "all"),
         Label::LastSelfTest => ("最近一次闭卷自测：", "Last self-test: "),
@@ -376,7 +383,8 @@ pub fn quiz_header(n: usize, seed: u64, path: &Path, lang: Lang) -> String {
             path.display()
         ),
         Lang::En => format!(
-            "locklab quiz: {n} questions (seed {seed}). Progress: {}",
+            "locklab quiz: {} (seed {seed}). Progress: {}",
+            questions(n),
             path.display()
         ),
     }
@@ -479,8 +487,10 @@ pub fn clock(elapsed: Time, limit: Option<Time>) -> String {
 /// The hint taken, and what it costs.
 pub fn hint_taken(hint: &str, cap: u32, max: u32, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("提示：{hint}（看了提示，这道题最多得 {cap}/{max} 分）"),
-        Lang::En => format!("Hint: {hint} (with the hint this answer scores at most {cap}/{max})"),
+        Lang::Zh => format!("提示：{hint}（看了提示，这道题的 {max} 分里最多只算 {cap} 分）"),
+        Lang::En => {
+            format!("Hint: {hint} (with the hint, at most {cap} of its {max} points count)")
+        }
     }
 }
 
@@ -522,7 +532,8 @@ pub fn interview_header(
             path.display()
         ),
         Lang::En => format!(
-            "locklab interview: {n} questions, each with follow-ups ({time}, seed {seed}). Progress: {}",
+            "locklab interview: {}, each with follow-ups ({time}, seed {seed}). Progress: {}",
+            questions(n),
             path.display()
         ),
     }
@@ -568,6 +579,82 @@ pub fn result_line(g: &crate::quiz::session::Graded, lang: Lang) -> String {
         line.push_str(&match lang {
             Lang::Zh => format!("，看了提示而封顶（原得 {} 分）", g.earned),
             Lang::En => format!(", capped by the hint (earned {})", g.earned),
+        });
+    }
+    line
+}
+
+/// `1 question`, `5 questions`.
+fn questions(n: usize) -> String {
+    if n == 1 {
+        "1 question".to_string()
+    } else {
+        format!("{n} questions")
+    }
+}
+
+/// `By round: question 3/7 · follow-up 1 2/4 ...`, for an interview answer.
+pub fn rounds_line(rounds: &[crate::quiz::session::RoundScore], lang: Lang) -> String {
+    let parts: Vec<String> = rounds
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match (i, lang) {
+            (0, Lang::Zh) => format!("主问题 {}/{}", r.score, r.max),
+            (0, Lang::En) => format!("question {}/{}", r.score, r.max),
+            (_, Lang::Zh) => format!("追问 {i} {}/{}", r.score, r.max),
+            (_, Lang::En) => format!("follow-up {i} {}/{}", r.score, r.max),
+        })
+        .collect();
+    format!(
+        "{}{}",
+        lang.pick("各轮得分：", "By round: "),
+        parts.join(" · ")
+    )
+}
+
+/// A follow-up's prompt without the "Follow-up:" its deck may open it with.
+pub fn follow_up_body(prompt: &str) -> &str {
+    for l in [
+        "面试官追问：",
+        "追问：",
+        "追问:",
+        "Follow-up:",
+        "Follow-up ",
+    ] {
+        if let Some(rest) = prompt.strip_prefix(l) {
+            return rest.trim_start();
+        }
+    }
+    prompt
+}
+
+/// `Follow-up 2/3: ...`, or `Follow-up: ...` when there is one round.
+pub fn follow_up_line(prompt: &str, round: usize, rounds: usize, lang: Lang) -> String {
+    let body = follow_up_body(prompt);
+    let colon = lang.pick("：", ": ");
+    if rounds > 1 {
+        format!("{}{colon}{body}", round_line(round, rounds, lang))
+    } else {
+        format!("{}{colon}{body}", label(Label::FollowUpHeading, lang))
+    }
+}
+
+/// One self-test run: `2026-11-30  21/30 (70%)  solid 5 · partial 4 · forgot 3`.
+pub fn self_test_run(r: &crate::progress::SessionRecord, lang: Lang) -> String {
+    let tiers = r.tiers.map(|t| tiers(&t, lang)).unwrap_or_default();
+    let date = crate::progress::fmt_utc(r.ended);
+    let mut line = format!(
+        "{}  {}/{} ({:.0}%)  {tiers}",
+        date.get(..10).unwrap_or(&date),
+        r.score,
+        r.max,
+        crate::quiz::summary::percent(r.score, r.max)
+    );
+    // A run stopped early is not comparable with a whole one; say so.
+    if r.answered < r.questions {
+        line.push_str(&match lang {
+            Lang::Zh => format!("  （只答了 {}/{} 题）", r.answered, r.questions),
+            Lang::En => format!("  (only {} of {} answered)", r.answered, r.questions),
         });
     }
     line

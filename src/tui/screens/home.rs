@@ -269,6 +269,23 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
     }
 }
 
+/// The chosen entry in full, under the list.
+fn detail_text(s: &HomeState, ctx: &Context, lang: Lang) -> String {
+    let all = qtext::label(Label::All, lang);
+    match s.current() {
+        Item::KindFilter => qtext::label(Label::HomeKindDetail, lang)
+            .replace("{}", s.kind.map_or(all, |k| qtext::kind(k, lang))),
+        Item::DifficultyFilter => qtext::label(Label::HomeDifficultyDetail, lang).replace(
+            "{}",
+            &s.difficulty.map_or(all.to_string(), |d| d.to_string()),
+        ),
+        item => {
+            let (name, about) = words(item, s, ctx, lang);
+            format!("{name}{}{about}", lang.pick("：", ": "))
+        }
+    }
+}
+
 /// The line under the title: due today and in the next 14 days, or why progress is not kept.
 fn due_line(learn: &Learning, lang: Lang) -> String {
     match &learn.overview {
@@ -345,13 +362,7 @@ pub fn render(
         let row = Rect::new(area.x + 2, list.bottom(), area.width.saturating_sub(4), 1);
         line(buf, row, &m, theme.bad());
     }
-    let (name, about) = words(s.current(), s, ctx, lang);
-    wrapped(
-        buf,
-        detail,
-        &format!("{name}：{about}").replace("：", lang.pick("：", ": ")),
-        Style::new(),
-    );
+    wrapped(buf, detail, &detail_text(s, ctx, lang), Style::new());
     let hint = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
     line(buf, hint, ui(Ui::HomeHint, lang), theme.dim());
 }

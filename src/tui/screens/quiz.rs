@@ -370,7 +370,7 @@ impl QuizState {
             },
             QuizMsg::Letter(i) => self.toggle(usize::from(i)),
             QuizMsg::Move(dir) => self.move_step(dir),
-            QuizMsg::Scroll(d) if phase == Phase::Answered => self.scroll_by(d),
+            QuizMsg::Scroll(d) if phase != Phase::Asking => self.scroll_by(d),
             QuizMsg::Scroll(_) => {}
             QuizMsg::Reveal if kind == Some(Kind::Recall) => self.submit(learn, now),
             QuizMsg::Reveal => {}
@@ -396,8 +396,10 @@ impl QuizState {
     }
 
     fn scroll_by(&mut self, d: i8) {
-        // Far past the end is clamped when drawing; keep the number small anyway.
-        let step = 10;
+        // An answered question or the summary scrolls the whole screen; while ticking only the
+        // few rows of the reference answer scroll. Far past the end is clamped when drawing.
+        let whole = self.summary.is_some() || self.session.phase() == Phase::Answered;
+        let step = if whole { 10 } else { 3 };
         self.scroll = if d < 0 {
             self.scroll.saturating_sub(step)
         } else {
@@ -447,11 +449,13 @@ impl QuizState {
             (Phase::Asking | Phase::FollowUpAsking, Body::Recall { .. }) => {
                 let _ = self.session.reveal();
                 self.cursor = 0;
+                self.scroll = 0;
                 return;
             }
             (Phase::Ticking | Phase::FollowUpTicking, _) => {
                 let _ = self.session.confirm_points();
                 self.cursor = 0;
+                self.scroll = 0;
                 return;
             }
             (Phase::Rating, _) => return,
@@ -511,6 +515,7 @@ impl QuizState {
             Some(g) => {
                 self.saved = Some(learn.record(&g, now));
                 self.cursor = 0;
+                self.scroll = 0;
             }
             None => self.notice = Some(QuizNotice::Invalid),
         }

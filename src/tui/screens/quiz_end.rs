@@ -135,27 +135,15 @@ fn history(learn: &Learning, lang: Lang, theme: Theme, out: &mut Lines) {
     let Some(store) = &learn.store else {
         return;
     };
-    let runs: Vec<_> = store
-        .data()
-        .sessions
-        .iter()
-        .filter(|r| r.kind == SessionKind::SelfTest)
-        .collect();
+    let runs = crate::quiz::selftest::history(store.data());
     if runs.is_empty() {
         return;
     }
     out.blank();
     out.push(qtext::label(Label::SelfTestHistory, lang), theme.title());
     for r in runs.iter().rev().take(5).rev() {
-        let tiers = r.tiers.map(|t| qtext::tiers(&t, lang)).unwrap_or_default();
         out.push(
-            &format!(
-                "  {}  {}/{} ({:.0}%)  {tiers}",
-                crate::progress::fmt_utc(r.ended),
-                r.score,
-                r.max,
-                summary::percent(r.score, r.max)
-            ),
+            &format!("  {}", qtext::self_test_run(r, lang)),
             Style::new(),
         );
     }

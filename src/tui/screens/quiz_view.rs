@@ -72,7 +72,12 @@ impl Lines {
     pub(super) fn cap(&mut self, n: usize) {
         if self.rows.len() > n {
             self.rows.truncate(n.max(1));
+            let width = self.width;
             if let Some(last) = self.rows.last_mut() {
+                // The mark must fit on the row, or the terminal cuts it.
+                while !last.0.is_empty() && crate::text::width(&last.0) + 4 > width {
+                    last.0.pop();
+                }
                 last.0.push_str(" ...");
             }
         }
@@ -134,6 +139,9 @@ fn body(s: &QuizState, item: &Item, lang: Lang, theme: Theme, width: u16) -> (Li
     if let Some(g) = last {
         let (v, style) = verdict(g, lang, theme);
         fixed.push(&v, style);
+        if g.rounds.len() > 1 {
+            fixed.push(&qtext::rounds_line(&g.rounds, lang), Style::new());
+        }
     }
     match &item.body {
         Body::Recall { points, follow_ups } => match phase {
@@ -172,10 +180,10 @@ fn body(s: &QuizState, item: &Item, lang: Lang, theme: Theme, width: u16) -> (Li
                 };
                 match round.and_then(|r| follow_ups.get(r).map(|f| (r, f))) {
                     Some((r, f)) => {
-                        if follow_ups.len() > 1 {
-                            text.push(&qtext::round_line(r, follow_ups.len(), lang), theme.title());
-                        }
-                        text.push(&f.prompt, theme.title());
+                        text.push(
+                            &qtext::follow_up_line(&f.prompt, r, follow_ups.len(), lang),
+                            theme.title(),
+                        );
                         if phase != Phase::FollowUpAsking {
                             text.push(
                                 &format!("{}{}", label(Label::Answer), f.answer),
@@ -605,7 +613,10 @@ fn render_question(
         if area.width >= NOTES_BESIDE_COLS {
             // Side by side: the reference on the left, what the learner wrote on the right.
             let right = area.width / 3;
-            let rect = Rect::new(area.right() - right, area.y, right, area.height);
+            let mut probe = Lines::new(right.saturating_sub(2));
+            probe.push(&notes, Style::new());
+            let h = (probe.len() as u16 + 2).max(5).min(area.height);
+            let rect = Rect::new(area.right() - right, area.y, right, h);
             notes_box(buf, rect, title, &notes, style);
             area.width -= right + 1;
         } else {
@@ -662,12 +673,33 @@ fn render_question(
     let fixed_rows = fixed.len();
     let gap = 1;
     let room = rows.saturating_sub(notes_rows as usize + gap);
-    let prompt_cap = prompt
-        .len()
-        .min(room.saturating_sub(fixed_rows + text.len().min(3)).max(3));
+    // Once the answer is revealed the prompt has been read: it may shrink to two rows.
+    let revealed = s.session.phase() != Phase::Asking;
+    let crowded = prompt.len() + 1 + text.len() + fixed_rows > room;
+    let prompt_cap = if revealed && crowded {
+        prompt.len().min(2)
+    } else {
+        prompt
+            .len()
+            .min(room.saturating_sub(fixed_rows + text.len().min(3)).max(3))
+    };
     prompt.cap(prompt_cap);
-    let left = room.saturating_sub(prompt.len() + fixed_rows + 1);
-    text.cap(left.max(1));
+    let left = room.saturating_sub(prompt.len() + fixed_rows + 1).max(1);
+    if text.len() > left && revealed {
+        // The reference answer scrolls in its own rows; the points stay in view to tick.
+        let max = text.len() - left;
+        let top = s.scroll.min(max);
+        text.rows.drain(..top);
+        text.rows.truncate(left);
+        let more = ui(Ui::QuizMore, lang)
+            .replacen("{}", &(top + left).to_string(), 1)
+            .replacen("{}", &(max + left).to_string(), 1);
+        if let Some(last) = text.rows.last_mut() {
+            *last = (more, theme.cursor());
+        }
+    } else {
+        text.cap(left);
+    }
     let mut y = area.y;
     prompt.draw(buf, area, &mut y);
     y += 1;
