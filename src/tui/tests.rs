@@ -19,6 +19,7 @@ use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
 use crate::quiz::sched::Calendar;
 
 mod quiz;
+mod quiz_modes;
 mod reader;
 mod storm;
 

@@ -444,7 +444,7 @@ fn notice_text(s: &QuizState, lang: Lang) -> Option<String> {
 }
 
 /// The session's name: quiz, interview or self-test.
-pub(super) fn title_of(kind: SessionKind, lang: Lang) -> &'static str {
+pub fn title_of(kind: SessionKind, lang: Lang) -> &'static str {
     match kind {
         SessionKind::Quiz => ui(Ui::QuizTitle, lang),
         SessionKind::Interview => qtext::label(Label::InterviewTitle, lang),
