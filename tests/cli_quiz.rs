@@ -707,3 +707,95 @@ fn a_score_above_its_maximum_sets_the_file_aside() {
     assert_eq!(kept.len(), 1);
     assert_eq!(std::fs::read_to_string(kept[0].path()).unwrap(), edited);
 }
+
+/// A copy of the shipped content in a temporary folder, to break on purpose.
+fn content_copy() -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let path = entry.unwrap().path();
+            let target = to.join(path.file_name().unwrap());
+            if path.is_dir() {
+                copy(&path, &target);
+            } else {
+                std::fs::copy(&path, &target).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for folder in ["content", "quizzes", "assets"] {
+        copy(&root.join(folder), &dir.path().join(folder));
+    }
+    dir
+}
+
+fn replace_in(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} not in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
+    let c = content_copy();
+    let q = c.path().join("quizzes");
+    // A model question that draws nothing.
+    replace_in(
+        &q.join("05-fencing.toml"),
+        "[questions.model.vary]\nfreeze_len = [2.0, 8.0, 3.0]\n\n[[questions]]",
+        "[[questions]]",
+    );
+    // One whose draw never changes its answer: the hold time does not change a count.
+    replace_in(
+        &q.join("08-coordination-services.toml"),
+        "[questions.model.vary]\nfanout = [1, 20, 1]",
+        "[questions.model.vary]\nhold_ms = [50, 150, 50]",
+    );
+    // A case without words in one language, and a hint on a choice question.
+    replace_in(
+        &q.join("03-lost-create.toml"),
+        "en = \"creates its node again without looking\"",
+        "en = \"\"",
+    );
+    let deck = std::fs::read_to_string(q.join("01-ephemeral-nodes.toml")).unwrap();
+    let choice = deck.find("kind = \"choice\"").unwrap();
+    let mut edited = deck.clone();
+    edited.insert_str(choice, "hint = { zh = \"提示\", en = \"a hint\" }\n");
+    std::fs::write(q.join("01-ephemeral-nodes.toml"), edited).unwrap();
+    // A study link to a section the lesson does not have; a self-test list of eleven.
+    replace_in(
+        &q.join("12-task-leases.toml"),
+        "\"lesson:12-task-leases#3\"",
+        "\"lesson:12-task-leases#30\"",
+    );
+    replace_in(
+        &q.join("self-test.toml"),
+        "    \"task-leases.late-completion\",\n",
+        "",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["--lang", "en", "--content"])
+        .arg(c.path())
+        .arg("--data-dir")
+        .arg(dir.path())
+        .arg("check")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    for want in [
+        "`fencing.gc-pause-fenced-rejected` draws nothing",
+        "`coordination-services.fanout-total-notifications` has the same answer",
+        "needs zh and en words for {case}",
+        "only recall and model questions take a hint",
+        "asks for section 30",
+        "the self-test lists 11 questions; it needs 12",
+    ] {
+        assert!(report.contains(want), "{want:?} missing:\n{report}");
+    }
+    // Each problem names its file and line.
+    assert!(report.contains("05-fencing.toml:"), "{report}");
+    assert!(report.contains("self-test.toml:"), "{report}");
+}
