@@ -238,8 +238,6 @@ pub enum Label {
     HintOffer,
     FollowUpHeading,
     Time,
-    KeyHint,
-    KeyFilters,
     HomeInterview,
     HomeInterviewAbout,
     HomeSelfTest,
@@ -341,14 +339,6 @@ pub fn label(l: Label, lang: Lang) -> &'static str {
         ),
         Label::FollowUpHeading => ("追问", "Follow-up"),
         Label::Time => ("用时", "time"),
-        Label::KeyHint => (
-            "看提示（这道题最多得一半的分）",
-            "take the hint (the answer scores at most half)",
-        ),
-        Label::KeyFilters => (
-            "首页：切换题型和难度筛选",
-            "Home: change the kind and difficulty filters",
-        ),
         Label::HomeInterview => ("模拟面试", "Interview"),
         Label::HomeInterviewAbout => (
             "一道回忆题，再追问最多三轮，每轮按要点打分；最后按主题列出漏掉的要点和该看的课程。",

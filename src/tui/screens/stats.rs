@@ -146,8 +146,8 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         .render(spark.intersection(buf.area), buf);
 }
 
-/// The self-test history on one row: the latest run, then the percentages of up to five
-/// before it. Returns the next free row.
+/// The self-test history: the latest run, then the percentages of up to five before it, on one
+/// row (two on a narrow screen). Returns the next free row.
 fn self_tests(
     learn: &Learning,
     lang: Lang,
@@ -183,14 +183,17 @@ fn self_tests(
         .map(|r| format!("{:.0}%", crate::quiz::summary::percent(r.score, r.max)))
         .collect();
     if !earlier.is_empty() {
-        text.push_str(&format!(
-            "  ({} {})",
-            lang.pick("之前", "before:"),
-            earlier.join(" ")
-        ));
+        text.push_str(&match lang {
+            Lang::Zh => format!("  （之前 {}）", earlier.join(" ")),
+            Lang::En => format!("  (before: {})", earlier.join(" ")),
+        });
     }
-    line(buf, row(y), &text, Style::new());
-    y + 1
+    // On a narrow screen the run takes two rows rather than being cut.
+    let rows = crate::text::wrap(&text, inner.width as usize);
+    for (i, r) in rows.iter().take(2).enumerate() {
+        line(buf, row(y + i as u16), r, Style::new());
+    }
+    y + rows.len().clamp(1, 2) as u16
 }
 
 #[cfg(test)]
