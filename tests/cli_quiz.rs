@@ -561,7 +561,7 @@ fn interview_transcripts_in_both_languages() {
                 "追问 3/3：",
                 "各轮得分：主问题 ",
                 "按主题列出漏掉的要点：",
-                "去看：课程「",
+                "去看：课程《",
             ],
         ),
     ] {

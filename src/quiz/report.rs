@@ -50,7 +50,7 @@ impl StudyLink {
                     ..
                 },
                 Lang::Zh,
-            ) => format!("课程「{title}」中的「{h}」"),
+            ) => format!("课程《{title}》中的「{h}」"),
             (
                 StudyLink::Lesson {
                     title,
@@ -59,7 +59,7 @@ impl StudyLink {
                 },
                 Lang::En,
             ) => format!("lesson \"{title}\", section \"{h}\""),
-            (StudyLink::Lesson { title, .. }, Lang::Zh) => format!("课程「{title}」"),
+            (StudyLink::Lesson { title, .. }, Lang::Zh) => format!("课程《{title}》"),
             (StudyLink::Lesson { title, .. }, Lang::En) => format!("lesson \"{title}\""),
             (StudyLink::Sim(p), Lang::Zh) => format!("模拟 {p}"),
             (StudyLink::Sim(p), Lang::En) => format!("simulation {p}"),

@@ -249,6 +249,7 @@ pub enum Label {
     HomeDifficultyDetail,
     All,
     LastSelfTest,
+    KeysReport,
 }
 
 pub fn label(l: Label, lang: Lang) -> &'static str {
@@ -362,6 +363,10 @@ pub fn label(l: Label, lang: Lang) -> &'static str {
         ),
         Label::All => ("全部", "all"),
         Label::LastSelfTest => ("最近一次闭卷自测：", "Last self-test: "),
+        Label::KeysReport => (
+            "上/下 选择要看的内容  o 打开  PgUp/PgDn 滚动  回车/q 返回",
+            "Up/Down choose where to study  o open it  PgUp/PgDn scroll  Enter/q back",
+        ),
     };
     lang.pick(zh, en)
 }

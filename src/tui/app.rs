@@ -268,15 +268,7 @@ impl App {
         if req.mode == SessionKind::Interview {
             q.limit = req.minutes.map(|m| crate::quiz::sched::Time::from(m) * 60);
             // The report's study links name lesson sections in the session's language.
-            q.lessons = self
-                .reader
-                .topics
-                .iter()
-                .filter_map(|t| match lang {
-                    Lang::Zh => t.zh.clone(),
-                    Lang::En => t.en.clone(),
-                })
-                .collect();
+            q.lessons = self.lessons_in(lang);
         }
         self.quiz = Some(q);
         self.learn.notice = None;
@@ -304,6 +296,42 @@ impl App {
             crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => return,
         }
         self.return_to = Some(ScreenId::Quiz);
+    }
+
+    /// Opens an interview report's study link: a simulation preset, a lesson, or one `##`
+    /// section of a lesson. Back returns to the report.
+    fn open_study(&mut self, target: &str) {
+        use crate::quiz::report::{Target, parse_target};
+        match parse_target(target) {
+            Some(Target::Sim(name)) => {
+                if let Some(i) = preset::builtin().iter().position(|p| p.name == name) {
+                    self.open_preset(i);
+                }
+            }
+            Some(Target::Lesson(id, section)) => {
+                let Some(i) = self.reader.topics.iter().position(|t| t.id == id) else {
+                    return;
+                };
+                self.open_lesson(i);
+                if let Some(n) = section {
+                    let r = &mut self.reader;
+                    let line = r
+                        .doc
+                        .headings
+                        .iter()
+                        .filter(|h| h.level == 2)
+                        .nth(n - 1)
+                        .map(|h| h.line);
+                    if let Some(line) = line {
+                        r.top = line.min(r.doc.lines.len().saturating_sub(r.rows));
+                    }
+                }
+            }
+            None => return,
+        }
+        if self.screen != ScreenId::Quiz {
+            self.return_to = Some(ScreenId::Quiz);
+        }
     }
 
     /// Opens lesson `index` in the reader, where it was left.
@@ -351,6 +379,18 @@ impl App {
 
     pub fn too_small(&self) -> bool {
         self.size.0 < MIN_COLS || self.size.1 < MIN_ROWS
+    }
+
+    /// The lessons in one language, for the interview report's titles.
+    pub fn lessons_in(&self, lang: Lang) -> Vec<crate::content::lesson::Lesson> {
+        self.reader
+            .topics
+            .iter()
+            .filter_map(|t| match lang {
+                Lang::Zh => t.zh.clone(),
+                Lang::En => t.en.clone(),
+            })
+            .collect()
     }
 
     /// Whether a clock is on screen (an interview), so idle wake-ups should redraw it.
@@ -696,6 +736,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                     }
                 }
                 Some(Outcome::OpenRun(p)) => app.open_run(p),
+                Some(Outcome::Study(target)) => app.open_study(&target),
                 None => {}
             }
         }

@@ -124,6 +124,9 @@ pub enum Outcome {
     Done,
     /// Open this run on its simulation screen; Back comes back here.
     OpenRun(Params),
+    /// After an interview: open this study link (`lesson:NN-topic#N` or `sim:PRESET`); Back
+    /// comes back to the report.
+    Study(String),
 }
 
 #[derive(Debug, Clone)]
@@ -164,6 +167,8 @@ pub struct QuizState {
     pub lessons: Vec<Lesson>,
     /// The interview report, once the session is over.
     pub report: Vec<TopicReport>,
+    /// The study link under the cursor in the report (an index into [`QuizState::links`]).
+    pub link: usize,
 }
 
 impl QuizState {
@@ -202,9 +207,15 @@ impl QuizState {
             time_up: false,
             lessons: Vec::new(),
             report: Vec::new(),
+            link: 0,
         };
         s.enter();
         s
+    }
+
+    /// Every study link of the report, in the order shown.
+    pub fn links(&self) -> Vec<&crate::quiz::report::StudyLink> {
+        self.report.iter().flat_map(|t| t.links.iter()).collect()
     }
 
     /// Seconds since the session started, as of the last message.
@@ -324,6 +335,18 @@ impl QuizState {
                     self.scroll_by(d);
                     None
                 }
+                QuizMsg::Up => {
+                    self.link = self.link.saturating_sub(1);
+                    None
+                }
+                QuizMsg::Down => {
+                    self.link = (self.link + 1).min(self.links().len().saturating_sub(1));
+                    None
+                }
+                QuizMsg::OpenRun => self
+                    .links()
+                    .get(self.link)
+                    .map(|l| Outcome::Study(l.target())),
                 _ => None,
             };
         }

@@ -116,17 +116,26 @@ fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) {
         return;
     }
     out.push(qtext::label(Label::MissedByTopic, lang), theme.title());
+    let mut k = 0;
     for t in &s.report {
         out.push(&format!("  {}", t.topic), theme.title());
         for m in &t.missed {
             out.item("    - ", m, Style::new());
         }
-        let links: Vec<String> = t.links.iter().map(|l| l.words(lang)).collect();
-        out.item(
+        out.push(
             &format!("    {}", qtext::label(Label::StudyHere, lang)),
-            &links.join(lang.pick("；", "; ")),
             theme.dim(),
         );
+        // Each link on its own row; the one under the cursor opens with `o`.
+        for l in &t.links {
+            let (mark, style) = if k == s.link {
+                ("    > ", theme.focus())
+            } else {
+                ("      ", Style::new())
+            };
+            out.item(mark, &l.words(lang), style);
+            k += 1;
+        }
     }
 }
 

@@ -394,6 +394,9 @@ fn hint(s: &QuizState, lang: Lang) -> &'static str {
         return ui(Ui::QuizConfirmLeave, lang);
     }
     if s.summary.is_some() {
+        if !s.links().is_empty() {
+            return qtext::label(Label::KeysReport, lang);
+        }
         return ui(Ui::QuizHintEnd, lang);
     }
     if s.typing {

@@ -40,14 +40,9 @@ fn session_app(ids: &[&str], mode: SessionKind, lang: Lang, size: (u16, u16)) ->
     let (items, errors) = prepare_all(&bank, &picked, 1, lang, rounds);
     assert!(errors.is_empty());
     let mut a = app(ScreenId::Home, lang, size);
-    a.quiz = Some(QuizState::of_kind(
-        items,
-        mode,
-        1,
-        lang,
-        ScreenId::Home,
-        NOW,
-    ));
+    let mut q = QuizState::of_kind(items, mode, 1, lang, ScreenId::Home, NOW);
+    q.lessons = a.lessons_in(lang);
+    a.quiz = Some(q);
     a.screen = ScreenId::Quiz;
     a
 }
@@ -310,5 +305,53 @@ fn self_test_snapshots() {
             let s = screen(&a);
             assert!(s.contains(label(Label::LastSelfTest, lang).trim()), "{s}");
         }
+    }
+}
+
+#[test]
+fn the_report_opens_the_sections_and_simulations_that_teach_what_was_missed() {
+    for lang in LANGS {
+        let mut a = session_app(
+            &["disconnect-expire.chain-long-pause"],
+            SessionKind::Interview,
+            lang,
+            (140, 42),
+        );
+        answer_chain(&mut a);
+        press(&mut a, code(KeyCode::Enter));
+        let links: Vec<String> = quiz(&a).links().iter().map(|l| l.target()).collect();
+        assert_eq!(
+            links,
+            [
+                "lesson:04-disconnect-expire#6",
+                "lesson:05-fencing#2",
+                "sim:gc-pause-fencing"
+            ]
+        );
+        // The first link opens the lesson at its section; Back comes back to the report.
+        press(&mut a, key('o'));
+        assert_eq!(a.screen, ScreenId::Reader);
+        let section = a
+            .reader
+            .doc
+            .headings
+            .iter()
+            .filter(|h| h.level == 2)
+            .nth(5)
+            .unwrap()
+            .clone();
+        assert!(screen(&a).contains(&section.text), "{}", screen(&a));
+        press(&mut a, key('q'));
+        assert_eq!(a.screen, ScreenId::Quiz);
+        assert!(quiz(&a).summary.is_some());
+        // The last one opens the simulation.
+        press(&mut a, code(KeyCode::Down));
+        press(&mut a, code(KeyCode::Down));
+        press(&mut a, key('o'));
+        assert_eq!(a.screen, ScreenId::Abc);
+        press(&mut a, key('q'));
+        assert_eq!(a.screen, ScreenId::Quiz);
+        press(&mut a, code(KeyCode::Enter));
+        assert_eq!(a.screen, ScreenId::Home);
     }
 }
