@@ -169,6 +169,8 @@ pub struct QuizState {
     pub report: Vec<TopicReport>,
     /// The study link under the cursor in the report (an index into [`QuizState::links`]).
     pub link: usize,
+    /// The report's view follows the link cursor (after Up/Down) rather than `scroll`.
+    pub follow_link: bool,
 }
 
 impl QuizState {
@@ -208,6 +210,7 @@ impl QuizState {
             lessons: Vec::new(),
             report: Vec::new(),
             link: 0,
+            follow_link: false,
         };
         s.enter();
         s
@@ -333,14 +336,17 @@ impl QuizState {
                 QuizMsg::Submit | QuizMsg::Leave | QuizMsg::Confirm(true) => Some(Outcome::Done),
                 QuizMsg::Scroll(d) => {
                     self.scroll_by(d);
+                    self.follow_link = false;
                     None
                 }
                 QuizMsg::Up => {
                     self.link = self.link.saturating_sub(1);
+                    self.follow_link = true;
                     None
                 }
                 QuizMsg::Down => {
                     self.link = (self.link + 1).min(self.links().len().saturating_sub(1));
+                    self.follow_link = true;
                     None
                 }
                 QuizMsg::OpenRun => self

@@ -71,8 +71,9 @@ pub fn render(
             );
         }
     }
+    let mut cursor_row = None;
     match sum.kind {
-        SessionKind::Interview => report(s, lang, theme, &mut out),
+        SessionKind::Interview => cursor_row = report(s, lang, theme, &mut out),
         SessionKind::SelfTest => history(learn, lang, theme, &mut out),
         SessionKind::Quiz => {}
     }
@@ -91,7 +92,11 @@ pub fn render(
     let rows = area.height as usize;
     if out.len() > rows {
         let max = out.len() - rows;
-        let top = s.scroll.min(max);
+        // After Up/Down the view keeps the chosen link in the middle; PgUp/PgDn take over again.
+        let top = match cursor_row {
+            Some(r) if s.follow_link => r.saturating_sub(rows / 2).min(max),
+            _ => s.scroll.min(max),
+        };
         out.rows.drain(..top);
         out.rows.truncate(rows);
         let more = ui(Ui::QuizMore, lang)
@@ -106,15 +111,17 @@ pub fn render(
 }
 
 /// The interview report: each topic, the points missed in it, and where to study them.
-fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) {
+/// Returns the row of the link under the cursor.
+fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) -> Option<usize> {
     if s.session.results().is_empty() {
-        return;
+        return None;
     }
     out.blank();
     if s.report.is_empty() {
         out.push(qtext::label(Label::NothingMissed, lang), theme.good());
-        return;
+        return None;
     }
+    let mut cursor_row = None;
     out.push(qtext::label(Label::MissedByTopic, lang), theme.title());
     let mut k = 0;
     for t in &s.report {
@@ -129,6 +136,7 @@ fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) {
         // Each link on its own row; the one under the cursor opens with `o`.
         for l in &t.links {
             let (mark, style) = if k == s.link {
+                cursor_row = Some(out.len());
                 ("    > ", theme.focus())
             } else {
                 ("      ", Style::new())
@@ -137,6 +145,7 @@ fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) {
             k += 1;
         }
     }
+    cursor_row
 }
 
 /// The self-tests taken so far, newest last.
