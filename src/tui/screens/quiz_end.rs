@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::quiz::QuizState;
-use super::quiz_view::Lines;
+use super::quiz_body::Lines;
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::session::SessionKind;
 use crate::quiz::summary::{self, Summary};
