@@ -17,7 +17,7 @@ pub fn worked(q: &Question, v: &Variant, trace: &Trace, lang: Lang) -> String {
     match (&v.params, &trace.metrics) {
         (Params::Frozen(p), Metrics::Frozen(m)) => frozen(p, m, trace, lang),
         (Params::Herd(p), Metrics::Herd(m)) => herd(p, m, lang),
-        (Params::Abc(_), Metrics::Abc(m)) => abc(ask, m, trace, lang),
+        (Params::Abc(p), Metrics::Abc(m)) => abc(ask, p.tick_ms, m, trace, lang),
         _ => String::new(),
     }
 }
@@ -347,13 +347,23 @@ fn expiry_sentence(trace: &Trace, lang: Lang) -> String {
     let items: Vec<String> = expired
         .iter()
         .map(|(c, t)| {
-            if zh {
-                format!("{c} 的会话在 {} 秒过期，节点随之删除", s(*t))
-            } else {
-                format!(
-                    "{c}'s session expired at {} s and its node was deleted",
+            // The expiry counts from the last word the service had from the client.
+            let heard = facts::last_heard(trace, c, *t);
+            match (heard, zh) {
+                (Some(h), true) => format!(
+                    "服务端最后一次收到 {c} 的消息是在 {} 秒，{c} 的会话在 {} 秒过期，节点随之删除",
+                    s(h),
                     s(*t)
-                )
+                ),
+                (Some(h), false) => format!(
+                    "the service last heard from {c} at {} s, and {c}'s session expired at {} s, its node deleted",
+                    s(h),
+                    s(*t)
+                ),
+                (None, true) => format!("{c} 的会话在 {} 秒过期，节点随之删除", s(*t)),
+                (None, false) => {
+                    format!("{c}'s session expired at {} s and its node was deleted", s(*t))
+                }
             }
         })
         .collect();
@@ -377,14 +387,24 @@ fn short(node: &str) -> &str {
         .map_or(node, |s| s.trim_start_matches('0'))
 }
 
-fn abc(ask: &str, m: &AbcMetrics, trace: &Trace, lang: Lang) -> String {
+fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let mut out = Vec::new();
     if let Some(t) = facts::session_timeout(trace, "A") {
+        // Expiries fall on the service's tick, which is why one can come later than the
+        // last word heard plus the timeout.
         out.push(if zh {
-            format!("会话超时为 {} 秒。", s(t))
+            format!(
+                "会话超时为 {} 秒，服务端每 {} 秒检查一次过期。",
+                s(t),
+                s(tick_ms)
+            )
         } else {
-            format!("The session timeout is {} s.", s(t))
+            format!(
+                "The session timeout is {} s; the service checks for expiries every {} s.",
+                s(t),
+                s(tick_ms)
+            )
         });
     }
     for c in ["A", "B", "C"] {
@@ -448,11 +468,17 @@ fn abc(ask: &str, m: &AbcMetrics, trace: &Trace, lang: Lang) -> String {
                     s(b.to_ms),
                     b.clients.join("、")
                 ),
+                (2, false) => format!(
+                    "From {} s to {} s, {} both believed they held the lock.",
+                    s(b.from_ms),
+                    s(b.to_ms),
+                    b.clients.join(" and ")
+                ),
                 (_, false) => format!(
                     "From {} s to {} s, {} all believed they held the lock.",
                     s(b.from_ms),
                     s(b.to_ms),
-                    b.clients.join(" and ")
+                    b.clients.join(", ")
                 ),
             });
             out.push(if zh {
@@ -568,6 +594,37 @@ mod tests {
             "{en}"
         );
         assert!(!en.contains("A (token 1)"), "{en}");
+    }
+
+    #[test]
+    fn an_expired_session_is_explained_from_the_messages_and_the_expiry() {
+        let preset = crate::preset::find("gc-pause-fencing").expect("a shipped preset");
+        let trace = crate::engine::run(&preset.params);
+        let Metrics::Abc(m) = &trace.metrics else {
+            panic!("abc")
+        };
+        let Params::Abc(p) = &preset.params else {
+            panic!("abc")
+        };
+        let expired = facts::session_expired(&trace, "A").expect("A's session expires");
+        let heard = facts::last_heard(&trace, "A", expired).expect("A was heard");
+        assert!(heard < expired);
+        let en = abc("believed_holders", p.tick_ms, m, &trace, Lang::En);
+        let want = format!(
+            "The service last heard from A at {} s, and A's session expired at {} s",
+            s(heard),
+            s(expired)
+        );
+        assert!(en.contains(&want), "{en}");
+        assert!(
+            en.contains("A and B both believed they held the lock"),
+            "{en}"
+        );
+        let zh = abc("believed_holders", p.tick_ms, m, &trace, Lang::Zh);
+        assert!(
+            zh.contains(&format!("A 的会话在 {} 秒过期", s(expired))),
+            "{zh}"
+        );
     }
 
     #[test]

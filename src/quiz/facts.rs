@@ -119,6 +119,20 @@ pub fn session_expired(trace: &Trace, client: &str) -> Option<Millis> {
     })
 }
 
+/// The last moment before `before` at which a message from `client` reached the coordination
+/// service: what its session's expiry counts from.
+pub fn last_heard(trace: &Trace, client: &str, before: Millis) -> Option<Millis> {
+    use crate::engine::trace::Role;
+    let id = trace.actor_named(client)?;
+    trace
+        .messages
+        .iter()
+        .filter(|m| m.from == id && trace.role(m.to) == Some(Role::Coordinator))
+        .filter_map(|m| m.received_ms)
+        .filter(|t| *t <= before)
+        .max()
+}
+
 /// The session timeout the service granted `client`.
 pub fn session_timeout(trace: &Trace, client: &str) -> Option<Millis> {
     let id = trace.actor_named(client)?;
