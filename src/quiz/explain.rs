@@ -340,9 +340,7 @@ fn expiry_sentence(trace: &Trace, lang: Lang) -> String {
         .filter_map(|c| facts::session_expired(trace, c).map(|t| (c.to_string(), t)))
         .collect();
     if expired.is_empty() {
-        return lang
-            .pick("没有任何会话过期。", "No session expired.")
-            .into();
+        return no_expiry_sentence(trace, lang);
     }
     let items: Vec<String> = expired
         .iter()
@@ -371,6 +369,39 @@ fn expiry_sentence(trace: &Trace, lang: Lang) -> String {
         format!("{}。", items.join("；"))
     } else {
         format!("{}.", capitalise(&items.join("; ")))
+    }
+}
+
+/// No session expired: for a client that was frozen or cut off, when the service heard from it
+/// before the fault and when again after it.
+fn no_expiry_sentence(trace: &Trace, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let heard: Vec<String> = ["A", "B", "C"]
+        .iter()
+        .filter_map(|c| {
+            let (start, _) = facts::pause(trace, c).or_else(|| facts::disconnection(trace, c))?;
+            let before = facts::last_heard(trace, c, start)?;
+            let again = facts::first_heard_after(trace, c, start)?;
+            Some(if zh {
+                format!(
+                    "服务端在 {} 秒收到过 {c} 的消息，下一次是 {} 秒",
+                    s(before),
+                    s(again)
+                )
+            } else {
+                format!(
+                    "the service heard from {c} at {} s and next at {} s",
+                    s(before),
+                    s(again)
+                )
+            })
+        })
+        .collect();
+    match (heard.is_empty(), zh) {
+        (true, true) => "没有任何会话过期。".into(),
+        (true, false) => "No session expired.".into(),
+        (false, true) => format!("没有任何会话过期：{}。", heard.join("；")),
+        (false, false) => format!("No session expired: {}.", heard.join("; ")),
     }
 }
 

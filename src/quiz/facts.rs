@@ -133,6 +133,20 @@ pub fn last_heard(trace: &Trace, client: &str, before: Millis) -> Option<Millis>
         .max()
 }
 
+/// The first moment after `after` at which a message from `client` reached the coordination
+/// service.
+pub fn first_heard_after(trace: &Trace, client: &str, after: Millis) -> Option<Millis> {
+    use crate::engine::trace::Role;
+    let id = trace.actor_named(client)?;
+    trace
+        .messages
+        .iter()
+        .filter(|m| m.from == id && trace.role(m.to) == Some(Role::Coordinator))
+        .filter_map(|m| m.received_ms)
+        .filter(|t| *t > after)
+        .min()
+}
+
 /// The session timeout the service granted `client`.
 pub fn session_timeout(trace: &Trace, client: &str) -> Option<Millis> {
     let id = trace.actor_named(client)?;
