@@ -30,10 +30,34 @@ fn main() {
             let req = locklab::tui::screens::quiz::QuizRequest {
                 deck: args.deck.clone(),
                 topic: args.topic.clone(),
+                kind: args.kind.map(|k| k.kind()),
+                difficulty: args.difficulty,
                 due: args.due,
                 count: args.count.map(|n| n as usize),
                 seed: args.seed,
+                ..Default::default()
             };
+            tui(Start::Quiz(req), lang, &source, cli.data_dir.as_deref())
+        }
+        Some(Command::Interview(args)) if args.plain || !interactive() => {
+            data_dir(cli.data_dir.as_deref())
+                .and_then(|dir| locklab::quiz::cmd::interview(&args, lang, &source, &dir))
+        }
+        Some(Command::Interview(args)) => {
+            let req = locklab::tui::screens::quiz::QuizRequest::interview(
+                args.deck.clone(),
+                args.count.map(|n| n as usize),
+                args.minutes,
+                args.seed,
+            );
+            tui(Start::Quiz(req), lang, &source, cli.data_dir.as_deref())
+        }
+        Some(Command::SelfTest(args)) if args.plain || !interactive() => {
+            data_dir(cli.data_dir.as_deref())
+                .and_then(|dir| locklab::quiz::cmd::self_test(lang, &source, &dir))
+        }
+        Some(Command::SelfTest(_)) => {
+            let req = locklab::tui::screens::quiz::QuizRequest::self_test();
             tui(Start::Quiz(req), lang, &source, cli.data_dir.as_deref())
         }
         Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())

@@ -145,14 +145,33 @@ fn model_answers_are_what_the_engine_computes() {
         assert_eq!(a, ModelAnswer::Number(m.wasted_wakeups as f64));
     }
 
-    // An abc question runs its preset.
+    // An abc question runs its preset, with the drawn case's client losing its create reply.
     let q = question(&decks, "lost-create.model-blind-stuck");
-    let (_, a) = model::compute(q, 0, &presets).unwrap();
     let blind = preset::find("lost-create-blind").unwrap();
-    let Metrics::Abc(m) = locklab::engine::run(&blind.params).metrics else {
-        panic!("abc")
-    };
-    assert_eq!(a, ModelAnswer::Number(m.stuck_clients.len() as f64));
+    let mut answers = BTreeSet::new();
+    for seed in 0..12 {
+        let (v, a) = model::compute(q, seed, &presets).unwrap();
+        let case = &q.model.as_ref().unwrap().cases[v.case.unwrap()];
+        let who = case.get_ref().params["lost_reply"]
+            .get_ref()
+            .as_str()
+            .unwrap();
+        let Params::Abc(mut p) = blind.params.clone() else {
+            panic!("abc")
+        };
+        for f in &mut p.faults {
+            if let locklab::engine::params::Fault::DropCreateResponse { client } = f {
+                *client = who.to_string();
+            }
+        }
+        let Metrics::Abc(m) = locklab::engine::run(&Params::Abc(p)).metrics else {
+            panic!("abc")
+        };
+        assert_eq!(a, ModelAnswer::Number(m.stuck_clients.len() as f64));
+        answers.insert(m.stuck_clients.len());
+    }
+    // Which client loses its reply changes how many get stuck behind the forgotten node.
+    assert!(answers.len() > 1, "{answers:?}");
 }
 
 #[test]

@@ -290,15 +290,21 @@ fn answer() -> impl Strategy<Value = Answer> {
             0u32..20,
         ),
         (0usize..4, prop::option::of(0usize..3)),
-        (prop::collection::vec(0usize..12, 0..4), tricky(), extra()),
+        (
+            prop::collection::vec(0usize..12, 0..4),
+            tricky(),
+            extra(),
+            any::<bool>(),
+        ),
     )
         .prop_map(
-            |((at, q, d, k, score, max), (r, sr), (missed, note, extra))| Answer {
+            |((at, q, d, k, score, max), (r, sr), (missed, note, extra, hint))| Answer {
                 at: i64::from(at),
                 question: q.into(),
                 deck: d.into(),
                 kind: [Kind::Recall, Kind::Choice, Kind::Order, Kind::Model][k],
-                score,
+                // locklab never writes a score above its maximum, and refuses one at load.
+                score: score.min(max),
                 max,
                 rating: Rating::ALL[r],
                 self_rating: sr
@@ -306,6 +312,7 @@ fn answer() -> impl Strategy<Value = Answer> {
                 missed,
                 note,
                 extra,
+                hint,
             },
         )
 }
@@ -317,17 +324,36 @@ fn session() -> impl Strategy<Value = SessionRecord> {
         0u32..50,
         0u32..50,
         0u32..50,
-        extra(),
+        (
+            extra(),
+            0usize..3,
+            prop::option::of((0u32..13, 0u32..13, 0u32..13)),
+        ),
     )
         .prop_map(
-            |(t, questions, answered, score, max, extra)| SessionRecord {
-                started: i64::from(t),
-                ended: i64::from(t) + 60,
-                questions,
-                answered,
-                score,
-                max,
-                extra,
+            |(t, questions, answered, score, max, (extra, kind, tiers))| {
+                use locklab::quiz::session::SessionKind;
+                let kind = [
+                    SessionKind::Quiz,
+                    SessionKind::Interview,
+                    SessionKind::SelfTest,
+                ][kind];
+                SessionRecord {
+                    started: i64::from(t),
+                    ended: i64::from(t) + 60,
+                    questions,
+                    // As recorded: never more answered than asked, nor scored than possible.
+                    answered: answered.min(questions),
+                    score: score.min(max),
+                    max,
+                    extra,
+                    kind,
+                    tiers: tiers.map(|(forgot, partial, solid)| locklab::quiz::summary::Tiers {
+                        forgot,
+                        partial,
+                        solid,
+                    }),
+                }
             },
         )
 }

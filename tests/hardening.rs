@@ -66,12 +66,15 @@ fn answer_at(dir: &Path, at: i64) {
         kind: locklab::content::deck::Kind::Model,
         topics: vec![],
         score: 1,
+        earned: 1,
         max: 1,
         rating: locklab::quiz::sched::Rating::Good,
         self_rating: None,
         missed: vec![],
         at,
         note: "looked at \u{1b}]0;pwned\u{7}the title".into(),
+        hint: false,
+        rounds: vec![],
     });
     assert!(s.save().unwrap());
 }

@@ -19,6 +19,7 @@ fn graded(id: &str, at: i64, score: u32, max: u32) -> Graded {
         kind: if max > 1 { Kind::Recall } else { Kind::Model },
         topics: vec!["t".into()],
         score,
+        earned: score,
         max,
         rating: if max > 1 {
             Rating::Hard
@@ -33,6 +34,8 @@ fn graded(id: &str, at: i64, score: u32, max: u32) -> Graded {
         } else {
             String::new()
         },
+        hint: false,
+        rounds: Vec::new(),
     }
 }
 

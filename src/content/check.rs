@@ -172,6 +172,8 @@ pub fn check(source: &Source) -> Report {
         &scenarios,
         &mut r,
     );
+    r.problems
+        .extend(super::check_quiz::self_test(source, &decks));
     r
 }
 
@@ -597,6 +599,8 @@ fn check_deck(
             Kind::Model => kinds.model += 1,
         }
         check_kind(d, q, presets, r);
+        r.problems
+            .extend(super::check_quiz::extras(d, q, lessons, presets));
     }
     r.model_questions += summary.kinds.model;
     r.decks.push(summary);
@@ -780,6 +784,10 @@ fn check_model(d: &DeckFile, q: &Question, presets: &[Preset], r: &mut Report) {
         }
     }
     check_placeholders(d, q, spec, r);
+    r.problems.extend(super::check_quiz::cases(d, q));
+    if let Some(p) = super::check_quiz::answer_varies(d, q, presets) {
+        r.problems.push(p);
+    }
 }
 
 fn check_placeholders(d: &DeckFile, q: &Question, spec: &deck::ModelSpec, r: &mut Report) {
@@ -793,7 +801,9 @@ fn check_placeholders(d: &DeckFile, q: &Question, spec: &deck::ModelSpec, r: &mu
                 .map(|(_, n)| n)
                 .collect();
             for name in &used {
-                let message = if !known.contains(name) {
+                let message = if *name == model::CASE_PLACEHOLDER && !spec.cases.is_empty() {
+                    continue;
+                } else if !known.contains(name) {
                     format!(
                         "{lang} {field} of `{qid}` names `{{{name}}}`, which is not a parameter of {}",
                         spec.family.get_ref()

@@ -78,12 +78,26 @@ pub struct Question {
     pub steps: Vec<Step>,
     /// Model only.
     pub model: Option<ModelSpec>,
+    /// Recall and model: one hint a learner may take; taking it caps the score.
+    pub hint: Option<Spanned<Bilingual>>,
+    /// Where this question is taught: `lesson:NN-topic#N` (the N-th `##` section) and
+    /// `sim:PRESET` links, shown beside the points missed in an interview report.
+    #[serde(default)]
+    pub see: Vec<Spanned<String>>,
 }
 
 impl Question {
     /// The follow-up rounds in order, whichever form the file used.
     pub fn rounds(&self) -> impl Iterator<Item = &FollowUp> {
         self.follow_up.iter().chain(self.follow_ups.iter())
+    }
+
+    /// Every scoring point, the opening question's first and then each round's, in the order
+    /// a progress file numbers them (`missed`).
+    pub fn all_points(&self) -> impl Iterator<Item = &Point> {
+        self.points
+            .iter()
+            .chain(self.rounds().flat_map(|f| f.points.iter()))
     }
 
     /// The prompt and answer in one language.
@@ -162,6 +176,21 @@ pub struct ModelSpec {
     /// Parameters drawn per attempt: `[min, max, step]`.
     #[serde(default)]
     pub vary: BTreeMap<String, Spanned<Vec<f64>>>,
+    /// Alternatives drawn per attempt, each a set of parameters and the words that fill the
+    /// prompt's `{case}`.
+    #[serde(default)]
+    pub cases: Vec<Spanned<Case>>,
+}
+
+/// One alternative of a model question: parameters set together, and how the prompt says it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    pub params: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    pub zh: String,
+    #[serde(default)]
+    pub en: String,
 }
 
 /// A parsed deck with the file it came from.
@@ -198,11 +227,13 @@ fn parse_file(f: &SourceFile) -> Result<DeckFile, Located> {
     parse(super::stem(&f.rel), &f.display, &f.text)
 }
 
-/// Every deck under `quizzes/`, each parsed or with the problem that stopped it.
+/// Every deck under `quizzes/`, each parsed or with the problem that stopped it. The
+/// self-test's list ([`crate::quiz::selftest::FILE`]) is not a deck.
 pub fn load_all(source: &Source) -> std::io::Result<Vec<Result<DeckFile, Located>>> {
     Ok(source
         .files("quizzes", "toml")?
         .iter()
+        .filter(|f| f.rel != crate::quiz::selftest::FILE)
         .map(parse_file)
         .collect())
 }

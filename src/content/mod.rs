@@ -6,9 +6,12 @@
 //! [`Source`]: crate::source::Source
 
 pub mod check;
+pub mod check_quiz;
 pub mod deck;
 pub mod lesson;
 pub mod model;
+pub mod model_abc;
+pub mod model_text;
 pub mod vocab;
 
 use std::fmt;

@@ -8,9 +8,11 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt as _, SeedableRng};
 use toml::Spanned;
 
-use super::deck::{ModelSpec, Question};
+use super::deck::{Case, ModelSpec, Question};
+use super::model_abc;
+pub use super::model_text::{case_text, fill, fill_case, fmt_value, placeholders};
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
-use crate::engine::trace::{Family, Metrics, Verdict};
+use crate::engine::trace::{Family, Metrics, Trace, Verdict};
 use crate::preset::Preset;
 
 /// The engine's answer to a model question.
@@ -53,6 +55,8 @@ pub struct Variant {
     pub params: Params,
     /// The drawn parameters, in the unit the bank writes them in.
     pub drawn: BTreeMap<String, f64>,
+    /// The drawn alternative of `[[questions.model.cases]]`, if the question has any.
+    pub case: Option<usize>,
 }
 
 pub const FROZEN_ASKS: [&str; 8] = [
@@ -66,13 +70,17 @@ pub const FROZEN_ASKS: [&str; 8] = [
     "danger_window",
 ];
 pub const HERD_ASKS: [&str; 3] = ["total_notifications", "wasted_wakeups", "total_time_ms"];
-pub const ABC_ASKS: [&str; 5] = [
+pub const ABC_ASKS: [&str; 6] = [
     "stale_writes_accepted",
     "stale_writes_rejected",
     "duplicate_nodes",
     "max_holders",
     "stuck_count",
+    "believed_holders",
 ];
+
+/// The placeholder a prompt uses for the drawn case's words.
+pub const CASE_PLACEHOLDER: &str = "case";
 
 struct Ctx<'a> {
     id: &'a str,
@@ -109,7 +117,7 @@ fn num_spec(family: &str, key: &str) -> Option<&'static NumSpec> {
     match family {
         "frozen" => FrozenParams::spec(key),
         "herd" => HerdParams::spec(key),
-        "abc" => AbcParams::spec(key),
+        "abc" => AbcParams::spec(key).or_else(|| model_abc::fault_spec_of(key)),
         _ => None,
     }
 }
@@ -119,7 +127,12 @@ pub fn param_keys(family: &str) -> Vec<&'static str> {
     match family {
         "frozen" => FrozenParams::keys(),
         "herd" => HerdParams::keys(),
-        "abc" => AbcParams::keys().into_iter().chain(["preset"]).collect(),
+        "abc" => AbcParams::keys()
+            .into_iter()
+            .chain(["preset"])
+            .chain(model_abc::FAULT_SPECS.iter().map(|s| s.key))
+            .chain(model_abc::CHOICE_KEYS)
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -135,8 +148,8 @@ pub fn variant(q: &Question, seed: u64, presets: &[Preset]) -> Result<Variant, M
         id_offset: q.id.span().start,
     };
     check_ask(&ctx, spec)?;
-    let drawn = draw(&ctx, spec, seed)?;
-    with_drawn(&ctx, spec, drawn, presets)
+    let (drawn, case) = draw(&ctx, spec, seed)?;
+    with_drawn(&ctx, spec, drawn, case, presets)
 }
 
 fn check_ask(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
@@ -222,14 +235,18 @@ fn numeric_keys(family: &str) -> Vec<&'static str> {
         "herd" => HerdParams::keys(),
         "abc" => crate::engine::params::ABC_SPECS
             .iter()
+            .chain(&model_abc::FAULT_SPECS)
             .map(|s| s.key)
             .collect(),
         _ => Vec::new(),
     }
 }
 
-/// Draws one value per `vary` key on its grid, with a generator seeded from `seed`.
-fn draw(ctx: &Ctx, spec: &ModelSpec, seed: u64) -> Result<BTreeMap<String, f64>, ModelError> {
+type Drawn = (BTreeMap<String, f64>, Option<usize>);
+
+/// Draws one value per `vary` key on its grid, then one of the cases, with a generator seeded
+/// from `seed`.
+fn draw(ctx: &Ctx, spec: &ModelSpec, seed: u64) -> Result<Drawn, ModelError> {
     // Xoshiro256++ is named and stable, so a seed means the same variant in every version.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut drawn = BTreeMap::new();
@@ -237,7 +254,8 @@ fn draw(ctx: &Ctx, spec: &ModelSpec, seed: u64) -> Result<BTreeMap<String, f64>,
         let i = rng.random_range(0..n);
         drawn.insert(key.to_string(), grid_value(min, step, i));
     }
-    Ok(drawn)
+    let case = (!spec.cases.is_empty()).then(|| rng.random_range(0..spec.cases.len()));
+    Ok((drawn, case))
 }
 
 /// Every variant the grid allows, when there are at most `cap` of them.
@@ -253,7 +271,10 @@ pub fn all_variants(
     };
     check_ask(&ctx, spec)?;
     let grids = grids(&ctx, spec)?;
-    let total = grids.iter().try_fold(1usize, |acc, g| acc.checked_mul(g.3));
+    let cases = spec.cases.len();
+    let total = grids
+        .iter()
+        .try_fold(cases.max(1), |acc, g| acc.checked_mul(g.3));
     let Some(total) = total.filter(|t| *t <= cap) else {
         return Ok(None);
     };
@@ -264,7 +285,8 @@ pub fn all_variants(
             drawn.insert(key.to_string(), grid_value(*min, *step, index % n));
             index /= n;
         }
-        out.push(with_drawn(&ctx, spec, drawn, presets)?);
+        let case = (cases > 0).then_some(index % cases.max(1));
+        out.push(with_drawn(&ctx, spec, drawn, case, presets)?);
     }
     Ok(Some(out))
 }
@@ -273,12 +295,24 @@ fn with_drawn(
     ctx: &Ctx,
     spec: &ModelSpec,
     drawn: BTreeMap<String, f64>,
+    case: Option<usize>,
     presets: &[Preset],
 ) -> Result<Variant, ModelError> {
+    key_clashes(ctx, spec)?;
+    let case_params = case
+        .and_then(|i| spec.cases.get(i))
+        .map(|c| &c.get_ref().params);
+    let empty = BTreeMap::new();
+    // Fixed parameters first, then the drawn case's, then the drawn numbers.
+    let set = Settings {
+        fixed: &spec.params,
+        case: case_params.unwrap_or(&empty),
+        drawn: &drawn,
+    };
     let params = match spec.family.get_ref().as_str() {
-        "frozen" => Params::Frozen(frozen(ctx, spec, &drawn)?),
-        "herd" => Params::Herd(herd(ctx, spec, &drawn)?),
-        "abc" => Params::Abc(abc(ctx, spec, &drawn, presets)?),
+        "frozen" => Params::Frozen(frozen(ctx, spec, &set)?),
+        "herd" => Params::Herd(herd(ctx, spec, &set)?),
+        "abc" => Params::Abc(abc(ctx, spec, &set, presets)?),
         other => {
             return Err(ctx.err(
                 Some("family"),
@@ -287,7 +321,25 @@ fn with_drawn(
             ));
         }
     };
-    Ok(Variant { params, drawn })
+    Ok(Variant {
+        params,
+        drawn,
+        case,
+    })
+}
+
+/// Everything one attempt sets, in the order it is applied.
+struct Settings<'a> {
+    fixed: &'a BTreeMap<String, Spanned<toml::Value>>,
+    case: &'a BTreeMap<String, Spanned<toml::Value>>,
+    drawn: &'a BTreeMap<String, f64>,
+}
+
+impl Settings<'_> {
+    /// The fixed parameters and the drawn case's, in the order they apply.
+    fn tables(&self) -> impl Iterator<Item = (&String, &Spanned<toml::Value>)> {
+        self.fixed.iter().chain(self.case.iter())
+    }
 }
 
 fn number(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>) -> Result<f64, ModelError> {
@@ -306,25 +358,45 @@ fn unknown_param(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>, valid: &[&str])
     )
 }
 
-fn vary_key_clash(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
-    match spec.params.iter().find(|(k, _)| spec.vary.contains_key(*k)) {
-        Some((k, v)) => Err(ctx.err(
+/// A key set in two places would make the draw depend on the order it is applied in.
+fn key_clashes(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
+    if let Some((k, v)) = spec.params.iter().find(|(k, _)| spec.vary.contains_key(*k)) {
+        return Err(ctx.err(
             Some(k),
             Some(v.span().start),
             "is both fixed in params and drawn in vary",
-        )),
-        None => Ok(()),
+        ));
     }
+    for case in &spec.cases {
+        let Case { params, .. } = case.get_ref();
+        if params.is_empty() {
+            return Err(ctx.err(
+                Some("cases"),
+                Some(case.span().start),
+                "a case sets at least one parameter",
+            ));
+        }
+        for (k, v) in params {
+            let place = if spec.vary.contains_key(k) {
+                "drawn in vary"
+            } else if spec.params.contains_key(k) || k == "preset" {
+                "fixed in params"
+            } else {
+                continue;
+            };
+            return Err(ctx.err(
+                Some(k),
+                Some(v.span().start),
+                format!("is set by a case and also {place}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
-fn frozen(
-    ctx: &Ctx,
-    spec: &ModelSpec,
-    drawn: &BTreeMap<String, f64>,
-) -> Result<FrozenParams, ModelError> {
-    vary_key_clash(ctx, spec)?;
+fn frozen(ctx: &Ctx, spec: &ModelSpec, set: &Settings) -> Result<FrozenParams, ModelError> {
     let mut p = FrozenParams::default();
-    for (key, v) in &spec.params {
+    for (key, v) in set.tables() {
         let at = Some(v.span().start);
         if FrozenParams::BOOL_KEYS.contains(&key.as_str()) {
             let on = v
@@ -341,7 +413,7 @@ fn frozen(
             return Err(unknown_param(ctx, key, v, &FrozenParams::keys()));
         }
     }
-    for (key, value) in drawn {
+    for (key, value) in set.drawn {
         p.set(key, *value)
             .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
     }
@@ -352,14 +424,9 @@ fn vary_at(spec: &ModelSpec, key: &str) -> Option<usize> {
     spec.vary.get(key).map(|v| v.span().start)
 }
 
-fn herd(
-    ctx: &Ctx,
-    spec: &ModelSpec,
-    drawn: &BTreeMap<String, f64>,
-) -> Result<HerdParams, ModelError> {
-    vary_key_clash(ctx, spec)?;
+fn herd(ctx: &Ctx, spec: &ModelSpec, set: &Settings) -> Result<HerdParams, ModelError> {
     let mut p = HerdParams::default();
-    for (key, v) in &spec.params {
+    for (key, v) in set.tables() {
         if HerdParams::spec(key).is_none() {
             return Err(unknown_param(ctx, key, v, &HerdParams::keys()));
         }
@@ -367,7 +434,7 @@ fn herd(
         p.set(key, n)
             .map_err(|e| ctx.err(Some(key), Some(v.span().start), e.to_string()))?;
     }
-    for (key, value) in drawn {
+    for (key, value) in set.drawn {
         p.set(key, *value)
             .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
     }
@@ -386,10 +453,9 @@ fn herd(
 fn abc(
     ctx: &Ctx,
     spec: &ModelSpec,
-    drawn: &BTreeMap<String, f64>,
+    set: &Settings,
     presets: &[Preset],
 ) -> Result<AbcParams, ModelError> {
-    vary_key_clash(ctx, spec)?;
     let abc_names = || {
         presets
             .iter()
@@ -424,25 +490,45 @@ fn abc(
             ));
         }
     };
-    for (key, v) in spec.params.iter().filter(|(k, _)| *k != "preset") {
-        if AbcParams::spec(key).is_none() {
+    for (key, v) in set.tables().filter(|(k, _)| *k != "preset") {
+        let at = Some(v.span().start);
+        if model_abc::CHOICE_KEYS.contains(&key.as_str()) {
+            model_abc::set_choice(&mut p, key, v.get_ref())
+                .map_err(|e| ctx.err(Some(key), at, e))?;
+        } else if model_abc::fault_spec_of(key).is_some() {
+            let n = number(ctx, key, v)?;
+            model_abc::set_fault_time(&mut p, key, n).map_err(|e| ctx.err(Some(key), at, e))?;
+        } else if AbcParams::spec(key).is_some() {
+            let n = number(ctx, key, v)?;
+            p.set(key, n)
+                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
+        } else {
             let mut valid = vec!["preset"];
             valid.extend(numeric_keys("abc"));
+            valid.extend(model_abc::CHOICE_KEYS);
             return Err(unknown_param(ctx, key, v, &valid));
         }
-        let n = number(ctx, key, v)?;
-        p.set(key, n)
-            .map_err(|e| ctx.err(Some(key), Some(v.span().start), e.to_string()))?;
     }
-    for (key, value) in drawn {
-        p.set(key, *value)
-            .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
+    for (key, value) in set.drawn {
+        let at = vary_at(spec, key);
+        if model_abc::fault_spec_of(key).is_some() {
+            model_abc::set_fault_time(&mut p, key, *value)
+                .map_err(|e| ctx.err(Some(key), at, e))?;
+        } else {
+            p.set(key, *value)
+                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
+        }
     }
     Ok(p)
 }
 
 /// Runs the engine on a variant and reads the question's answer off the metrics.
 pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
+    run(q, v).map(|(a, _)| a)
+}
+
+/// Runs the engine on a variant: the question's answer and the whole trace it came from.
+pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError> {
     let spec = spec_of(q)?;
     let ctx = Ctx {
         id: q.id.get_ref(),
@@ -465,7 +551,7 @@ pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
         )
     };
     let some = |x: Option<f64>| x.map(ModelAnswer::Number).ok_or_else(missing);
-    match &trace.metrics {
+    let answer = match &trace.metrics {
         Metrics::Frozen(m) => match ask {
             "verdict" => Ok(ModelAnswer::Verdict(m.verdict)),
             "holder_write_accepted" => m
@@ -492,6 +578,9 @@ pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
             "duplicate_nodes" => Ok(ModelAnswer::Number(f64::from(m.duplicate_nodes))),
             "max_holders" => Ok(ModelAnswer::Number(f64::from(m.max_holders))),
             "stuck_count" => Ok(ModelAnswer::Number(m.stuck_clients.len() as f64)),
+            "believed_holders" => Ok(ModelAnswer::Number(f64::from(
+                crate::quiz::facts::most_believing_holders(&trace).count,
+            ))),
             _ => Err(missing()),
         },
         Metrics::Election(m) => match ask {
@@ -513,7 +602,8 @@ pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
             "writer_wait_ms" => some(m.writer_wait_ms.map(|w| w as f64)),
             _ => Err(missing()),
         },
-    }
+    }?;
+    Ok((answer, trace))
 }
 
 /// Draws the variant for `seed` and computes its answer.
@@ -527,76 +617,9 @@ pub fn compute(
     Ok((v, a))
 }
 
-/// Formats a parameter value as the bank writes it: no trailing zeros (`12`, `12.5`, `4.25`).
-pub fn fmt_value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        let s = format!("{v:.6}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
-
-/// The `{name}` placeholders in a text, with their byte offsets, in order.
-pub fn placeholders(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut base = 0;
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let len = after
-            .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
-            .unwrap_or(after.len());
-        if len > 0 && after[len..].starts_with('}') {
-            out.push((base + open, &after[..len]));
-        }
-        base += open + 1;
-        rest = after;
-    }
-    out
-}
-
-/// Fills `{param}` placeholders with the values drawn for this variant; others stay as written.
-pub fn fill(text: &str, v: &Variant) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    for (at, name) in placeholders(text) {
-        if let Some(value) = v.drawn.get(name) {
-            out.push_str(&text[last..at]);
-            out.push_str(&fmt_value(*value));
-            last = at + name.len() + 2;
-        }
-    }
-    out.push_str(&text[last..]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_print_without_trailing_zeros() {
-        assert_eq!(fmt_value(12.0), "12");
-        assert_eq!(fmt_value(12.5), "12.5");
-        assert_eq!(fmt_value(4.25), "4.25");
-        assert_eq!(fmt_value(0.1 + 0.2), "0.3");
-    }
-
-    #[test]
-    fn placeholders_are_found_and_filled() {
-        let text = "pause {pause_len} s at {pause_start}; code {a b} {}";
-        let names: Vec<&str> = placeholders(text).into_iter().map(|(_, n)| n).collect();
-        assert_eq!(names, ["pause_len", "pause_start"]);
-        let v = Variant {
-            params: Params::Frozen(FrozenParams::default()),
-            drawn: BTreeMap::from([("pause_len".to_string(), 6.5)]),
-        };
-        assert_eq!(
-            fill(text, &v),
-            "pause 6.5 s at {pause_start}; code {a b} {}"
-        );
-    }
 
     #[test]
     fn grids_include_both_ends() {

@@ -234,6 +234,8 @@ pub enum Ui {
     KeyQuizOpenRun,
     KeyQuizScroll,
     KeyQuizLeave,
+    KeyQuizHint,
+    KeyHomeFilter,
 }
 
 /// The words for `t` in `lang`. A `{}` in the result is a place for a number or name.
@@ -548,10 +550,21 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
             "推演题答完后：在模拟中打开这次运行",
             "model, once answered: open this run in its simulation",
         ),
-        KeyQuizScroll => ("答完后：滚动解析", "once answered: scroll the explanation"),
+        KeyQuizScroll => (
+            "滚动放不下的参考答案或解析",
+            "scroll a reference answer or explanation that does not fit",
+        ),
         KeyQuizLeave => (
             "离开测验（先确认；已答的保留）",
             "leave the quiz (asks first; answers are kept)",
+        ),
+        KeyQuizHint => (
+            "看提示（这道题最多只算一半的分）",
+            "take the hint (the answer then counts at most half its points)",
+        ),
+        KeyHomeFilter => (
+            "测验筛选行：切换题型或难度",
+            "on a quiz filter row: change the kind or difficulty",
         ),
     };
     lang.pick(zh, en)

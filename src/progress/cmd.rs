@@ -136,12 +136,7 @@ pub fn render(o: &Overview, bank: Option<&Bank>, path: &Path, lang: Lang) -> Str
         for m in &o.missed {
             let text = bank
                 .and_then(|b| b.find(&m.question))
-                .and_then(|(_, q)| {
-                    q.points
-                        .iter()
-                        .chain(q.follow_up.iter().flat_map(|f| f.points.iter()))
-                        .nth(m.point)
-                })
+                .and_then(|(_, q)| q.all_points().nth(m.point))
                 .map(|p| lang.pick(&p.zh, &p.en).to_string())
                 .unwrap_or_default();
             let _ = writeln!(s, "  {}× {} #{}: {text}", m.times, m.question, m.point + 1);

@@ -252,6 +252,7 @@ pub fn parse(file: &str) -> Result<Parsed, String> {
         return Ok(Parsed::Newer(found, read().ok()));
     }
     let p = migrate(read()?, found)?;
+    p.validate()?;
     Ok(if found == SCHEMA_VERSION {
         Parsed::Current(p)
     } else {
@@ -368,7 +369,7 @@ mod tests {
         let text = format!(
             "schema_version = 1\nfuture = \"kept\"\n[cards.q]\nstability = 1.0\ndifficulty = 5.0\n\
              due = 10\nlast_review = 1\nreps = 1\nshade = \"blue\"\n\n[[answers]]\n{ANSWER}\
-             note = \"\"\"\n[[answers]]\n\"\"\"\nhint = 2\n\n[[sessions]]\nstarted = 1\nended = 2\n\
+             note = \"\"\"\n[[answers]]\n\"\"\"\nmood = 2\n\n[[sessions]]\nstarted = 1\nended = 2\n\
              questions = 1\nanswered = 1\nscore = 1\nmax = 1\n[settings]\nx = 1\n"
         );
         assert!(split(&text).is_some());
@@ -377,7 +378,7 @@ mod tests {
         };
         assert_eq!(p.answers.len(), 1);
         assert_eq!(p.answers[0].note, "[[answers]]\n");
-        assert_eq!(p.answers[0].extra.keys(), ["hint"]);
+        assert_eq!(p.answers[0].extra.keys(), ["mood"]);
         assert_eq!(p.sessions.len(), 1);
         assert_eq!(p.unknown.top.keys(), ["future", "settings"]);
         assert_eq!(p.unknown.cards["q"].keys(), ["shade"]);
@@ -388,12 +389,12 @@ mod tests {
         };
         assert_eq!(p, q, "{again}");
         // An answer with a sub-table needs the whole parse, and gets the same answer.
-        let sub = text.replace("hint = 2\n", "hint = 2\n[answers.meta]\nby = \"hand\"\n");
+        let sub = text.replace("mood = 2\n", "mood = 2\n[answers.meta]\nby = \"hand\"\n");
         assert!(split(&sub).is_none());
         let Ok(Parsed::Current(r)) = parse(&sub) else {
             panic!("{:?}", parse(&sub))
         };
-        assert_eq!(r.answers[0].extra.keys(), ["hint", "meta"]);
+        assert_eq!(r.answers[0].extra.keys(), ["meta", "mood"]);
         let again = to_text(&r).unwrap();
         let Ok(Parsed::Current(s)) = parse(&again) else {
             panic!("{again}")

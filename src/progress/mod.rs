@@ -20,8 +20,8 @@ pub use compact::{Extra, Name};
 
 use crate::content::deck::Kind;
 use crate::quiz::sched::{self, Card, Rating, SelfRating, Time};
-use crate::quiz::session::Graded;
-use crate::quiz::summary::Summary;
+use crate::quiz::session::{Graded, SessionKind};
+use crate::quiz::summary::{Summary, Tiers};
 
 /// The version of the file layout this build writes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -47,6 +47,9 @@ pub struct Answer {
     /// Keys this build does not know, kept as they were.
     #[serde(flatten, default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+    /// The hint was taken before answering (the score was capped).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hint: bool,
 }
 
 impl Answer {
@@ -68,6 +71,16 @@ pub struct SessionRecord {
     /// Keys this build does not know, kept as they were.
     #[serde(flatten, default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+    /// A quiz, an interview or the self-test.
+    #[serde(default, skip_serializing_if = "is_quiz")]
+    pub kind: SessionKind,
+    /// The self-test: how its answers were rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tiers: Option<Tiers>,
+}
+
+fn is_quiz(k: &SessionKind) -> bool {
+    *k == SessionKind::Quiz
 }
 
 /// Keys of the file this build does not know, outside the answers and sessions: at the top level
@@ -119,6 +132,7 @@ impl Progress {
             missed: g.missed.clone(),
             note: g.note.clone(),
             extra: Extra::default(),
+            hint: g.hint,
         });
         let card = sched::review(self.cards.get(&g.id), g.rating, g.at);
         self.cards.insert(g.id.clone(), card);
@@ -133,6 +147,8 @@ impl Progress {
             score: s.score,
             max: s.max,
             extra: Extra::default(),
+            kind: s.kind,
+            tiers: (s.kind == SessionKind::SelfTest).then_some(s.tiers),
         });
     }
 
@@ -152,6 +168,35 @@ impl Progress {
                 }
             })
             .unwrap_or_else(|| Name::from(id))
+    }
+
+    /// Refuses records no locklab writes: a score above its maximum (a hand-edited file), which
+    /// would otherwise show as a percentage above 100.
+    pub fn validate(&self) -> Result<(), String> {
+        for (i, a) in self.answers.iter().enumerate() {
+            if a.score > a.max {
+                return Err(format!(
+                    "answer {} (question `{}`) scores {} of at most {}",
+                    i + 1,
+                    a.question,
+                    a.score,
+                    a.max
+                ));
+            }
+        }
+        for (i, s) in self.sessions.iter().enumerate() {
+            if s.score > s.max || s.answered > s.questions {
+                return Err(format!(
+                    "session {} scores {} of at most {} ({} of {} questions answered)",
+                    i + 1,
+                    s.score,
+                    s.max,
+                    s.answered,
+                    s.questions
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Moves the history of renamed questions to their current ids (`aliases`: old id to new).

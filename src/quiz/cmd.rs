@@ -1,13 +1,15 @@
-//! `locklab quiz`: select questions, open the progress store, run plain mode on stdin/stdout.
+//! `locklab quiz`, `locklab interview` and `locklab self-test` in plain mode: select the
+//! questions, open the progress store, run the session on stdin/stdout.
 
 use std::path::Path;
 
+use super::item::Rounds;
 use super::plain;
 use super::sched::{Calendar, Time};
 use super::select::{self, Bank, SelectError, Selection};
-use super::session::Session;
+use super::session::{Session, SessionKind};
 use super::text::{self, Label};
-use crate::cli::QuizArgs;
+use crate::cli::{InterviewArgs, QuizArgs};
 use crate::i18n::Lang;
 use crate::progress::store::Store;
 use crate::sim_cmd::UserError;
@@ -48,20 +50,11 @@ pub fn open_store(dir: &Path, lang: Lang, bank: Option<&Bank>) -> Result<Store, 
     Ok(store)
 }
 
-pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(failure)?;
-    let mut store = open_store(data_dir, lang, Some(&bank))?;
-    let start = now();
-    let seed = args.seed.unwrap_or(start as u64);
-    let sel = Selection {
-        deck: args.deck.clone(),
-        topic: args.topic.clone(),
-        due: args.due,
-        count: args.count.map(|n| n as usize),
-        seed,
-        calendar: calendar(start),
-    };
-    let picked = select::select(&bank, &sel, &store.data().cards, start).map_err(|e| match e {
+/// How many questions an interview asks unless told otherwise.
+pub const INTERVIEW_SIZE: usize = 3;
+
+fn select_error(e: SelectError, lang: Lang) -> UserError {
+    match e {
         SelectError::UnknownDeck { name, known } => UserError::usage(format!(
             "{} `{name}`; {}: {}",
             text::label(Label::UnknownDeck, lang),
@@ -71,12 +64,30 @@ pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Res
         SelectError::UnknownTopic(t) => {
             UserError::usage(format!("{} `{t}`", text::label(Label::NoSuchTopic, lang)))
         }
-    })?;
-    let (items, errors) = select::prepare_all(&bank, &picked, seed, lang);
+    }
+}
+
+pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
+    let bank = Bank::load(source).map_err(failure)?;
+    let store = open_store(data_dir, lang, Some(&bank))?;
+    let start = now();
+    let seed = args.seed.unwrap_or(start as u64);
+    let sel = Selection {
+        deck: args.deck.clone(),
+        topic: args.topic.clone(),
+        kind: args.kind.map(|k| k.kind()),
+        difficulty: args.difficulty,
+        due: args.due,
+        count: args.count.map(|n| n as usize),
+        seed,
+        calendar: calendar(start),
+    };
+    let picked = select::select(&bank, &sel, &store.data().cards, start)
+        .map_err(|e| select_error(e, lang))?;
+    let (items, errors) = select::prepare_all(&bank, &picked, seed, lang, Rounds::First);
     for e in &errors {
         eprintln!("locklab: {e}");
     }
-    let mut out = std::io::stdout().lock();
     let header = text::quiz_header(items.len(), seed, store.path(), lang);
     if items.is_empty() {
         let none = if args.due {
@@ -86,7 +97,77 @@ pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Res
         };
         return crate::sim_cmd::write_stdout(format!("{header}\n{none}\n").as_bytes());
     }
-    let mut session = Session::new(items, start);
+    let session = Session::new(items, start);
+    play(session, store, lang, &header, &plain::Options::default())
+}
+
+/// `locklab interview --plain`: recall questions with every follow-up round.
+pub fn interview(
+    args: &InterviewArgs,
+    lang: Lang,
+    source: &Source,
+    data_dir: &Path,
+) -> Result<(), UserError> {
+    let bank = Bank::load(source).map_err(failure)?;
+    let store = open_store(data_dir, lang, Some(&bank))?;
+    let start = now();
+    let seed = args.seed.unwrap_or(start as u64);
+    let count = args.count.map_or(INTERVIEW_SIZE, |n| n as usize);
+    let picked = select::chains(&bank, args.deck.as_deref(), seed, count)
+        .map_err(|e| select_error(e, lang))?;
+    let (items, errors) = select::prepare_all(&bank, &picked, seed, lang, Rounds::All);
+    for e in &errors {
+        eprintln!("locklab: {e}");
+    }
+    let limit = args.minutes.map(|m| Time::from(m) * 60);
+    let header = text::interview_header(items.len(), seed, limit, store.path(), lang);
+    if items.is_empty() {
+        let none = text::label(Label::NoChains, lang);
+        return crate::sim_cmd::write_stdout(format!("{header}\n{none}\n").as_bytes());
+    }
+    let lessons: Vec<_> = crate::content::lesson::load_all(source)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|l| l.lang == lang)
+        .collect();
+    let session = Session::of_kind(items, SessionKind::Interview, start);
+    let opts = plain::Options {
+        limit,
+        lessons: &lessons,
+    };
+    play(session, store, lang, &header, &opts)
+}
+
+/// `locklab self-test --plain`: the fixed twelve recall questions, without follow-ups.
+pub fn self_test(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
+    let bank = Bank::load(source).map_err(failure)?;
+    let store = open_store(data_dir, lang, Some(&bank))?;
+    let start = now();
+    let picked = select::self_test(&bank);
+    let (items, errors) = select::prepare_all(&bank, &picked, 0, lang, Rounds::None);
+    for e in &errors {
+        eprintln!("locklab: {e}");
+    }
+    if items.is_empty() {
+        return Err(failure(
+            text::label(Label::NoSelfTestList, lang).to_string(),
+        ));
+    }
+    let header = text::self_test_header(items.len(), store.path(), lang);
+    let session = Session::of_kind(items, SessionKind::SelfTest, start);
+    play(session, store, lang, &header, &plain::Options::default())
+}
+
+/// Runs a prepared session in plain mode on stdin and stdout. A session in which answers could
+/// not be saved ends with status 1.
+fn play(
+    mut session: Session,
+    mut store: Store,
+    lang: Lang,
+    header: &str,
+    opts: &plain::Options,
+) -> Result<(), UserError> {
+    let mut out = std::io::stdout().lock();
     let mut input = std::io::stdin().lock();
     let mut clock = now;
     let result =
@@ -98,9 +179,11 @@ pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Res
                 &mut store,
                 lang,
                 &mut clock,
+                opts,
             )
         });
     match result {
+        Ok(o) if o.unsaved > 0 => Err(failure(text::unsaved(o.unsaved, lang))),
         Ok(_) => Ok(()),
         // A reader that went away ends the session; every answer was already saved.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

@@ -1,5 +1,6 @@
 //! A question made ready to ask: text in one language, model variant drawn and its answer
-//! computed by the engine, order steps shuffled. Everything a screen or plain mode shows.
+//! computed by the engine (with an explanation written from that run), choice options and order
+//! steps shuffled for this attempt. Everything a screen or plain mode shows.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -30,7 +31,7 @@ pub struct OptionText {
     pub why: String,
 }
 
-/// An interviewer's follow-up to a recall question.
+/// One round of an interviewer's follow-ups to a recall question.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FollowUpText {
     pub prompt: String,
@@ -58,9 +59,12 @@ impl ModelInput {
     pub fn show(&self, answer: &ModelAnswer) -> String {
         use crate::content::model::fmt_value;
         match (answer, self) {
-            (ModelAnswer::Number(x), ModelInput::Number { tolerance }) => {
+            (ModelAnswer::Number(x), ModelInput::Number { tolerance })
+                if *tolerance > DEFAULT_TOLERANCE =>
+            {
                 format!("{} (± {})", fmt_value(*x), fmt_value(*tolerance))
             }
+            (ModelAnswer::Number(x), ModelInput::Number { .. }) => fmt_value(*x),
             (_, ModelInput::Options(opts)) => opts
                 .iter()
                 .position(|(_, v)| v == answer)
@@ -75,9 +79,11 @@ impl ModelInput {
 pub enum Body {
     Recall {
         points: Vec<PointText>,
-        follow_up: Option<FollowUpText>,
+        /// The follow-up rounds asked in this attempt, each deeper than the last.
+        follow_ups: Vec<FollowUpText>,
     },
     Choice {
+        /// The options in the order shown, shuffled for this attempt.
         options: Vec<OptionText>,
     },
     Order {
@@ -90,7 +96,20 @@ pub enum Body {
         variant: Variant,
         answer: ModelAnswer,
         input: ModelInput,
+        /// The explanation written from this attempt's run, with its numbers.
+        worked: String,
     },
+}
+
+/// How many follow-up rounds of a recall question an attempt asks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounds {
+    /// The opening question only (the self-test).
+    None,
+    /// The opening question and the first round (a quiz).
+    First,
+    /// Every round (an interview).
+    All,
 }
 
 /// One question ready to ask.
@@ -106,22 +125,56 @@ pub struct Item {
     pub prompt: String,
     /// Recall: the reference answer; other kinds: the explanation shown after answering.
     pub answer: String,
+    /// One hint the learner may take (recall and model); taking it caps the score.
+    pub hint: Option<String>,
+    /// The lesson of the question's deck (`06-leases`).
+    pub lesson: String,
+    /// Where the question is taught (`lesson:06-leases#2`, `sim:frozen-fenced`), if it says.
+    pub see: Vec<String>,
     pub body: Body,
 }
 
 impl Item {
-    /// The most points this question can earn (a recall follow-up included).
+    /// The most points this question can earn (the follow-up rounds asked included).
     pub fn max_score(&self) -> u32 {
         match &self.body {
-            Body::Recall { points, follow_up } => {
-                let sum = |p: &[PointText]| p.iter().map(|p| p.value).sum::<u32>();
-                sum(points) + follow_up.as_ref().map_or(0, |f| sum(&f.points))
+            Body::Recall { points, follow_ups } => {
+                sum(points) + follow_ups.iter().map(|f| sum(&f.points)).sum::<u32>()
             }
             Body::Choice { options } => options.iter().filter(|o| o.correct).count() as u32,
             Body::Order { shown, .. } => shown.len() as u32,
             Body::Model { .. } => 1,
         }
     }
+
+    /// The most points the opening question (without its follow-ups) can earn.
+    pub fn opening_max(&self) -> u32 {
+        match &self.body {
+            Body::Recall { points, .. } => sum(points),
+            _ => self.max_score(),
+        }
+    }
+
+    /// The scoring points of every round asked, the opening question first: the numbering
+    /// `missed` uses.
+    pub fn all_points(&self) -> Vec<&PointText> {
+        match &self.body {
+            Body::Recall { points, follow_ups } => points
+                .iter()
+                .chain(follow_ups.iter().flat_map(|f| f.points.iter()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn sum(points: &[PointText]) -> u32 {
+    points.iter().map(|p| p.value).sum()
+}
+
+/// The most a score may be once the hint was taken: half the points, rounded down.
+pub fn hint_cap(max: u32) -> u32 {
+    max / 2
 }
 
 /// Why a question could not be prepared.
@@ -165,13 +218,15 @@ fn points(ps: &[crate::content::deck::Point], lang: Lang) -> Vec<PointText> {
         .collect()
 }
 
-/// Prepares question `q` of `deck` for one attempt drawn with `session_seed`.
+/// Prepares question `q` of `deck` for one attempt drawn with `session_seed`, asking `rounds`
+/// of its follow-ups.
 pub fn prepare(
     deck: &DeckFile,
     q: &Question,
     session_seed: u64,
     lang: Lang,
     presets: &[Preset],
+    rounds: Rounds,
 ) -> Result<Item, PrepareError> {
     let id = q.id.get_ref().clone();
     let err = |message: String| PrepareError {
@@ -185,25 +240,34 @@ pub fn prepare(
         .cloned()
         .unwrap_or_default();
     let mut prompt = text.prompt;
+    let asked = match rounds {
+        Rounds::None => 0,
+        Rounds::First => 1,
+        Rounds::All => usize::MAX,
+    };
     let body = match q.kind {
         Kind::Recall => Body::Recall {
             points: points(&q.points, lang),
-            follow_up: q.follow_up.as_ref().map(|f| {
-                let t = match lang {
-                    Lang::Zh => f.zh.as_ref().or(f.en.as_ref()),
-                    Lang::En => f.en.as_ref().or(f.zh.as_ref()),
-                }
-                .cloned()
-                .unwrap_or_default();
-                FollowUpText {
-                    prompt: t.prompt,
-                    answer: t.answer,
-                    points: points(&f.points, lang),
-                }
-            }),
+            follow_ups: q
+                .rounds()
+                .take(asked)
+                .map(|f| {
+                    let t = match lang {
+                        Lang::Zh => f.zh.as_ref().or(f.en.as_ref()),
+                        Lang::En => f.en.as_ref().or(f.zh.as_ref()),
+                    }
+                    .cloned()
+                    .unwrap_or_default();
+                    FollowUpText {
+                        prompt: t.prompt,
+                        answer: t.answer,
+                        points: points(&f.points, lang),
+                    }
+                })
+                .collect(),
         },
-        Kind::Choice => Body::Choice {
-            options: q
+        Kind::Choice => {
+            let mut options: Vec<OptionText> = q
                 .options
                 .iter()
                 .map(|o| OptionText {
@@ -211,8 +275,13 @@ pub fn prepare(
                     correct: o.correct,
                     why: pick(lang, &o.why_zh, &o.why_en),
                 })
-                .collect(),
-        },
+                .collect();
+            // The bank lists the right option first more often than not; the position must
+            // tell nothing. A stream of its own, so order questions keep their draws.
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ OPTION_STREAM);
+            options.shuffle(&mut rng);
+            Body::Choice { options }
+        }
         Kind::Order => {
             let n = q.steps.len();
             let mut order: Vec<usize> = (0..n).collect();
@@ -233,17 +302,28 @@ pub fn prepare(
             Body::Order { shown, correct }
         }
         Kind::Model => {
-            let (variant, answer) =
-                model::compute(q, seed, presets).map_err(|e| err(e.to_string()))?;
-            prompt = model::fill(&prompt, &variant);
+            let variant = model::variant(q, seed, presets).map_err(|e| err(e.to_string()))?;
+            let (answer, trace) = model::run(q, &variant).map_err(|e| err(e.to_string()))?;
+            let case = model::case_text(q, &variant, lang);
+            prompt = model::fill_case(&prompt, &variant, case);
             let input = model_input(q, &answer, lang);
+            let worked = super::explain::worked(q, &variant, &trace, lang);
             Body::Model {
                 variant,
                 answer,
                 input,
+                worked,
             }
         }
     };
+    let hint = q.hint.as_ref().map(|h| {
+        let h = h.get_ref();
+        let (mine, other) = match lang {
+            Lang::Zh => (&h.zh, &h.en),
+            Lang::En => (&h.en, &h.zh),
+        };
+        if mine.trim().is_empty() { other } else { mine }.clone()
+    });
     Ok(Item {
         id: id.clone(),
         deck: deck.deck.deck.get_ref().clone(),
@@ -253,9 +333,15 @@ pub fn prepare(
         seed,
         prompt,
         answer: text.answer,
+        hint,
+        lesson: deck.deck.lesson.get_ref().clone(),
+        see: q.see.iter().map(|s| s.get_ref().clone()).collect(),
         body,
     })
 }
+
+/// Mixed into an item's seed for the option shuffle.
+const OPTION_STREAM: u64 = 0x6f70_7469_6f6e_7321;
 
 fn model_input(q: &Question, answer: &ModelAnswer, lang: Lang) -> ModelInput {
     match answer {

@@ -5,11 +5,15 @@
 //! `locklab quiz` in [`cmd`] bring in stdin, stdout and the progress store.
 
 pub mod cmd;
+pub mod explain;
+pub mod facts;
 pub mod item;
 pub mod plain;
+pub mod report;
 pub mod sched;
 pub mod score;
 pub mod select;
+pub mod selftest;
 pub mod session;
 pub mod summary;
 pub mod text;

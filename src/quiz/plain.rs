@@ -2,16 +2,19 @@
 //!
 //! Each request for input is one line beginning with `> `; each answer is saved before the next
 //! question, and a `saved N` line (N answers in the file) confirms the write. `q` stops and keeps
-//! what was answered; the end of input ends the session the same way.
+//! what was answered; the end of input ends the session the same way. A line that is not valid
+//! UTF-8 is asked again like any reply that does not fit.
 
 use std::io::{self, BufRead, Write};
 
-use super::item::{Body, Item, ModelInput, PointText, letter};
+use super::item::{Body, FollowUpText, Item, ModelInput, PointText, hint_cap, letter};
+use super::report;
 use super::sched::{SelfRating, Time};
 use super::score::ModelResponse;
-use super::session::{Graded, Phase, Session, SessionError};
+use super::session::{Graded, Phase, Session, SessionError, SessionKind};
 use super::summary::Summary;
 use super::text::{self, Label};
+use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
 use crate::progress::store::Store;
 
@@ -19,14 +22,19 @@ use crate::progress::store::Store;
 enum Line {
     Text(String),
     Note(String),
+    /// Not valid UTF-8.
+    Garbled,
     Quit,
 }
 
 fn read(input: &mut impl BufRead) -> io::Result<Line> {
-    let mut s = String::new();
-    if input.read_line(&mut s)? == 0 {
+    let mut bytes = Vec::new();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
         return Ok(Line::Quit);
     }
+    let Ok(s) = String::from_utf8(bytes) else {
+        return Ok(Line::Garbled);
+    };
     let t = s.trim();
     if t.eq_ignore_ascii_case("q") {
         Ok(Line::Quit)
@@ -64,8 +72,99 @@ pub fn parse_letters(s: &str) -> Option<Vec<usize>> {
 /// The clock plain mode reads; tests pass a fixed one.
 pub type Clock<'a> = &'a mut dyn FnMut() -> Time;
 
-/// Runs the session to its end, saving after every answer. Returns the summary, which is also
-/// recorded in the store.
+/// What the session needs besides its questions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// An interview's time limit in seconds: once it runs out, the question in progress is the
+    /// last (its rounds not yet asked are dropped).
+    pub limit: Option<Time>,
+    /// The lessons in the session's language, for the interview report's study links.
+    pub lessons: &'a [Lesson],
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub summary: Summary,
+    /// Answers kept in memory only, because saving failed (0 when all reached the file or the
+    /// file was read-only from the start).
+    pub unsaved: usize,
+}
+
+/// Everything the question loop carries along.
+struct Run<'a, R, W> {
+    input: &'a mut R,
+    out: &'a mut W,
+    lang: Lang,
+    clock: Clock<'a>,
+    limit: Option<Time>,
+    time_up: bool,
+}
+
+impl<R: BufRead, W: Write> Run<'_, R, W> {
+    /// Whether an interview's time has run out (said once when it does).
+    fn check_time(&mut self, session: &Session) -> io::Result<bool> {
+        if let Some(limit) = self.limit
+            && !self.time_up
+            && (self.clock)() - session.started() >= limit
+        {
+            self.time_up = true;
+            writeln!(self.out, "{}", text::label(Label::TimeUp, self.lang))?;
+        }
+        Ok(self.time_up)
+    }
+
+    /// Asks until `f` accepts a line; `None` when the learner stops. A line `n TEXT` at any
+    /// prompt sets the note kept with the current question's answer; `h`, where `hint` is set,
+    /// shows the hint.
+    fn ask<T>(
+        &mut self,
+        session: &mut Session,
+        prompt: &str,
+        hint: bool,
+        mut f: impl FnMut(&mut Session, &str, &mut dyn FnMut() -> Time) -> Option<T>,
+    ) -> io::Result<Option<T>> {
+        let lang = self.lang;
+        loop {
+            writeln!(self.out, "{prompt}")?;
+            self.out.flush()?;
+            match read(self.input)? {
+                Line::Quit => return Ok(None),
+                Line::Garbled => writeln!(self.out, "{}", text::invalid(lang))?,
+                Line::Note(note) => {
+                    session.set_note(note);
+                    writeln!(self.out, "{}", text::noted(lang))?;
+                }
+                Line::Text(s) if hint && s.eq_ignore_ascii_case("h") => self.hint(session)?,
+                Line::Text(s) => match f(session, &s, &mut *self.clock) {
+                    Some(v) => return Ok(Some(v)),
+                    None => writeln!(self.out, "{}", text::invalid(lang))?,
+                },
+            }
+        }
+    }
+
+    fn hint(&mut self, session: &mut Session) -> io::Result<()> {
+        let lang = self.lang;
+        let Some(item) = session.current().cloned() else {
+            return Ok(());
+        };
+        match session.take_hint() {
+            Ok(h) => {
+                let max = item.opening_max();
+                writeln!(
+                    self.out,
+                    "{}",
+                    text::hint_taken(&h, hint_cap(max), max, lang)
+                )
+            }
+            Err(_) => writeln!(self.out, "{}", text::label(Label::NoHint, lang)),
+        }
+    }
+}
+
+/// Runs the session to its end, saving after every answer. The summary is also recorded in the
+/// store.
 pub fn run(
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -73,135 +172,144 @@ pub fn run(
     store: &mut Store,
     lang: Lang,
     clock: Clock,
-) -> io::Result<Summary> {
-    let p = text::prompts(lang);
+    opts: &Options,
+) -> io::Result<Outcome> {
+    let mut r = Run {
+        input,
+        out,
+        lang,
+        clock,
+        limit: opts.limit,
+        time_up: false,
+    };
+    let mut unsaved = 0;
     while let Some(item) = session.current().cloned() {
+        if session.kind() == SessionKind::Interview
+            && r.check_time(session)?
+            && !session.results().is_empty()
+        {
+            break;
+        }
         let (i, n) = session.position();
         writeln!(
-            out,
-            "\n{} {}/{} · {} · {}",
-            text::label(Label::Question, lang),
-            i + 1,
-            n,
-            text::kind(item.kind, lang),
-            item.id
+            r.out,
+            "\n{}",
+            text::question_line(i, n, item.kind, item.difficulty, &item.id, lang)
         )?;
-        writeln!(out, "{}", item.prompt)?;
+        if session.kind() == SessionKind::Interview {
+            let elapsed = (r.clock)() - session.started();
+            writeln!(r.out, "{}", text::clock(elapsed, r.limit))?;
+        }
+        writeln!(r.out, "{}", item.prompt)?;
         let done = match &item.body {
-            Body::Recall { points, follow_up } => recall(
-                input,
-                out,
-                session,
-                &item,
-                points,
-                follow_up.as_ref(),
-                lang,
-                clock,
-            )?,
+            Body::Recall { points, follow_ups } => {
+                recall(&mut r, session, &item, points, follow_ups)?
+            }
             Body::Choice { options } => {
                 for (k, o) in options.iter().enumerate() {
-                    writeln!(out, "  {}) {}", letter(k), o.text)?;
+                    writeln!(r.out, "  {}) {}", letter(k), o.text)?;
                 }
-                let prompt = if options.iter().filter(|o| o.correct).count() > 1 {
-                    p.letters
-                } else {
-                    p.letter
-                };
-                ask(input, out, session, prompt, lang, |session, s| {
+                let p = text::prompts(lang);
+                r.ask(session, p.letters, false, |session, s, clock| {
                     let picked = parse_letters(s)?;
                     session.answer_choice(&picked, clock()).ok().cloned()
                 })?
             }
             Body::Order { shown, .. } => {
                 for (k, s) in shown.iter().enumerate() {
-                    writeln!(out, "  {}. {s}", k + 1)?;
+                    writeln!(r.out, "  {}. {s}", k + 1)?;
                 }
-                ask(input, out, session, p.steps, lang, |session, s| {
+                let p = text::prompts(lang);
+                r.ask(session, p.steps, false, |session, s, clock| {
                     let seq = parse_numbers(s)?;
                     session.answer_order(&seq, clock()).ok().cloned()
                 })?
             }
-            Body::Model { input: mi, .. } => {
-                let prompt = match mi {
-                    ModelInput::Number { .. } => p.number,
-                    ModelInput::Options(opts) => {
-                        for (k, (label, _)) in opts.iter().enumerate() {
-                            writeln!(out, "  {}) {label}", letter(k))?;
-                        }
-                        p.letter
-                    }
-                };
-                ask(input, out, session, prompt, lang, |session, s| {
-                    let r = match mi {
-                        ModelInput::Number { .. } => {
-                            ModelResponse::Number(s.replace(',', ".").parse().ok()?)
-                        }
-                        ModelInput::Options(_) => match parse_letters(s)?.as_slice() {
-                            [one] => ModelResponse::Option(*one),
-                            _ => return None,
-                        },
-                    };
-                    session.answer_model(&r, clock()).ok().cloned()
-                })?
-            }
+            Body::Model { input: mi, .. } => model(&mut r, session, &item, mi)?,
         };
         let Some(graded) = done else {
             session.stop();
             break;
         };
-        show_result(out, &item, &graded, lang)?;
+        show_result(r.out, &item, &graded, lang)?;
         store.data_mut().record(&graded);
-        save(out, store, lang)?;
+        unsaved = save(r.out, store, lang, unsaved + 1)?;
+        if let Body::Model { variant, .. } = &item.body
+            && !offer_run(&mut r, session, &variant.params)?
+        {
+            session.stop();
+            break;
+        }
         session.next();
     }
     session.stop();
-    let summary = session.summary(clock());
-    show_summary(out, &summary, lang)?;
+    let summary = session.summary((r.clock)());
+    show_summary(r.out, &summary, lang)?;
+    if session.kind() == SessionKind::Interview {
+        show_report(r.out, session, opts.lessons, lang)?;
+    }
     if summary.answered > 0 {
         store.data_mut().record_session(&summary);
-        if let Err(e) = store.save() {
-            writeln!(out, "! {}", text::cannot_save(&e, lang))?;
+        match store.save() {
+            Ok(_) => unsaved = 0,
+            Err(e) => writeln!(r.out, "! {}", text::cannot_save(&e, lang))?,
         }
     }
-    out.flush()?;
-    Ok(summary)
-}
-
-fn save(out: &mut impl Write, store: &mut Store, lang: Lang) -> io::Result<()> {
-    match store.save() {
-        Ok(true) => writeln!(out, "{}", text::saved(store.data().answers.len(), lang))?,
-        Ok(false) => writeln!(out, "{}", text::not_saved(lang))?,
-        // The answer stays in memory and the session goes on; the next save may succeed.
-        Err(e) => writeln!(out, "! {}", text::cannot_save(&e, lang))?,
+    if session.kind() == SessionKind::SelfTest {
+        show_self_tests(r.out, store, lang)?;
     }
-    out.flush()
+    if unsaved > 0 {
+        writeln!(r.out, "! {}", text::unsaved(unsaved, lang))?;
+    }
+    r.out.flush()?;
+    Ok(Outcome { summary, unsaved })
 }
 
-/// Asks until `f` accepts a line; `None` when the learner stops. A line `n TEXT` at any prompt
-/// sets the note kept with the current question's answer.
-fn ask<T>(
-    input: &mut impl BufRead,
-    out: &mut impl Write,
+/// After a model question: Enter goes on, `t` prints the run's text timeline and asks again.
+/// `false` when the learner stops.
+fn offer_run<R: BufRead, W: Write>(
+    r: &mut Run<R, W>,
     session: &mut Session,
-    prompt: &str,
-    lang: Lang,
-    mut f: impl FnMut(&mut Session, &str) -> Option<T>,
-) -> io::Result<Option<T>> {
+    params: &crate::engine::Params,
+) -> io::Result<bool> {
+    let lang = r.lang;
+    let p = text::prompts(lang);
     loop {
-        writeln!(out, "{prompt}")?;
-        out.flush()?;
-        match read(input)? {
-            Line::Quit => return Ok(None),
-            Line::Note(note) => {
-                session.set_note(note);
-                writeln!(out, "{}", text::noted(lang))?;
+        let reply = r.ask(session, p.after_model, false, |_, s, _| {
+            (s.is_empty() || s.eq_ignore_ascii_case("t")).then_some(s.is_empty())
+        })?;
+        match reply {
+            None => return Ok(false),
+            Some(true) => return Ok(true),
+            Some(false) => {
+                let trace = crate::engine::run(params);
+                let title = text::label(Label::TheRun, lang);
+                let report = crate::export::text::report(title, None, params, &trace, lang);
+                writeln!(r.out, "{report}")?;
             }
-            Line::Text(s) => match f(session, &s) {
-                Some(v) => return Ok(Some(v)),
-                None => writeln!(out, "{}", text::invalid(lang))?,
-            },
         }
     }
+}
+
+/// Saves, saying how it went; returns how many answers are still unsaved.
+fn save(out: &mut impl Write, store: &mut Store, lang: Lang, pending: usize) -> io::Result<usize> {
+    let left = match store.save() {
+        Ok(true) => {
+            writeln!(out, "{}", text::saved(store.data().answers.len(), lang))?;
+            0
+        }
+        Ok(false) => {
+            writeln!(out, "{}", text::not_saved(lang))?;
+            0
+        }
+        // The answer stays in memory and the session goes on; the next save may succeed.
+        Err(e) => {
+            writeln!(out, "! {}", text::cannot_save(&e, lang))?;
+            pending
+        }
+    };
+    out.flush()?;
+    Ok(left)
 }
 
 fn show_points(out: &mut impl Write, points: &[PointText], lang: Lang) -> io::Result<()> {
@@ -212,91 +320,130 @@ fn show_points(out: &mut impl Write, points: &[PointText], lang: Lang) -> io::Re
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn recall(
-    input: &mut impl BufRead,
-    out: &mut impl Write,
+/// The learner's notes, so they can be compared with the reference that follows.
+fn show_notes(out: &mut impl Write, session: &Session, lang: Lang) -> io::Result<()> {
+    if !session.note().is_empty() {
+        writeln!(
+            out,
+            "{}{}",
+            text::label(Label::YourNotes, lang),
+            session.note()
+        )?;
+    }
+    Ok(())
+}
+
+fn recall<R: BufRead, W: Write>(
+    r: &mut Run<R, W>,
     session: &mut Session,
     item: &Item,
     points: &[PointText],
-    follow_up: Option<&super::item::FollowUpText>,
-    lang: Lang,
-    clock: Clock,
+    follow_ups: &[FollowUpText],
 ) -> io::Result<Option<Graded>> {
+    let lang = r.lang;
     let p = text::prompts(lang);
-    let tick = |input: &mut _, out: &mut _, session: &mut Session| {
-        ask(input, out, session, p.points, lang, |session, s| {
+    let reveal = if item.hint.is_some() {
+        p.reveal_or_hint
+    } else {
+        p.reveal
+    };
+    let tick = |r: &mut Run<R, W>, session: &mut Session| {
+        r.ask(session, p.points, false, |session, s, _| {
             let covered = parse_numbers(s)?;
             session.set_points(&covered).ok()?;
             session.confirm_points().ok()
         })
     };
-    if ask(input, out, session, p.reveal, lang, |session, _| {
+    if r.ask(session, reveal, item.hint.is_some(), |session, _, _| {
         session.reveal().ok()
     })?
     .is_none()
     {
         return Ok(None);
     }
-    writeln!(out, "{}{}", text::label(Label::Answer, lang), item.answer)?;
-    show_points(out, points, lang)?;
-    if tick(input, out, session)?.is_none() {
+    show_notes(r.out, session, lang)?;
+    writeln!(r.out, "{}{}", text::label(Label::Answer, lang), item.answer)?;
+    show_points(r.out, points, lang)?;
+    if tick(r, session)?.is_none() {
         return Ok(None);
     }
-    if let (Some(f), Phase::FollowUpAsking) = (follow_up, session.phase()) {
-        // Most banks already open the follow-up with "Follow-up:" / "追问：".
-        let label = text::label(Label::FollowUp, lang);
-        let labelled = ["追问", "Follow-up", "面试官追问"]
-            .iter()
-            .any(|l| f.prompt.starts_with(l));
-        if labelled {
-            writeln!(out, "{}", f.prompt)?;
-        } else {
-            writeln!(out, "{label}{}", f.prompt)?;
+    while session.phase() == Phase::FollowUpAsking {
+        if session.kind() == SessionKind::Interview && r.check_time(session)? {
+            session.cut_rounds();
+            break;
         }
-        if ask(input, out, session, p.reveal, lang, |session, _| {
+        let round = session.round();
+        let Some(f) = follow_ups.get(round) else {
+            break;
+        };
+        writeln!(
+            r.out,
+            "{}",
+            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
+        )?;
+        if r.ask(session, p.reveal, false, |session, _, _| {
             session.reveal().ok()
         })?
         .is_none()
         {
             return Ok(None);
         }
-        writeln!(out, "{}{}", text::label(Label::Answer, lang), f.answer)?;
-        show_points(out, &f.points, lang)?;
-        if tick(input, out, session)?.is_none() {
+        show_notes(r.out, session, lang)?;
+        writeln!(r.out, "{}{}", text::label(Label::Answer, lang), f.answer)?;
+        show_points(r.out, &f.points, lang)?;
+        if tick(r, session)?.is_none() {
             return Ok(None);
         }
     }
-    ask(input, out, session, p.rate, lang, |session, s| {
-        let r = match s {
+    r.ask(session, p.rate, false, |session, s, clock| {
+        let rating = match s {
             "1" => SelfRating::Forgot,
             "2" => SelfRating::Partial,
             "3" => SelfRating::Solid,
             _ => return None,
         };
-        match session.rate(r, clock()) {
+        match session.rate(rating, clock()) {
             Ok(g) => Some(g.clone()),
             Err(SessionError::WrongPhase(_) | SessionError::Invalid(_)) => None,
         }
     })
 }
 
-fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io::Result<()> {
-    let verdict = if g.score == g.max {
-        text::label(Label::Right, lang)
-    } else if g.score == 0 {
-        text::label(Label::Wrong, lang)
-    } else {
-        text::label(Label::PartlyRight, lang)
+fn model<R: BufRead, W: Write>(
+    r: &mut Run<R, W>,
+    session: &mut Session,
+    item: &Item,
+    mi: &ModelInput,
+) -> io::Result<Option<Graded>> {
+    let p = text::prompts(r.lang);
+    let hint = item.hint.is_some();
+    let prompt = match mi {
+        ModelInput::Number { .. } if hint => p.number_or_hint,
+        ModelInput::Number { .. } => p.number,
+        ModelInput::Options(opts) => {
+            for (k, (label, _)) in opts.iter().enumerate() {
+                writeln!(r.out, "  {}) {label}", letter(k))?;
+            }
+            if hint { p.letter_or_hint } else { p.letter }
+        }
     };
-    writeln!(
-        out,
-        "{verdict}. {} {}/{} ({})",
-        text::label(Label::Score, lang),
-        g.score,
-        g.max,
-        text::rating(g.rating, lang)
-    )?;
+    r.ask(session, prompt, hint, |session, s, clock| {
+        let resp = match mi {
+            ModelInput::Number { .. } => ModelResponse::Number(s.replace(',', ".").parse().ok()?),
+            ModelInput::Options(_) => match parse_letters(s)?.as_slice() {
+                [one] => ModelResponse::Option(*one),
+                _ => return None,
+            },
+        };
+        session.answer_model(&resp, clock()).ok().cloned()
+    })
+}
+
+fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io::Result<()> {
+    writeln!(out, "{}", text::result_line(g, lang))?;
+    if g.rounds.len() > 1 {
+        writeln!(out, "{}", text::rounds_line(&g.rounds, lang))?;
+    }
     match &item.body {
         Body::Recall { .. } => return Ok(()),
         Body::Choice { options } => {
@@ -317,9 +464,15 @@ fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io:
                 writeln!(out, "  {}. {}", i + 1, shown[i])?;
             }
         }
-        Body::Model { answer, input, .. } => {
+        Body::Model {
+            answer,
+            input,
+            worked,
+            ..
+        } => {
             let shown = input.show(answer);
             writeln!(out, "{}{shown}", text::label(Label::EngineComputes, lang))?;
+            writeln!(out, "{}{worked}", text::label(Label::FromThisRun, lang))?;
         }
     }
     writeln!(
@@ -342,6 +495,14 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
         s.percent,
         text::duration(s.seconds, lang)
     )?;
+    if s.kind != SessionKind::Quiz && s.answered > 0 {
+        writeln!(
+            out,
+            "{}{}",
+            text::label(Label::SelfRatings, lang),
+            text::tiers(&s.tiers, lang)
+        )?;
+    }
     if !s.topics.is_empty() {
         writeln!(out, "{}", text::label(Label::ByTopic, lang))?;
         for t in &s.topics {
@@ -355,11 +516,55 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
             )?;
         }
     }
-    if !s.missed.is_empty() {
+    if s.kind != SessionKind::Interview && !s.missed.is_empty() {
         writeln!(out, "{}", text::label(Label::PointsMissed, lang))?;
         for m in &s.missed {
             writeln!(out, "  {} #{}: {}", m.question, m.point + 1, m.text)?;
         }
+    }
+    Ok(())
+}
+
+/// The interview's report: every point missed, by topic, with where to study it.
+fn show_report(
+    out: &mut impl Write,
+    session: &Session,
+    lessons: &[Lesson],
+    lang: Lang,
+) -> io::Result<()> {
+    if session.results().is_empty() {
+        return Ok(());
+    }
+    let topics = report::by_topic(session.items(), session.results(), lessons, lang);
+    if topics.is_empty() {
+        return writeln!(out, "{}", text::label(Label::NothingMissed, lang));
+    }
+    writeln!(out, "{}", text::label(Label::MissedByTopic, lang))?;
+    for t in &topics {
+        writeln!(out, "  {}", t.topic)?;
+        for m in &t.missed {
+            writeln!(out, "    - {m}")?;
+        }
+        let links: Vec<String> = t.links.iter().map(|l| l.words(lang)).collect();
+        writeln!(
+            out,
+            "    {}{}",
+            text::label(Label::StudyHere, lang),
+            links.join(lang.pick("；", "; "))
+        )?;
+    }
+    Ok(())
+}
+
+/// Every self-test taken, newest last, so this one can be compared with the others.
+fn show_self_tests(out: &mut impl Write, store: &Store, lang: Lang) -> io::Result<()> {
+    let runs = super::selftest::history(store.data());
+    if runs.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "{}", text::label(Label::SelfTestHistory, lang))?;
+    for s in runs.iter().rev().take(5).rev() {
+        writeln!(out, "  {}", text::self_test_run(s, lang))?;
     }
     Ok(())
 }
@@ -378,5 +583,13 @@ mod tests {
         assert_eq!(parse_letters("a,c"), Some(vec![0, 2]));
         assert_eq!(parse_letters("AC"), Some(vec![0, 2]));
         assert_eq!(parse_letters("1"), None);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_garbled_not_an_error() {
+        let mut input = io::Cursor::new(b"\xff\xfe\n2\n".to_vec());
+        assert!(matches!(read(&mut input).unwrap(), Line::Garbled));
+        assert!(matches!(read(&mut input).unwrap(), Line::Text(t) if t == "2"));
+        assert!(matches!(read(&mut input).unwrap(), Line::Quit));
     }
 }

@@ -1,5 +1,6 @@
-//! The question bank and question selection: by deck, topic, "due for review", or a mixed exam
-//! of N, in an order fixed by the seed.
+//! The question bank and question selection: by deck, topic, kind, difficulty, "due for
+//! review", or a mixed exam of N balanced across kinds and difficulties, in an order fixed by
+//! the seed; the question chains of an interview; the self-test's fixed list.
 
 use std::collections::BTreeMap;
 
@@ -7,9 +8,9 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
-use super::item::{self, Item, PrepareError};
+use super::item::{self, Item, PrepareError, Rounds};
 use super::sched::{self, Calendar, Card, Time};
-use crate::content::deck::{self, DeckFile, Question};
+use crate::content::deck::{self, DeckFile, Kind, Question};
 use crate::i18n::Lang;
 use crate::preset::{self, Preset};
 use crate::source::Source;
@@ -19,6 +20,8 @@ use crate::source::Source;
 pub struct Bank {
     pub decks: Vec<DeckFile>,
     pub presets: Vec<Preset>,
+    /// The self-test's question ids, in order; empty when the content has no list.
+    pub self_test: Vec<String>,
 }
 
 impl Bank {
@@ -30,7 +33,15 @@ impl Bank {
         for d in deck::load_all(source).map_err(|e| e.to_string())? {
             decks.push(d.map_err(|e| e.to_string())?);
         }
-        Ok(Bank { decks, presets })
+        let self_test = super::selftest::load(source)
+            .map_err(|e| e.to_string())?
+            .map(|st| st.ids().into_iter().map(str::to_string).collect())
+            .unwrap_or_default();
+        Ok(Bank {
+            decks,
+            presets,
+            self_test,
+        })
     }
 
     pub fn questions(&self) -> impl Iterator<Item = (&DeckFile, &Question)> {
@@ -69,6 +80,10 @@ pub struct Selection {
     /// A deck id (`leases`) or file stem (`06-leases`).
     pub deck: Option<String>,
     pub topic: Option<String>,
+    /// Only questions of this kind.
+    pub kind: Option<Kind>,
+    /// Only questions of this difficulty (1 to 3).
+    pub difficulty: Option<u8>,
     /// Only questions due for review by the end of today.
     pub due: bool,
     /// At most this many (a mixed exam when no deck is named).
@@ -115,6 +130,8 @@ pub fn select<'b>(
                 .is_none_or(|n| d.deck.deck.get_ref() == n || &d.stem == n)
         })
         .filter(|(_, q)| sel.topic.as_ref().is_none_or(|t| q.topics.contains(t)))
+        .filter(|(_, q)| sel.kind.is_none_or(|k| q.kind == k))
+        .filter(|(_, q)| sel.difficulty.is_none_or(|d| *q.difficulty.get_ref() == d))
         .filter(|(_, q)| {
             !sel.due
                 || cards
@@ -126,9 +143,84 @@ pub fn select<'b>(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(sel.seed);
     picked.shuffle(&mut rng);
     if let Some(n) = sel.count {
-        picked.truncate(n);
+        picked = balanced(picked, n);
+        // The balancing visits kinds in turn; the order asked must not show it.
+        picked.shuffle(&mut rng);
     }
     Ok(picked)
+}
+
+/// Takes `n` of the (already shuffled) questions so that kinds come in turn and, within each
+/// kind, the difficulty least taken so far comes next: a mixed exam of ten from a bank of a
+/// hundred recall questions and twenty of each other kind still asks every kind.
+fn balanced<'b>(
+    picked: Vec<(&'b DeckFile, &'b Question)>,
+    n: usize,
+) -> Vec<(&'b DeckFile, &'b Question)> {
+    const KINDS: [Kind; 4] = [Kind::Recall, Kind::Choice, Kind::Order, Kind::Model];
+    // queues[kind][difficulty - 1], each in the shuffled order.
+    let mut queues: Vec<[std::collections::VecDeque<(&DeckFile, &Question)>; 3]> =
+        KINDS.iter().map(|_| Default::default()).collect();
+    for (d, q) in picked {
+        let k = KINDS.iter().position(|k| *k == q.kind).unwrap_or(0);
+        let level = usize::from(q.difficulty.get_ref().clamp(&1, &3) - 1);
+        queues[k][level].push_back((d, q));
+    }
+    let mut taken_per_level = [0usize; 3];
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let mut any = false;
+        for kind in queues.iter_mut() {
+            if out.len() == n {
+                break;
+            }
+            let level = (0..3)
+                .filter(|l| !kind[*l].is_empty())
+                .min_by_key(|l| (taken_per_level[*l], *l));
+            if let Some(l) = level
+                && let Some(q) = kind[l].pop_front()
+            {
+                taken_per_level[l] += 1;
+                out.push(q);
+                any = true;
+            }
+        }
+        if !any {
+            break;
+        }
+    }
+    out
+}
+
+/// The recall questions an interview asks: those with follow-up rounds (the deepest chains
+/// first, each depth in the seed's order), from `deck` when one is named; at most `count`.
+pub fn chains<'b>(
+    bank: &'b Bank,
+    deck: Option<&str>,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<(&'b DeckFile, &'b Question)>, SelectError> {
+    let sel = Selection {
+        deck: deck.map(str::to_string),
+        kind: Some(Kind::Recall),
+        seed,
+        ..Selection::default()
+    };
+    let mut picked = select(bank, &sel, &BTreeMap::new(), 0)?;
+    picked.retain(|(_, q)| q.rounds().next().is_some());
+    // A stable sort keeps the seed's order within each depth.
+    picked.sort_by_key(|(_, q)| std::cmp::Reverse(q.rounds().count().min(3)));
+    picked.truncate(count);
+    Ok(picked)
+}
+
+/// The self-test's questions in their fixed order; ids the bank lacks are left out (`locklab
+/// check` reports them).
+pub fn self_test(bank: &Bank) -> Vec<(&DeckFile, &Question)> {
+    bank.self_test
+        .iter()
+        .filter_map(|id| bank.find(id))
+        .collect()
 }
 
 /// Prepares the selected questions; a model question the engine cannot answer is left out and
@@ -138,11 +230,12 @@ pub fn prepare_all(
     picked: &[(&DeckFile, &Question)],
     seed: u64,
     lang: Lang,
+    rounds: Rounds,
 ) -> (Vec<Item>, Vec<PrepareError>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     for (d, q) in picked {
-        match item::prepare(d, q, seed, lang, &bank.presets) {
+        match item::prepare(d, q, seed, lang, &bank.presets, rounds) {
             Ok(i) => items.push(i),
             Err(e) => errors.push(e),
         }

@@ -1,12 +1,18 @@
 //! A closed-book quiz session as a state machine, free of terminals and clocks.
 //!
-//! Every question starts in [`Phase::Asking`]. A recall question is revealed, its scoring points
-//! ticked, its follow-up (if any) revealed and ticked, then self-rated; the score is the sum of
-//! the ticked points. Choice, order and model questions are answered once and scored
-//! automatically. Either way the question ends in [`Phase::Answered`] with a [`Graded`] result
-//! (the caller saves it, then shows the explanation) until [`Session::next`].
+//! Every question starts in [`Phase::Asking`]. A recall question is revealed and its scoring
+//! points ticked, then each follow-up round asked is revealed and ticked in turn (an interview
+//! asks every round, a quiz the first, the self-test none), then the answer is self-rated; the
+//! score is the sum of the ticked points. Choice, order and model questions are answered once
+//! and scored automatically. Either way the question ends in [`Phase::Answered`] with a
+//! [`Graded`] result (the caller saves it, then shows the explanation) until [`Session::next`].
+//!
+//! A recall or model question may carry a hint: taking it (before answering) is recorded, caps
+//! the opening question's points at half and the review grade at Hard.
 
-use super::item::{Body, Item};
+use serde::{Deserialize, Serialize};
+
+use super::item::{Body, Item, hint_cap};
 use super::sched::{Rating, SelfRating, Time};
 use super::score::{self, Invalid, ModelResponse};
 use super::summary::{self, Summary};
@@ -18,9 +24,9 @@ pub enum Phase {
     Asking,
     /// Recall: the reference answer is shown and its points are being ticked.
     Ticking,
-    /// Recall: the follow-up prompt is shown.
+    /// Recall: a follow-up prompt is shown ([`Session::round`] says which).
     FollowUpAsking,
-    /// Recall: the follow-up answer is shown and its points are being ticked.
+    /// Recall: a follow-up's answer is shown and its points are being ticked.
     FollowUpTicking,
     /// Recall: waiting for forgot / partial / solid.
     Rating,
@@ -28,6 +34,23 @@ pub enum Phase {
     Answered,
     /// No question left, or the learner stopped.
     Finished,
+}
+
+/// What kind of session this is, kept with its record in the progress file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionKind {
+    #[default]
+    Quiz,
+    Interview,
+    SelfTest,
+}
+
+/// The points earned in one round of a recall question (the opening question is round 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RoundScore {
+    pub score: u32,
+    pub max: u32,
 }
 
 /// The result of one answered question: what the progress file stores.
@@ -38,6 +61,8 @@ pub struct Graded {
     pub kind: Kind,
     pub topics: Vec<String>,
     pub score: u32,
+    /// The points the answer earned before a hint capped them (equal to `score` without one).
+    pub earned: u32,
     pub max: u32,
     pub rating: Rating,
     pub self_rating: Option<SelfRating>,
@@ -45,6 +70,10 @@ pub struct Graded {
     pub missed: Vec<usize>,
     pub at: Time,
     pub note: String,
+    /// The hint was taken before answering.
+    pub hint: bool,
+    /// Recall: each round asked, the opening question first; empty for the other kinds.
+    pub rounds: Vec<RoundScore>,
 }
 
 /// A wrong move for the current phase, or a response that does not fit the question.
@@ -63,10 +92,14 @@ impl From<Invalid> for SessionError {
 #[derive(Debug, Clone)]
 pub struct Session {
     items: Vec<Item>,
+    kind: SessionKind,
     index: usize,
     phase: Phase,
-    ticked: Vec<bool>,
-    follow_ticked: Vec<bool>,
+    /// The follow-up round being asked or ticked (0-based), in the follow-up phases.
+    round: usize,
+    /// Ticks per round, the opening question first.
+    ticked: Vec<Vec<bool>>,
+    hint: bool,
     note: String,
     results: Vec<Graded>,
     started: Time,
@@ -74,12 +107,18 @@ pub struct Session {
 
 impl Session {
     pub fn new(items: Vec<Item>, started: Time) -> Self {
+        Self::of_kind(items, SessionKind::Quiz, started)
+    }
+
+    pub fn of_kind(items: Vec<Item>, kind: SessionKind, started: Time) -> Self {
         let mut s = Self {
             items,
+            kind,
             index: 0,
             phase: Phase::Asking,
+            round: 0,
             ticked: Vec::new(),
-            follow_ticked: Vec::new(),
+            hint: false,
             note: String::new(),
             results: Vec::new(),
             started,
@@ -90,25 +129,38 @@ impl Session {
 
     fn enter(&mut self) {
         self.note.clear();
+        self.hint = false;
+        self.round = 0;
         match self.items.get(self.index) {
             None => self.phase = Phase::Finished,
             Some(item) => {
                 self.phase = Phase::Asking;
-                let (main, follow) = match &item.body {
-                    Body::Recall { points, follow_up } => (
-                        points.len(),
-                        follow_up.as_ref().map_or(0, |f| f.points.len()),
-                    ),
-                    _ => (0, 0),
+                self.ticked = match &item.body {
+                    Body::Recall { points, follow_ups } => std::iter::once(points.len())
+                        .chain(follow_ups.iter().map(|f| f.points.len()))
+                        .map(|n| vec![false; n])
+                        .collect(),
+                    _ => Vec::new(),
                 };
-                self.ticked = vec![false; main];
-                self.follow_ticked = vec![false; follow];
             }
         }
     }
 
+    pub fn kind(&self) -> SessionKind {
+        self.kind
+    }
+
+    pub fn started(&self) -> Time {
+        self.started
+    }
+
     pub fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// The follow-up round asked or ticked (0-based) in the follow-up phases.
+    pub fn round(&self) -> usize {
+        self.round
     }
 
     pub fn current(&self) -> Option<&Item> {
@@ -148,12 +200,19 @@ impl Session {
         self.note = note.into();
     }
 
+    /// The opening question's ticks.
     pub fn ticked(&self) -> &[bool] {
-        &self.ticked
+        self.ticked.first().map_or(&[], Vec::as_slice)
     }
 
-    pub fn follow_ticked(&self) -> &[bool] {
-        &self.follow_ticked
+    /// The ticks of follow-up round `round` (0-based).
+    pub fn round_ticked(&self, round: usize) -> &[bool] {
+        self.ticked.get(round + 1).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether the hint of the current question was taken.
+    pub fn hint_taken(&self) -> bool {
+        self.hint
     }
 
     fn expect(&self, phases: &[Phase]) -> Result<&Item, SessionError> {
@@ -161,6 +220,18 @@ impl Session {
             Some(item) if phases.contains(&self.phase) => Ok(item),
             _ => Err(SessionError::WrongPhase(self.phase)),
         }
+    }
+
+    /// Takes the current question's hint (before answering) and returns it. Taking it twice
+    /// is the same as once.
+    pub fn take_hint(&mut self) -> Result<String, SessionError> {
+        let item = self.expect(&[Phase::Asking])?;
+        let hint = item
+            .hint
+            .clone()
+            .ok_or(SessionError::Invalid(Invalid::WrongKind))?;
+        self.hint = true;
+        Ok(hint)
     }
 
     /// Recall: shows the reference answer (or the follow-up's) so points can be ticked.
@@ -176,15 +247,23 @@ impl Session {
         Ok(())
     }
 
+    /// The ticks of the answer being ticked.
+    fn ticking(&mut self) -> Result<&mut Vec<bool>, SessionError> {
+        self.expect(&[Phase::Ticking, Phase::FollowUpTicking])?;
+        let slot = if self.phase == Phase::Ticking {
+            0
+        } else {
+            self.round + 1
+        };
+        self.ticked
+            .get_mut(slot)
+            .ok_or(SessionError::Invalid(Invalid::OutOfRange))
+    }
+
     /// Ticks or unticks scoring point `i` (0-based) of the answer being ticked.
     pub fn toggle_point(&mut self, i: usize) -> Result<(), SessionError> {
-        self.expect(&[Phase::Ticking, Phase::FollowUpTicking])?;
-        let list = if self.phase == Phase::Ticking {
-            &mut self.ticked
-        } else {
-            &mut self.follow_ticked
-        };
-        let slot = list
+        let slot = self
+            .ticking()?
             .get_mut(i)
             .ok_or(SessionError::Invalid(Invalid::OutOfRange))?;
         *slot = !*slot;
@@ -193,12 +272,7 @@ impl Session {
 
     /// Sets exactly which points (0-based) of the answer being ticked are covered.
     pub fn set_points(&mut self, covered: &[usize]) -> Result<(), SessionError> {
-        self.expect(&[Phase::Ticking, Phase::FollowUpTicking])?;
-        let list = if self.phase == Phase::Ticking {
-            &mut self.ticked
-        } else {
-            &mut self.follow_ticked
-        };
+        let list = self.ticking()?;
         if covered.iter().any(|&i| i >= list.len()) {
             return Err(SessionError::Invalid(Invalid::OutOfRange));
         }
@@ -209,48 +283,104 @@ impl Session {
         Ok(())
     }
 
-    /// Recall: done ticking; on to the follow-up if there is one, else to the self-rating.
+    fn rounds_asked(&self) -> usize {
+        match self.items.get(self.index).map(|i| &i.body) {
+            Some(Body::Recall { follow_ups, .. }) => follow_ups.len(),
+            _ => 0,
+        }
+    }
+
+    /// Recall: done ticking; on to the next follow-up round if there is one, else to the
+    /// self-rating.
     pub fn confirm_points(&mut self) -> Result<(), SessionError> {
-        let item = self.expect(&[Phase::Ticking, Phase::FollowUpTicking])?;
-        let has_follow_up = matches!(
-            &item.body,
-            Body::Recall {
-                follow_up: Some(_),
-                ..
-            }
-        );
-        self.phase = if self.phase == Phase::Ticking && has_follow_up {
-            Phase::FollowUpAsking
-        } else {
-            Phase::Rating
+        self.expect(&[Phase::Ticking, Phase::FollowUpTicking])?;
+        let next = match self.phase {
+            Phase::Ticking => 0,
+            _ => self.round + 1,
         };
+        if next < self.rounds_asked() {
+            self.round = next;
+            self.phase = Phase::FollowUpAsking;
+        } else {
+            self.phase = Phase::Rating;
+        }
         Ok(())
+    }
+
+    /// Recall: the time is up. The rounds not yet shown are dropped from this question (they
+    /// were never asked, so they neither score nor count as missed); an answer being ticked
+    /// keeps its ticks and may still be confirmed; a round not yet revealed goes straight to
+    /// the self-rating.
+    pub fn cut_rounds(&mut self) {
+        let keep = match self.phase {
+            Phase::Asking | Phase::Ticking => 0,
+            Phase::FollowUpAsking => self.round,
+            Phase::FollowUpTicking => self.round + 1,
+            _ => return,
+        };
+        if let Some(Body::Recall { follow_ups, .. }) =
+            self.items.get_mut(self.index).map(|i| &mut i.body)
+        {
+            follow_ups.truncate(keep);
+        }
+        self.ticked.truncate(keep + 1);
+        if self.phase == Phase::FollowUpAsking {
+            self.phase = Phase::Rating;
+        }
     }
 
     /// Recall: rates the answer and scores it as the sum of the ticked points.
     pub fn rate(&mut self, rating: SelfRating, now: Time) -> Result<&Graded, SessionError> {
         let item = self.expect(&[Phase::Rating])?;
-        let Body::Recall { points, follow_up } = &item.body else {
+        let Body::Recall { points, follow_ups } = &item.body else {
             return Err(SessionError::Invalid(Invalid::WrongKind));
         };
-        let all = points
-            .iter()
-            .chain(follow_up.iter().flat_map(|f| f.points.iter()));
-        let ticks = self.ticked.iter().chain(self.follow_ticked.iter());
-        let mut score = 0;
+        let lists = std::iter::once(points).chain(follow_ups.iter().map(|f| &f.points));
+        let mut rounds = Vec::new();
         let mut missed = Vec::new();
-        for (i, (p, t)) in all.zip(ticks).enumerate() {
-            if *t {
-                score += p.value;
-            } else {
-                missed.push(i);
+        let mut n = 0;
+        let mut earned_opening = 0;
+        for (r, (list, ticks)) in lists.zip(&self.ticked).enumerate() {
+            let mut score = 0;
+            for (p, t) in list.iter().zip(ticks) {
+                if *t {
+                    score += p.value;
+                } else {
+                    missed.push(n);
+                }
+                n += 1;
             }
+            let max = list.iter().map(|p| p.value).sum();
+            if r == 0 {
+                earned_opening = score;
+                if self.hint {
+                    score = score.min(hint_cap(max));
+                }
+            }
+            rounds.push(RoundScore { score, max });
         }
-        let graded = self.graded(score, rating.rating(), Some(rating), missed, now);
+        let score = rounds.iter().map(|r| r.score).sum();
+        let earned = earned_opening + rounds.iter().skip(1).map(|r| r.score).sum::<u32>();
+        let graded = Graded {
+            rounds,
+            earned,
+            ..self.graded(
+                score,
+                self.capped(rating.rating()),
+                Some(rating),
+                missed,
+                now,
+            )
+        };
         Ok(self.record(graded))
     }
 
-    /// Choice: answers with the picked options (0-based).
+    /// A grade no better than Hard once the hint was taken.
+    fn capped(&self, r: Rating) -> Rating {
+        if self.hint { r.min(Rating::Hard) } else { r }
+    }
+
+    /// Choice: answers with the picked options (0-based, as shown).
     pub fn answer_choice(&mut self, picked: &[usize], now: Time) -> Result<&Graded, SessionError> {
         let item = self.expect(&[Phase::Asking])?;
         let s = score::choice(item, picked)?;
@@ -277,7 +407,17 @@ impl Session {
 
     fn auto(&mut self, score: u32, now: Time) -> Result<&Graded, SessionError> {
         let max = self.items[self.index].max_score();
-        let graded = self.graded(score, Rating::from_score(score, max), None, Vec::new(), now);
+        let rating = self.capped(Rating::from_score(score, max));
+        let earned = score;
+        let score = if self.hint {
+            score.min(hint_cap(max))
+        } else {
+            score
+        };
+        let graded = Graded {
+            earned,
+            ..self.graded(score, rating, None, Vec::new(), now)
+        };
         Ok(self.record(graded))
     }
 
@@ -296,12 +436,15 @@ impl Session {
             kind: item.kind,
             topics: item.topics.clone(),
             score,
+            earned: score,
             max: item.max_score(),
             rating,
             self_rating,
             missed,
             at,
             note: self.note.clone(),
+            hint: self.hint,
+            rounds: Vec::new(),
         }
     }
 
@@ -330,6 +473,6 @@ impl Session {
 
     /// The end-of-session summary as of `now`.
     pub fn summary(&self, now: Time) -> Summary {
-        summary::summarize(&self.items, &self.results, self.started, now)
+        summary::summarize(self.kind, &self.items, &self.results, self.started, now)
     }
 }

@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::item::{Body, Item};
-use super::sched::Time;
-use super::session::Graded;
+use super::item::Item;
+use super::sched::{SelfRating, Time};
+use super::session::{Graded, SessionKind};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TopicScore {
@@ -26,8 +26,27 @@ pub struct MissedPoint {
     pub times: u32,
 }
 
+/// How many recall answers were rated forgot, partial and solid.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Tiers {
+    pub forgot: u32,
+    pub partial: u32,
+    pub solid: u32,
+}
+
+impl Tiers {
+    pub fn add(&mut self, r: SelfRating) {
+        match r {
+            SelfRating::Forgot => self.forgot += 1,
+            SelfRating::Partial => self.partial += 1,
+            SelfRating::Solid => self.solid += 1,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
+    pub kind: SessionKind,
     pub started: Time,
     pub ended: Time,
     pub seconds: Time,
@@ -41,20 +60,17 @@ pub struct Summary {
     pub topics: Vec<TopicScore>,
     /// Most often missed first, then by question id; at most [`MISSED_SHOWN`].
     pub missed: Vec<MissedPoint>,
+    /// The self-ratings of the recall answers.
+    pub tiers: Tiers,
+    /// Answers given after taking the hint.
+    pub hints: u32,
 }
 
 pub const MISSED_SHOWN: usize = 5;
 
 /// The text of point `i` of a recall item, follow-up points continuing the count.
 pub fn point_text(item: &Item, i: usize) -> Option<&str> {
-    let Body::Recall { points, follow_up } = &item.body else {
-        return None;
-    };
-    points
-        .iter()
-        .chain(follow_up.iter().flat_map(|f| f.points.iter()))
-        .nth(i)
-        .map(|p| p.text.as_str())
+    item.all_points().get(i).map(|p| p.text.as_str())
 }
 
 pub fn percent(score: u32, max: u32) -> f64 {
@@ -65,7 +81,13 @@ pub fn percent(score: u32, max: u32) -> f64 {
     }
 }
 
-pub fn summarize(items: &[Item], results: &[Graded], started: Time, ended: Time) -> Summary {
+pub fn summarize(
+    kind: SessionKind,
+    items: &[Item],
+    results: &[Graded],
+    started: Time,
+    ended: Time,
+) -> Summary {
     let score = results.iter().map(|g| g.score).sum();
     let max = results.iter().map(|g| g.max).sum();
     let mut topics: BTreeMap<&str, TopicScore> = BTreeMap::new();
@@ -99,7 +121,12 @@ pub fn summarize(items: &[Item], results: &[Graded], started: Time, ended: Time)
     let mut missed: Vec<MissedPoint> = missed.into_values().collect();
     missed.sort_by_key(|m| std::cmp::Reverse(m.times));
     missed.truncate(MISSED_SHOWN);
+    let mut tiers = Tiers::default();
+    for r in results.iter().filter_map(|g| g.self_rating) {
+        tiers.add(r);
+    }
     Summary {
+        kind,
         started,
         ended,
         seconds: (ended - started).max(0),
@@ -110,5 +137,7 @@ pub fn summarize(items: &[Item], results: &[Graded], started: Time, ended: Time)
         percent: percent(score, max),
         topics: topics.into_values().collect(),
         missed,
+        tiers,
+        hints: results.iter().filter(|g| g.hint).count() as u32,
     }
 }

@@ -195,7 +195,9 @@ impl App {
     /// Starts a closed-book session; `from` is where its end goes back to. When nothing matches,
     /// Home says so.
     pub fn start_quiz(&mut self, req: &QuizRequest, from: ScreenId) {
+        use crate::quiz::item::Rounds;
         use crate::quiz::select::{self, SelectError, Selection};
+        use crate::quiz::session::SessionKind;
         use crate::quiz::text::{Label, label};
         if self.closed_book() {
             self.refuse();
@@ -211,6 +213,8 @@ impl App {
         let sel = Selection {
             deck: req.deck.clone(),
             topic: req.topic.clone(),
+            kind: req.kind,
+            difficulty: req.difficulty,
             due: req.due,
             count: req.count,
             seed,
@@ -222,7 +226,17 @@ impl App {
             .store
             .as_ref()
             .map_or(&empty, |s| &s.data().cards);
-        let picked = match select::select(bank, &sel, cards, now) {
+        let chosen = match req.mode {
+            SessionKind::Quiz => select::select(bank, &sel, cards, now),
+            SessionKind::Interview => select::chains(
+                bank,
+                req.deck.as_deref(),
+                seed,
+                req.count.unwrap_or(crate::quiz::cmd::INTERVIEW_SIZE),
+            ),
+            SessionKind::SelfTest => Ok(select::self_test(bank)),
+        };
+        let picked = match chosen {
             Ok(p) => p,
             Err(SelectError::UnknownDeck { name, .. }) => {
                 self.learn.notice = Some(format!("{} `{name}`", label(Label::UnknownDeck, lang)));
@@ -233,18 +247,29 @@ impl App {
                 return;
             }
         };
-        let (items, errors) = select::prepare_all(bank, &picked, seed, lang);
+        let rounds = match req.mode {
+            SessionKind::Quiz => Rounds::First,
+            SessionKind::Interview => Rounds::All,
+            SessionKind::SelfTest => Rounds::None,
+        };
+        let (items, errors) = select::prepare_all(bank, &picked, seed, lang, rounds);
         if items.is_empty() {
-            let why = if req.due {
-                Label::NothingDue
-            } else {
-                Label::NoMatch
+            let why = match req.mode {
+                SessionKind::Interview => Label::NoChains,
+                SessionKind::SelfTest => Label::NoSelfTestList,
+                SessionKind::Quiz if req.due => Label::NothingDue,
+                SessionKind::Quiz => Label::NoMatch,
             };
             self.learn.notice = Some(label(why, lang).to_string());
             return;
         }
-        let mut q = QuizState::new(items, seed, lang, from, now);
+        let mut q = QuizState::of_kind(items, req.mode, seed, lang, from, now);
         q.skipped = errors.len();
+        if req.mode == SessionKind::Interview {
+            q.limit = req.minutes.map(|m| crate::quiz::sched::Time::from(m) * 60);
+            // The report's study links name lesson sections in the session's language.
+            q.lessons = self.lessons_in(lang);
+        }
         self.quiz = Some(q);
         self.learn.notice = None;
         self.help = false;
@@ -273,6 +298,42 @@ impl App {
             | crate::engine::Params::Election(_) => return,
         }
         self.return_to = Some(ScreenId::Quiz);
+    }
+
+    /// Opens an interview report's study link: a simulation preset, a lesson, or one `##`
+    /// section of a lesson. Back returns to the report.
+    fn open_study(&mut self, target: &str) {
+        use crate::quiz::report::{Target, parse_target};
+        match parse_target(target) {
+            Some(Target::Sim(name)) => {
+                if let Some(i) = preset::builtin().iter().position(|p| p.name == name) {
+                    self.open_preset(i);
+                }
+            }
+            Some(Target::Lesson(id, section)) => {
+                let Some(i) = self.reader.topics.iter().position(|t| t.id == id) else {
+                    return;
+                };
+                self.open_lesson(i);
+                if let Some(n) = section {
+                    let r = &mut self.reader;
+                    let line = r
+                        .doc
+                        .headings
+                        .iter()
+                        .filter(|h| h.level == 2)
+                        .nth(n - 1)
+                        .map(|h| h.line);
+                    if let Some(line) = line {
+                        r.top = line.min(r.doc.lines.len().saturating_sub(r.rows));
+                    }
+                }
+            }
+            None => return,
+        }
+        if self.screen != ScreenId::Quiz {
+            self.return_to = Some(ScreenId::Quiz);
+        }
     }
 
     /// Opens lesson `index` in the reader, where it was left.
@@ -322,6 +383,32 @@ impl App {
 
     pub fn too_small(&self) -> bool {
         self.size.0 < MIN_COLS || self.size.1 < MIN_ROWS
+    }
+
+    /// The lessons in one language, for the interview report's titles.
+    pub fn lessons_in(&self, lang: Lang) -> Vec<crate::content::lesson::Lesson> {
+        self.reader
+            .topics
+            .iter()
+            .filter_map(|t| match lang {
+                Lang::Zh => t.zh.clone(),
+                Lang::En => t.en.clone(),
+            })
+            .collect()
+    }
+
+    /// Whether a clock is on screen (an interview), so idle wake-ups should redraw it.
+    pub fn wants_clock(&self) -> bool {
+        self.screen == ScreenId::Quiz && self.quiz.as_ref().is_some_and(QuizState::timed)
+    }
+
+    /// The home quiz filters as a request, for the review, the exam and the deck quizzes.
+    fn filtered(&self, req: QuizRequest) -> QuizRequest {
+        QuizRequest {
+            kind: self.home.kind,
+            difficulty: self.home.difficulty,
+            ..req
+        }
     }
 
     /// Whether a playback is running, so the loop should wake for ticks.
@@ -410,6 +497,15 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
             KeyCode::Enter => Some(Msg::Enter),
+            // The quiz filter rows change with Left/Right.
+            KeyCode::Left | KeyCode::Char('h') => Some(Msg::Adjust {
+                dir: -1,
+                coarse: false,
+            }),
+            KeyCode::Right | KeyCode::Char('l') => Some(Msg::Adjust {
+                dir: 1,
+                coarse: false,
+            }),
             _ => None,
         },
         ScreenId::Frozen => match key.code {
@@ -505,6 +601,12 @@ fn apply(app: &mut App, msg: Msg) {
         Msg::Tick => match app.screen {
             ScreenId::Frozen => app.frozen.tl.tick(&app.frozen.trace),
             ScreenId::Abc => app.abc.tl.tick(&app.abc.trace),
+            ScreenId::Quiz => {
+                let now = (app.clock)();
+                if let Some(q) = app.quiz.as_mut() {
+                    q.tick(now);
+                }
+            }
             _ => {}
         },
         _ => screen_update(app, msg),
@@ -529,6 +631,7 @@ fn screen_update(app: &mut App, msg: Msg) {
         ScreenId::Home => match msg {
             Msg::Up => app.home.move_by(-1),
             Msg::Down => app.home.move_by(1),
+            Msg::Adjust { dir, .. } => app.home.adjust(dir),
             Msg::Enter if app.closed_book() => app.refuse(),
             Msg::Enter => match app.home.current() {
                 Item::Frozen => app.screen = ScreenId::Frozen,
@@ -547,26 +650,32 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Lesson(i) => app.open_lesson(i),
                 Item::Lessons | Item::Quizzes => {}
                 Item::Review => {
-                    let req = QuizRequest {
+                    let req = app.filtered(QuizRequest {
                         due: true,
                         ..QuizRequest::default()
-                    };
+                    });
                     app.start_quiz(&req, ScreenId::Home);
                 }
                 Item::Exam => {
-                    let req = QuizRequest {
+                    let req = app.filtered(QuizRequest {
                         count: Some(quiz::EXAM_SIZE),
                         ..QuizRequest::default()
-                    };
+                    });
                     app.start_quiz(&req, ScreenId::Home);
                 }
                 Item::Deck(i) => {
-                    let req = QuizRequest {
+                    let req = app.filtered(QuizRequest {
                         deck: app.learn.deck_ids().get(i).cloned(),
                         ..QuizRequest::default()
-                    };
+                    });
                     app.start_quiz(&req, ScreenId::Home);
                 }
+                Item::Interview => app.start_quiz(
+                    &QuizRequest::interview(None, None, None, None),
+                    ScreenId::Home,
+                ),
+                Item::SelfTest => app.start_quiz(&QuizRequest::self_test(), ScreenId::Home),
+                Item::KindFilter | Item::DifficultyFilter => app.home.adjust(1),
                 Item::Progress => {
                     app.learn.refresh((app.clock)());
                     app.screen = ScreenId::Stats;
@@ -631,6 +740,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                     }
                 }
                 Some(Outcome::OpenRun(p)) => app.open_run(p),
+                Some(Outcome::Study(target)) => app.open_study(&target),
                 None => {}
             }
         }

@@ -225,7 +225,8 @@ pub fn run(
             }
             let wait = if app.playing() { TICK } else { IDLE_WAKE };
             if !event::poll(wait)? {
-                if app.playing() {
+                // Playback advances; an interview's clock is redrawn on each idle wake-up.
+                if app.playing() || app.wants_clock() {
                     app::update(&mut app, Msg::Tick);
                     dirty = true;
                 }

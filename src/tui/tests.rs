@@ -19,6 +19,7 @@ use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
 use crate::quiz::sched::Calendar;
 
 mod quiz;
+mod quiz_modes;
 mod reader;
 mod storm;
 
@@ -596,7 +597,7 @@ fn check_consistent(a: &App) {
             .len()
             .max(q.order.len())
             .max(q.session.ticked().len())
-            .max(q.session.follow_ticked().len());
+            .max(q.session.round_ticked(q.session.round()).len());
         assert!(q.cursor < rows.max(1));
         assert_eq!(q.summary.is_some(), q.session.is_finished());
         assert!(q.session.results().len() <= q.session.items().len());

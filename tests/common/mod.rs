@@ -3,7 +3,7 @@
 
 use locklab::content::deck::Question;
 use locklab::content::model::Variant;
-use locklab::engine::trace::{Metrics, Verdict};
+use locklab::engine::trace::{Metrics, SpanState, Trace, Verdict};
 use locklab::quiz::select::Bank;
 use locklab::source::Source;
 
@@ -45,6 +45,7 @@ pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
         (Metrics::Abc(m), "duplicate_nodes") => Expected::Number(f64::from(m.duplicate_nodes)),
         (Metrics::Abc(m), "max_holders") => Expected::Number(f64::from(m.max_holders)),
         (Metrics::Abc(m), "stuck_count") => Expected::Number(m.stuck_clients.len() as f64),
+        (Metrics::Abc(_), "believed_holders") => Expected::Number(f64::from(believers(&trace))),
         _ => return None,
     })
 }
@@ -64,4 +65,33 @@ pub fn option_letter(e: &Expected) -> Option<char> {
         },
     };
     Some(char::from(b'a' + i as u8))
+}
+
+/// The most lanes at one instant in a state that believes it holds the lock (holding, or
+/// frozen still believing so), counted millisecond by millisecond: slow, but independent of the
+/// quiz's sweep.
+pub fn believers(trace: &Trace) -> u32 {
+    let believing = |s: SpanState| {
+        matches!(
+            s,
+            SpanState::Holding { .. }
+                | SpanState::Frozen {
+                    believes_holding: true
+                }
+        )
+    };
+    (0..trace.end_ms)
+        .map(|t| {
+            trace
+                .lanes
+                .iter()
+                .filter(|l| {
+                    l.spans
+                        .iter()
+                        .any(|s| believing(s.state) && s.start_ms <= t && t < s.end_ms)
+                })
+                .count() as u32
+        })
+        .max()
+        .unwrap_or(0)
 }

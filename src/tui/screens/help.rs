@@ -16,6 +16,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
         ScreenId::Home => {
             keys.push(("Up/Down j/k", Ui::KeyHomeMove));
             keys.push(("Enter", Ui::KeyHomeOpen));
+            keys.push(("Left/Right h/l", Ui::KeyHomeFilter));
         }
         ScreenId::Frozen => {
             keys.push(("Up/Down", Ui::KeySliderSelect));
@@ -62,6 +63,7 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("1-9", Ui::KeyQuizDigits));
             keys.push(("a b c ...", Ui::KeyQuizLetters));
             keys.push(("Shift-Up/Down K/J", Ui::KeyQuizMoveStep));
+            keys.push(("h", Ui::KeyQuizHint));
             keys.push(("o", Ui::KeyQuizOpenRun));
             keys.push(("PgUp/PgDn", Ui::KeyQuizScroll));
             keys.push(("q Esc", Ui::KeyQuizLeave));

@@ -6,8 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::{line, wrapped};
+use crate::content::deck::Kind;
 use crate::i18n::{Lang, Ui, ui};
 use crate::preset::Preset;
+use crate::quiz::text::{self as qtext, Label};
 use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
 
@@ -34,6 +36,14 @@ pub enum Item {
     Progress,
     /// A quiz on one deck (an index into the bank's decks).
     Deck(usize),
+    /// A mock interview: recall questions with their follow-up rounds.
+    Interview,
+    /// The fixed twelve-question self-test.
+    SelfTest,
+    /// The kind the review, the exam and the deck quizzes ask (Left/Right change it).
+    KindFilter,
+    /// The difficulty they ask.
+    DifficultyFilter,
 }
 
 impl Item {
@@ -41,6 +51,23 @@ impl Item {
     pub fn heading(self) -> bool {
         matches!(self, Item::Lessons | Item::Quizzes)
     }
+}
+
+/// The kinds the filter steps through; `None` is every kind.
+const KIND_CHOICES: [Option<Kind>; 5] = [
+    None,
+    Some(Kind::Recall),
+    Some(Kind::Choice),
+    Some(Kind::Order),
+    Some(Kind::Model),
+];
+const DIFFICULTY_CHOICES: [Option<u8>; 4] = [None, Some(1), Some(2), Some(3)];
+
+/// The next value of a filter, wrapping around.
+fn step<T: PartialEq + Copy>(choices: &[T], current: T, dir: i8) -> T {
+    let n = choices.len() as i64;
+    let i = choices.iter().position(|c| *c == current).unwrap_or(0) as i64;
+    choices[(i + i64::from(dir)).rem_euclid(n) as usize]
 }
 
 /// What Home shows besides its own state.
@@ -54,6 +81,9 @@ pub struct Context<'a> {
 pub struct HomeState {
     pub items: Vec<Item>,
     pub selected: usize,
+    /// The quiz filters: kind and difficulty, `None` for all.
+    pub kind: Option<Kind>,
+    pub difficulty: Option<u8>,
 }
 
 impl HomeState {
@@ -72,10 +102,27 @@ impl HomeState {
                 .filter(|(_, p)| !p.script.is_empty())
                 .map(|(i, _)| Item::Present(i)),
         );
-        Self { items, selected: 0 }
+        Self {
+            items,
+            selected: 0,
+            kind: None,
+            difficulty: None,
+        }
     }
 
-    /// Adds the quiz entries after the simulations: review, exam, progress, one per deck.
+    /// Left/Right on a filter row: the next kind or difficulty.
+    pub fn adjust(&mut self, dir: i8) {
+        match self.current() {
+            Item::KindFilter => self.kind = step(&KIND_CHOICES, self.kind, dir),
+            Item::DifficultyFilter => {
+                self.difficulty = step(&DIFFICULTY_CHOICES, self.difficulty, dir)
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds the quiz entries after the simulations: review, exam, interview, self-test,
+    /// progress, the two filters, one entry per deck.
     pub fn with_quizzes(mut self, decks: usize) -> Self {
         if decks == 0 {
             return self;
@@ -85,7 +132,16 @@ impl HomeState {
             .iter()
             .position(|i| *i == Item::Herd)
             .map_or(self.items.len(), |p| p + 1);
-        let mut quiz = vec![Item::Quizzes, Item::Review, Item::Exam, Item::Progress];
+        let mut quiz = vec![
+            Item::Quizzes,
+            Item::Review,
+            Item::Exam,
+            Item::Interview,
+            Item::SelfTest,
+            Item::Progress,
+            Item::KindFilter,
+            Item::DifficultyFilter,
+        ];
         quiz.extend((0..decks).map(Item::Deck));
         self.items.splice(at..at, quiz);
         self
@@ -135,10 +191,36 @@ impl HomeState {
     }
 }
 
-fn words(item: Item, ctx: &Context, lang: Lang) -> (String, String) {
+fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, String) {
     let (presets, lessons) = (ctx.presets, ctx.lessons);
     let due = ctx.learn.overview.as_ref().map_or(0, |o| o.due_today);
+    let all = qtext::label(Label::All, lang);
     match item {
+        Item::Interview => (
+            qtext::label(Label::HomeInterview, lang).into(),
+            qtext::label(Label::HomeInterviewAbout, lang).into(),
+        ),
+        Item::SelfTest => (
+            qtext::label(Label::HomeSelfTest, lang).into(),
+            qtext::label(Label::HomeSelfTestAbout, lang).into(),
+        ),
+        Item::KindFilter => (
+            qtext::label(Label::HomeKindFilter, lang).replace(
+                "{}",
+                &format!("< {} >", s.kind.map_or(all, |k| qtext::kind(k, lang))),
+            ),
+            qtext::label(Label::HomeFilterAbout, lang).into(),
+        ),
+        Item::DifficultyFilter => (
+            qtext::label(Label::HomeDifficultyFilter, lang).replace(
+                "{}",
+                &format!(
+                    "< {} >",
+                    s.difficulty.map_or(all.to_string(), |d| d.to_string())
+                ),
+            ),
+            qtext::label(Label::HomeFilterAbout, lang).into(),
+        ),
         Item::Quizzes => (ui(Ui::HomeQuizzes, lang).into(), String::new()),
         Item::Review => (
             ui(Ui::HomeReview, lang).replace("{}", &due.to_string()),
@@ -187,6 +269,23 @@ fn words(item: Item, ctx: &Context, lang: Lang) -> (String, String) {
     }
 }
 
+/// The chosen entry in full, under the list.
+fn detail_text(s: &HomeState, ctx: &Context, lang: Lang) -> String {
+    let all = qtext::label(Label::All, lang);
+    match s.current() {
+        Item::KindFilter => qtext::label(Label::HomeKindDetail, lang)
+            .replace("{}", s.kind.map_or(all, |k| qtext::kind(k, lang))),
+        Item::DifficultyFilter => qtext::label(Label::HomeDifficultyDetail, lang).replace(
+            "{}",
+            &s.difficulty.map_or(all.to_string(), |d| d.to_string()),
+        ),
+        item => {
+            let (name, about) = words(item, s, ctx, lang);
+            format!("{name}{}{about}", lang.pick("：", ": "))
+        }
+    }
+}
+
 /// The line under the title: due today and in the next 14 days, or why progress is not kept.
 fn due_line(learn: &Learning, lang: Lang) -> String {
     match &learn.overview {
@@ -220,7 +319,7 @@ pub fn render(
         .take(list.height as usize)
         .enumerate()
     {
-        let (name, about) = words(*item, ctx, lang);
+        let (name, about) = words(*item, s, ctx, lang);
         let y = list.y + row as u16;
         if item.heading() {
             buf.set_stringn(list.x, y, &name, list.width as usize, theme.title());
@@ -263,13 +362,7 @@ pub fn render(
         let row = Rect::new(area.x + 2, list.bottom(), area.width.saturating_sub(4), 1);
         line(buf, row, &m, theme.bad());
     }
-    let (name, about) = words(s.current(), ctx, lang);
-    wrapped(
-        buf,
-        detail,
-        &format!("{name}：{about}").replace("：", lang.pick("：", ": ")),
-        Style::new(),
-    );
+    wrapped(buf, detail, &detail_text(s, ctx, lang), Style::new());
     let hint = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
     line(buf, hint, ui(Ui::HomeHint, lang), theme.dim());
 }

@@ -7,6 +7,9 @@ pub mod herd;
 pub mod home;
 pub mod present;
 pub mod quiz;
+pub mod quiz_body;
+pub mod quiz_end;
+pub mod quiz_view;
 pub mod reader;
 pub mod stats;
 

@@ -52,7 +52,9 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     y += 1;
     let streak = ui(Ui::StatsStreak, lang).replace("{}", &o.streak.to_string());
     line(buf, row(y), &streak, theme.good());
-    y += 2;
+    y += 1;
+    y = self_tests(learn, lang, theme, inner, y, buf);
+    y += 1;
 
     // Forecast: today's count, then each day as +offset:count.
     let days: Vec<String> = o
@@ -142,6 +144,56 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         .max(100)
         .style(theme.good())
         .render(spark.intersection(buf.area), buf);
+}
+
+/// The self-test history: the latest run, then the percentages of up to five before it, on one
+/// row (two on a narrow screen). Returns the next free row.
+fn self_tests(
+    learn: &Learning,
+    lang: Lang,
+    theme: Theme,
+    inner: Rect,
+    y: u16,
+    buf: &mut Buffer,
+) -> u16 {
+    let row = |y: u16| Rect::new(inner.x, y, inner.width, 1);
+    let Some(store) = &learn.store else {
+        return y;
+    };
+    let runs = crate::quiz::selftest::history(store.data());
+    let Some(last) = runs.last() else {
+        line(
+            buf,
+            row(y),
+            qtext::label(Label::NoSelfTest, lang),
+            theme.dim(),
+        );
+        return y + 1;
+    };
+    let mut text = format!(
+        "{}{}",
+        qtext::label(Label::LastSelfTest, lang),
+        qtext::self_test_run(last, lang)
+    );
+    let earlier: Vec<String> = runs
+        .iter()
+        .rev()
+        .skip(1)
+        .take(5)
+        .map(|r| format!("{:.0}%", crate::quiz::summary::percent(r.score, r.max)))
+        .collect();
+    if !earlier.is_empty() {
+        text.push_str(&match lang {
+            Lang::Zh => format!("  （之前 {}）", earlier.join(" ")),
+            Lang::En => format!("  (before: {})", earlier.join(" ")),
+        });
+    }
+    // On a narrow screen the run takes two rows rather than being cut.
+    let rows = crate::text::wrap(&text, inner.width as usize);
+    for (i, r) in rows.iter().take(2).enumerate() {
+        line(buf, row(y + i as u16), r, Style::new());
+    }
+    y + rows.len().clamp(1, 2) as u16
 }
 
 #[cfg(test)]

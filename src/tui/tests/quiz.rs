@@ -5,7 +5,7 @@
 use super::*;
 use crate::content::deck::Kind;
 use crate::progress::store::{self, Store};
-use crate::quiz::item::{Body, Item, ModelInput};
+use crate::quiz::item::{Body, Item, ModelInput, Rounds};
 use crate::quiz::sched::Time;
 use crate::quiz::score::{ModelResponse, model_expected};
 use crate::quiz::select::{Bank, prepare_all};
@@ -33,7 +33,7 @@ fn start(s: &str, n: usize) -> String {
 fn item_of(kind: Kind, lang: Lang, pick: impl Fn(&Item) -> bool) -> Item {
     let bank = Bank::load(&Source::Embedded).expect("embedded decks load");
     let all: Vec<_> = bank.questions().filter(|(_, q)| q.kind == kind).collect();
-    let (items, _) = prepare_all(&bank, &all, 7, lang);
+    let (items, _) = prepare_all(&bank, &all, 7, lang, Rounds::First);
     items
         .into_iter()
         .find(|i| pick(i))
@@ -57,7 +57,7 @@ fn recall_reveals_ticks_and_rates() {
     for size in SIZES {
         for lang in LANGS {
             let item = item_of(Kind::Recall, lang, |_| true);
-            let Body::Recall { points, follow_up } = item.body.clone() else {
+            let Body::Recall { points, follow_ups } = item.body.clone() else {
                 panic!("recall")
             };
             let mut a = quiz_app(item.clone(), lang, size);
@@ -88,7 +88,7 @@ fn recall_reveals_ticks_and_rates() {
             press(&mut a, key('1'));
             assert!(screen(&a).contains("[x] 1."));
             press(&mut a, code(KeyCode::Enter));
-            if follow_up.is_some() {
+            if !follow_ups.is_empty() {
                 assert_eq!(phase(&a), Phase::FollowUpAsking);
                 press(&mut a, code(KeyCode::Enter));
                 assert_eq!(phase(&a), Phase::FollowUpTicking);
@@ -304,11 +304,11 @@ fn model_options_pick_one_and_show_the_engine_answer() {
 fn answer_current(a: &mut App) {
     let item = a.quiz.as_ref().unwrap().current().unwrap().clone();
     match &item.body {
-        Body::Recall { follow_up, .. } => {
+        Body::Recall { follow_ups, .. } => {
             press(a, code(KeyCode::Enter));
             press(a, key('1'));
             press(a, code(KeyCode::Enter));
-            if follow_up.is_some() {
+            for _ in follow_ups {
                 press(a, code(KeyCode::Enter));
                 press(a, code(KeyCode::Enter));
             }

@@ -1,0 +1,264 @@
+//! Facts a model question's explanation quotes that only the trace's events, writes, nodes or
+//! lanes carry, one small function per fact, so a change in the engine's trace is fixed here
+//! alone. Nothing here decides anything about the protocol: each function finds what the
+//! engine recorded and hands it over, with actors by name and nodes by sequence number.
+
+use crate::engine::time::Millis;
+use crate::engine::trace::{EventKind, Judgement, SpanState, Trace};
+use crate::engine::world::ActorId;
+use crate::engine::zk::tree::Watched;
+
+/// The last keepalive the service accepted: when it arrived and the deadline it set.
+pub fn last_renewal(trace: &Trace) -> Option<(Millis, Millis)> {
+    trace.events.iter().rev().find_map(|e| match e.kind {
+        EventKind::KeepaliveRenewed { deadline_ms } => Some((e.at_ms, deadline_ms)),
+        _ => None,
+    })
+}
+
+/// When the service first refused a keepalive (it came too late).
+pub fn keepalive_refused(trace: &Trace) -> Option<Millis> {
+    trace.events.iter().find_map(|e| match e.kind {
+        EventKind::KeepaliveRefused => Some(e.at_ms),
+        _ => None,
+    })
+}
+
+/// The first time `actor` logged `start`, and the next time after it that it logged `end`.
+fn interval(
+    trace: &Trace,
+    actor: &str,
+    start: impl Fn(&EventKind) -> bool,
+    end: impl Fn(&EventKind) -> bool,
+) -> Option<(Millis, Millis)> {
+    let id = trace.actor_named(actor)?;
+    let mine = || trace.events.iter().filter(move |e| e.actor == id);
+    let from = mine().find(|e| start(&e.kind))?.at_ms;
+    let to = mine()
+        .find(|e| e.at_ms >= from && end(&e.kind))
+        .map_or(trace.end_ms, |e| e.at_ms);
+    Some((from, to))
+}
+
+/// When `actor` froze and when it woke (the first pause).
+pub fn pause(trace: &Trace, actor: &str) -> Option<(Millis, Millis)> {
+    interval(
+        trace,
+        actor,
+        |k| matches!(k, EventKind::Froze),
+        |k| matches!(k, EventKind::Woke),
+    )
+}
+
+/// When the link between `actor` and the service went silent and when it came back (the
+/// first cut).
+pub fn disconnection(trace: &Trace, actor: &str) -> Option<(Millis, Millis)> {
+    interval(
+        trace,
+        actor,
+        |k| matches!(k, EventKind::LinkCut),
+        |k| matches!(k, EventKind::LinkRestored),
+    )
+}
+
+/// When the frozen holder learned that its lease was lost.
+pub fn learned_lease_lost(trace: &Trace) -> Option<Millis> {
+    trace.events.iter().find_map(|e| match e.kind {
+        EventKind::LearnedLeaseLost => Some(e.at_ms),
+        _ => None,
+    })
+}
+
+/// When the holder abandoned its write.
+pub fn write_abandoned(trace: &Trace) -> Option<Millis> {
+    trace.events.iter().find_map(|e| match e.kind {
+        EventKind::WriteAbandoned => Some(e.at_ms),
+        _ => None,
+    })
+}
+
+/// A write as it reached the protected resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteFact {
+    pub at_ms: Millis,
+    /// Who wrote it (`A`, `B`, `C`).
+    pub value: String,
+    pub token: u64,
+    pub accepted: bool,
+    /// The largest token the resource had accepted before this write.
+    pub last_seen_before: u64,
+    /// Whether the engine judged it stale (sent after its writer had lost the lock).
+    pub stale: bool,
+}
+
+/// Every write that reached the resource, in arrival order.
+pub fn writes(trace: &Trace) -> Vec<WriteFact> {
+    trace
+        .writes
+        .iter()
+        .map(|w| WriteFact {
+            at_ms: w.at_ms,
+            value: trace.name(w.writer).to_string(),
+            token: w.token,
+            accepted: w.accepted,
+            last_seen_before: w.last_seen_before,
+            stale: matches!(
+                w.judgement,
+                Judgement::StaleRejected | Judgement::StaleAccepted | Judgement::Overwrote
+            ),
+        })
+        .collect()
+}
+
+/// When the service expired `client`'s session, if it did.
+pub fn session_expired(trace: &Trace, client: &str) -> Option<Millis> {
+    let id = trace.actor_named(client)?;
+    trace.events.iter().find_map(|e| match &e.kind {
+        EventKind::SessionExpired { owner, .. } if *owner == id => Some(e.at_ms),
+        _ => None,
+    })
+}
+
+/// The last moment before `before` at which a message from `client` reached the coordination
+/// service: what its session's expiry counts from.
+pub fn last_heard(trace: &Trace, client: &str, before: Millis) -> Option<Millis> {
+    use crate::engine::trace::Role;
+    let id = trace.actor_named(client)?;
+    trace
+        .messages
+        .iter()
+        .filter(|m| m.from == id && trace.role(m.to) == Some(Role::Coordinator))
+        .filter_map(|m| m.received_ms)
+        .filter(|t| *t <= before)
+        .max()
+}
+
+/// The first moment after `after` at which a message from `client` reached the coordination
+/// service.
+pub fn first_heard_after(trace: &Trace, client: &str, after: Millis) -> Option<Millis> {
+    use crate::engine::trace::Role;
+    let id = trace.actor_named(client)?;
+    trace
+        .messages
+        .iter()
+        .filter(|m| m.from == id && trace.role(m.to) == Some(Role::Coordinator))
+        .filter_map(|m| m.received_ms)
+        .filter(|t| *t > after)
+        .min()
+}
+
+/// The session timeout the service granted `client`.
+pub fn session_timeout(trace: &Trace, client: &str) -> Option<Millis> {
+    let id = trace.actor_named(client)?;
+    trace.events.iter().find_map(|e| match e.kind {
+        EventKind::SessionOpened { granted_ms, .. } if e.actor == id => Some(granted_ms),
+        _ => None,
+    })
+}
+
+/// What a watch waits on, in words the explanation can use: a node's sequence number, or
+/// `None` for the lock directory itself.
+fn watched(trace: &Trace, w: Watched) -> Option<String> {
+    match w {
+        Watched::Node(n) => Some(trace.seq(n)),
+        Watched::Children(_) => None,
+    }
+}
+
+/// The clients the run reports stuck, each with the node it waits on (its sequence number).
+pub fn stuck(trace: &Trace) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for e in &trace.events {
+        if let EventKind::Stuck { on } = e.kind {
+            let who = trace.name(e.actor).to_string();
+            let on = watched(trace, on).unwrap_or_else(|| "/lock".into());
+            // A client stuck again on the same node is still one stuck client.
+            out.retain(|(c, _)| *c != who);
+            out.push((who, on));
+        }
+    }
+    out
+}
+
+/// The sequence numbers of every node the service created for `owner`, in order.
+pub fn nodes_of(trace: &Trace, owner: &str) -> Vec<String> {
+    let Some(id) = trace.actor_named(owner) else {
+        return Vec::new();
+    };
+    trace
+        .nodes
+        .iter()
+        .filter(|n| n.owner == id)
+        .map(|n| n.seq.to_string())
+        .collect()
+}
+
+/// The client whose create failed with a connection loss (its reply lost), if one did.
+pub fn lost_create_reply(trace: &Trace) -> Option<String> {
+    use crate::engine::trace::event::Request;
+    trace.events.iter().find_map(|e| match e.kind {
+        EventKind::ConnectionLoss {
+            request: Request::Create,
+        } => Some(trace.name(e.actor).to_string()),
+        _ => None,
+    })
+}
+
+/// The largest number of clients that at one moment believed they held the lock (holding, or
+/// frozen while still believing so), and the first interval with that many.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Believers {
+    pub count: u32,
+    pub from_ms: Millis,
+    pub to_ms: Millis,
+    /// Who they were, in lane order.
+    pub clients: Vec<String>,
+}
+
+fn believes_holding(state: SpanState) -> bool {
+    matches!(
+        state,
+        SpanState::Holding { .. }
+            | SpanState::Frozen {
+                believes_holding: true
+            }
+    )
+}
+
+pub fn most_believing_holders(trace: &Trace) -> Believers {
+    let spans: Vec<(ActorId, Millis, Millis)> = trace
+        .lanes
+        .iter()
+        .flat_map(|l| {
+            l.spans
+                .iter()
+                .filter(|s| believes_holding(s.state))
+                .map(move |s| (l.actor, s.start_ms, s.end_ms))
+        })
+        .collect();
+    let mut best = Believers {
+        count: 0,
+        from_ms: 0,
+        to_ms: 0,
+        clients: Vec::new(),
+    };
+    // Every moment the count can change is the start of a span.
+    let mut starts: Vec<Millis> = spans.iter().map(|s| s.1).collect();
+    starts.sort_unstable();
+    starts.dedup();
+    for t in starts {
+        let live: Vec<&(ActorId, Millis, Millis)> =
+            spans.iter().filter(|s| s.1 <= t && t < s.2).collect();
+        let mut who: Vec<ActorId> = live.iter().map(|s| s.0).collect();
+        who.dedup();
+        if who.len() as u32 > best.count {
+            best = Believers {
+                count: who.len() as u32,
+                from_ms: t,
+                to_ms: live.iter().map(|s| s.2).min().unwrap_or(t),
+                clients: who.iter().map(|a| trace.name(*a).to_string()).collect(),
+            };
+        }
+    }
+    best
+}

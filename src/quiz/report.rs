@@ -1,0 +1,191 @@
+//! The end of an interview: the scoring points missed, grouped by topic, each topic with the
+//! lesson sections and simulations that teach it.
+//!
+//! A question names where it is taught with `see` (`lesson:06-leases#2` for the second `##`
+//! section, `sim:frozen-fenced`); a question that names nothing points at its deck's lesson.
+
+use std::collections::BTreeMap;
+
+use super::item::Item;
+use super::session::Graded;
+use crate::content::lesson::Lesson;
+use crate::i18n::Lang;
+
+/// Somewhere to learn what was missed.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StudyLink {
+    /// A lesson, or one `##` section of it (1-based).
+    Lesson {
+        id: String,
+        section: Option<usize>,
+        /// The lesson's title and the section's heading in the learner's language.
+        title: String,
+        heading: Option<String>,
+    },
+    /// A simulation preset.
+    Sim(String),
+}
+
+impl StudyLink {
+    /// The link as the reader and the checker write it.
+    pub fn target(&self) -> String {
+        match self {
+            StudyLink::Lesson {
+                id,
+                section: Some(n),
+                ..
+            } => format!("lesson:{id}#{n}"),
+            StudyLink::Lesson { id, .. } => format!("lesson:{id}"),
+            StudyLink::Sim(p) => format!("sim:{p}"),
+        }
+    }
+
+    /// The link in words.
+    pub fn words(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (
+                StudyLink::Lesson {
+                    title,
+                    heading: Some(h),
+                    ..
+                },
+                Lang::Zh,
+            ) => format!("课程《{title}》中的「{h}」"),
+            (
+                StudyLink::Lesson {
+                    title,
+                    heading: Some(h),
+                    ..
+                },
+                Lang::En,
+            ) => format!("lesson \"{title}\", section \"{h}\""),
+            (StudyLink::Lesson { title, .. }, Lang::Zh) => format!("课程《{title}》"),
+            (StudyLink::Lesson { title, .. }, Lang::En) => format!("lesson \"{title}\""),
+            (StudyLink::Sim(p), Lang::Zh) => format!("模拟 {p}"),
+            (StudyLink::Sim(p), Lang::En) => format!("simulation {p}"),
+        }
+    }
+}
+
+/// A `see` entry split into its lesson id and optional section number, or a preset name.
+pub enum Target<'a> {
+    Lesson(&'a str, Option<usize>),
+    Sim(&'a str),
+}
+
+/// Reads a `see` entry; `None` when it is neither form.
+pub fn parse_target(s: &str) -> Option<Target<'_>> {
+    if let Some(p) = s.strip_prefix("sim:") {
+        return (!p.is_empty()).then_some(Target::Sim(p));
+    }
+    let rest = s.strip_prefix("lesson:")?;
+    match rest.split_once('#') {
+        None => (!rest.is_empty()).then_some(Target::Lesson(rest, None)),
+        Some((id, n)) => {
+            let n: usize = n.parse().ok().filter(|n| *n >= 1)?;
+            (!id.is_empty()).then_some(Target::Lesson(id, Some(n)))
+        }
+    }
+}
+
+/// What was missed in one topic, and where to study it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicReport {
+    pub topic: String,
+    /// The points missed, as the learner read them.
+    pub missed: Vec<String>,
+    pub links: Vec<StudyLink>,
+}
+
+fn lesson_link(id: &str, section: Option<usize>, lessons: &[Lesson], lang: Lang) -> StudyLink {
+    let lesson = lessons.iter().find(|l| l.lang == lang && l.id == id);
+    let title = lesson
+        .and_then(|l| l.title.clone())
+        .unwrap_or_else(|| id.to_string());
+    let heading = section.and_then(|n| {
+        lesson
+            .and_then(|l| l.sections().nth(n - 1))
+            .map(|h| h.text.clone())
+    });
+    StudyLink::Lesson {
+        id: id.to_string(),
+        section,
+        title,
+        heading,
+    }
+}
+
+/// Where `item` is taught, in the learner's language.
+pub fn links_of(item: &Item, lessons: &[Lesson], lang: Lang) -> Vec<StudyLink> {
+    let mut out: Vec<StudyLink> = item
+        .see
+        .iter()
+        .filter_map(|s| match parse_target(s)? {
+            Target::Lesson(id, n) => Some(lesson_link(id, n, lessons, lang)),
+            Target::Sim(p) => Some(StudyLink::Sim(p.to_string())),
+        })
+        .collect();
+    if !out.iter().any(|l| matches!(l, StudyLink::Lesson { .. })) {
+        out.insert(0, lesson_link(&item.lesson, None, lessons, lang));
+    }
+    out
+}
+
+/// The points missed in `results`, grouped by each question's first topic (topics in name
+/// order), with the places that teach them; topics with nothing missed are left out.
+pub fn by_topic(
+    items: &[Item],
+    results: &[Graded],
+    lessons: &[Lesson],
+    lang: Lang,
+) -> Vec<TopicReport> {
+    let mut topics: BTreeMap<String, TopicReport> = BTreeMap::new();
+    for g in results.iter().filter(|g| !g.missed.is_empty()) {
+        let Some(item) = items.iter().find(|i| i.id == g.id) else {
+            continue;
+        };
+        let topic = item.topics.first().cloned().unwrap_or_default();
+        let entry = topics.entry(topic.clone()).or_insert_with(|| TopicReport {
+            topic,
+            missed: Vec::new(),
+            links: Vec::new(),
+        });
+        let points = item.all_points();
+        entry.missed.extend(
+            g.missed
+                .iter()
+                .filter_map(|&i| points.get(i).map(|p| p.text.clone())),
+        );
+        for l in links_of(item, lessons, lang) {
+            if !entry.links.contains(&l) {
+                entry.links.push(l);
+            }
+        }
+    }
+    topics.into_values().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_parse_both_forms() {
+        assert!(matches!(
+            parse_target("lesson:06-leases#2"),
+            Some(Target::Lesson("06-leases", Some(2)))
+        ));
+        assert!(matches!(
+            parse_target("lesson:06-leases"),
+            Some(Target::Lesson("06-leases", None))
+        ));
+        assert!(matches!(
+            parse_target("sim:frozen-fenced"),
+            Some(Target::Sim("frozen-fenced"))
+        ));
+        assert!(parse_target("lesson:06-leases#0").is_none());
+        assert!(parse_target("lesson:06-leases#x").is_none());
+        assert!(parse_target("quiz:leases").is_none());
+        assert!(parse_target("sim:").is_none());
+    }
+}
