@@ -21,6 +21,7 @@ fn presets(c: &mut Criterion) {
         Family::Rwlock,
         Family::Semaphore,
         Family::Election,
+        Family::Tasks,
     ] {
         let mut group = c.benchmark_group(family.name());
         for p in locklab::preset::builtin()

@@ -212,6 +212,8 @@ pub enum SimCommand {
     Semaphore(KnobArgs),
     /// Leader election with epochs, and a job's row changed by conditional statements.
     Election(KnobArgs),
+    /// Durable task claims: workers, a task table, an outside system and an operator.
+    Tasks(KnobArgs),
     /// Run a scenario file (a preset or your own).
     Run(RunArgs),
     /// List the shipped presets.

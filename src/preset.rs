@@ -13,8 +13,8 @@ use toml::Spanned;
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
     AbcParams, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError,
-    Params, QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TokenSource,
-    WatchMode,
+    Params, QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TasksParams,
+    TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -203,6 +203,7 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         Family::Rwlock => with_faults(RwLockParams::knob_keys()),
         Family::Semaphore => with_faults(SemaphoreParams::knob_keys()),
         Family::Election => ElectionParams::knob_keys(),
+        Family::Tasks => TasksParams::knob_keys(),
     };
     let mut locked = Vec::new();
     for key in &raw.locked {
@@ -249,6 +250,7 @@ fn family_params(
             Params::Semaphore(p)
         }
         Family::Election => Params::Election(knob_params(ctx, table)?),
+        Family::Tasks => Params::Tasks(knob_params(ctx, table)?),
     })
 }
 
@@ -305,6 +307,7 @@ pub fn run_end(params: &Params) -> Option<u64> {
         Params::Rwlock(p) => Some(p.common.duration_ms),
         Params::Semaphore(p) => Some(p.common.duration_ms),
         Params::Election(p) => Some(p.duration_ms),
+        Params::Tasks(p) => Some(p.duration_ms),
     }
 }
 

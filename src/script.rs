@@ -43,10 +43,16 @@ pub enum Ask {
     Result,
     StaleSubmitsRejected,
     StaleSubmitsAccepted,
+    /// Who the task's row names as its claimant at the step's time, with the claim version.
+    ClaimAt,
+    EffectsApplied,
+    LateRefused,
+    CancelOutcome,
+    TasksWaiting,
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 22] = [
+    pub const ALL: [(&'static str, Ask); 27] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -69,6 +75,11 @@ impl Ask {
         ("result", Ask::Result),
         ("stale_submits_rejected", Ask::StaleSubmitsRejected),
         ("stale_submits_accepted", Ask::StaleSubmitsAccepted),
+        ("claim_at", Ask::ClaimAt),
+        ("effects_applied", Ask::EffectsApplied),
+        ("late_refused", Ask::LateRefused),
+        ("cancel_outcome", Ask::CancelOutcome),
+        ("tasks_waiting", Ask::TasksWaiting),
     ];
 
     pub fn parse(s: &str) -> Option<Ask> {
@@ -89,9 +100,13 @@ impl Ask {
                 &[Family::Rwlock, Family::Semaphore]
             }
             Ask::MaxConcurrentReaders | Ask::WriterWait => &[Family::Rwlock],
-            Ask::Result | Ask::StaleSubmitsRejected | Ask::StaleSubmitsAccepted => {
-                &[Family::Election]
-            }
+            Ask::Result => &[Family::Election, Family::Tasks],
+            Ask::StaleSubmitsRejected | Ask::StaleSubmitsAccepted => &[Family::Election],
+            Ask::ClaimAt
+            | Ask::EffectsApplied
+            | Ask::LateRefused
+            | Ask::CancelOutcome
+            | Ask::TasksWaiting => &[Family::Tasks],
             Ask::DuplicateNodes
             | Ask::StaleWritesAccepted
             | Ask::StaleWritesRejected
@@ -102,7 +117,10 @@ impl Ask {
 
     /// Whether the question needs a time on its step.
     pub fn needs_time(self) -> bool {
-        matches!(self, Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt)
+        matches!(
+            self,
+            Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt | Ask::ClaimAt
+        )
     }
 }
 
@@ -180,6 +198,15 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         (Metrics::Election(m), Ask::Result) => m.result.clone().unwrap_or_else(|| nobody(lang)),
         (Metrics::Election(m), Ask::StaleSubmitsRejected) => m.stale_submits_rejected.to_string(),
         (Metrics::Election(m), Ask::StaleSubmitsAccepted) => m.stale_submits_accepted.to_string(),
+        (Metrics::Tasks(m), Ask::Result) => m.result.clone().unwrap_or_else(|| nobody(lang)),
+        (Metrics::Tasks(_), Ask::ClaimAt) => claim_at(trace, at, lang),
+        (Metrics::Tasks(m), Ask::EffectsApplied) => m.effects_applied.to_string(),
+        (Metrics::Tasks(m), Ask::LateRefused) => m.late_refused.to_string(),
+        (Metrics::Tasks(m), Ask::CancelOutcome) => m.cancel.map_or_else(
+            || lang.pick("没有取消", "no cancellation").to_string(),
+            |c| crate::i18n::sim::cancel_outcome(c, lang).to_string(),
+        ),
+        (Metrics::Tasks(m), Ask::TasksWaiting) => m.tasks_waiting.to_string(),
         (Metrics::Queue(m), Ask::GrantOrder) => m.grant_order.join(lang.pick("、", ", ")),
         (Metrics::Queue(m), Ask::MaxHolders) => m.max_holders.to_string(),
         (Metrics::Queue(m), Ask::MaxConcurrentReaders) => m.max_concurrent_readers.to_string(),
@@ -259,6 +286,32 @@ pub fn holders_at(trace: &Trace, at: Millis, lang: Lang) -> String {
         nobody(lang)
     } else {
         names.join(lang.pick("、", ", "))
+    }
+}
+
+/// Whom the task's row names as claimant at `at`, with the claim version, read off the table's
+/// lane.
+pub fn claim_at(trace: &Trace, at: Millis, lang: Lang) -> String {
+    use crate::engine::trace::{Role, SpanState};
+    let row = trace
+        .lanes
+        .iter()
+        .find(|l| trace.role(l.actor) == Some(Role::Table))
+        .and_then(|l| l.span_at(at));
+    match row.map(|s| s.state) {
+        Some(SpanState::Task {
+            owner: Some(o),
+            version,
+            row_state: crate::engine::msg::RowState::Running,
+            ..
+        }) => {
+            if lang == Lang::Zh {
+                format!("{}（领取版本 {version}）", trace.name(o))
+            } else {
+                format!("{} (claim version {version})", trace.name(o))
+            }
+        }
+        _ => nobody(lang),
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::Write;
 use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    ElectionParams, FrozenParams, HerdParams, Params, RwLockParams, SemaphoreParams,
+    ElectionParams, FrozenParams, HerdParams, Params, RwLockParams, SemaphoreParams, TasksParams,
 };
 use crate::engine::trace::Family;
 use crate::export;
@@ -63,6 +63,17 @@ pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError
             lang.pick("带任期号的选主", "Leader election with epochs"),
             (Params::Election, |p| match p {
                 Params::Election(x) => Some(x.clone()),
+                _ => None,
+            }),
+            lang,
+            source,
+        ),
+        SimCommand::Tasks(args) => knob_family::<TasksParams>(
+            args,
+            Family::Tasks,
+            lang.pick("持久任务的领取与租约", "Durable task claims and leases"),
+            (Params::Tasks, |p| match p {
+                Params::Tasks(x) => Some(x.clone()),
                 _ => None,
             }),
             lang,

@@ -11,6 +11,7 @@ pub mod deck;
 pub mod lesson;
 pub mod model;
 pub mod model_abc;
+pub mod model_knobs;
 pub mod model_text;
 pub mod vocab;
 

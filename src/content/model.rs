@@ -10,6 +10,7 @@ use toml::Spanned;
 
 use super::deck::{Case, ModelSpec, Question};
 use super::model_abc;
+use super::model_knobs;
 pub use super::model_text::{case_text, fill, fill_case, fmt_value, placeholders};
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
 use crate::engine::trace::{Family, Metrics, Trace, Verdict};
@@ -118,7 +119,7 @@ fn num_spec(family: &str, key: &str) -> Option<&'static NumSpec> {
         "frozen" => FrozenParams::spec(key),
         "herd" => HerdParams::spec(key),
         "abc" => AbcParams::spec(key).or_else(|| model_abc::fault_spec_of(key)),
-        _ => None,
+        other => model_knobs::num_spec(other, key),
     }
 }
 
@@ -133,7 +134,7 @@ pub fn param_keys(family: &str) -> Vec<&'static str> {
             .chain(model_abc::FAULT_SPECS.iter().map(|s| s.key))
             .chain(model_abc::CHOICE_KEYS)
             .collect(),
-        _ => Vec::new(),
+        other => model_knobs::keys(other),
     }
 }
 
@@ -157,13 +158,10 @@ fn check_ask(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
         "frozen" => &FROZEN_ASKS,
         "herd" => &HERD_ASKS,
         "abc" => &ABC_ASKS,
-        other => {
-            return Err(ctx.err(
-                Some("family"),
-                Some(spec.family.span().start),
-                format!("unknown family `{other}`; known families: frozen, herd, abc"),
-            ));
-        }
+        other => match model_knobs::asks(other) {
+            Some(asks) => asks,
+            None => return Err(unknown_family(ctx, spec)),
+        },
     };
     let ask = spec.ask.get_ref().as_str();
     if asks.contains(&ask) {
@@ -179,6 +177,17 @@ fn check_ask(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
             ),
         ))
     }
+}
+
+fn unknown_family(ctx: &Ctx, spec: &ModelSpec) -> ModelError {
+    ctx.err(
+        Some("family"),
+        Some(spec.family.span().start),
+        format!(
+            "unknown family `{}`; known families: frozen, herd, abc, rwlock, semaphore, election, tasks",
+            spec.family.get_ref()
+        ),
+    )
 }
 
 /// How many values the grid `[min, max, step]` holds.
@@ -238,7 +247,7 @@ fn numeric_keys(family: &str) -> Vec<&'static str> {
             .chain(&model_abc::FAULT_SPECS)
             .map(|s| s.key)
             .collect(),
-        _ => Vec::new(),
+        other => model_knobs::numeric_keys(other),
     }
 }
 
@@ -313,13 +322,13 @@ fn with_drawn(
         "frozen" => Params::Frozen(frozen(ctx, spec, &set)?),
         "herd" => Params::Herd(herd(ctx, spec, &set)?),
         "abc" => Params::Abc(abc(ctx, spec, &set, presets)?),
-        other => {
-            return Err(ctx.err(
-                Some("family"),
-                Some(spec.family.span().start),
-                format!("unknown family `{other}`; known families: frozen, herd, abc"),
-            ));
+        other if model_knobs::asks(other).is_some() => {
+            model_knobs::params(other, set.tables(), set.drawn).map_err(|r| {
+                let at = r.at.or_else(|| vary_at(spec, &r.key));
+                ctx.err(Some(&r.key), at, r.message)
+            })?
         }
+        _ => return Err(unknown_family(ctx, spec)),
     };
     Ok(Variant {
         params,
@@ -592,6 +601,16 @@ pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError
             }
             "final_epoch" => Ok(ModelAnswer::Number(m.final_epoch as f64)),
             "final_version" => Ok(ModelAnswer::Number(m.final_version as f64)),
+            _ => Err(missing()),
+        },
+        Metrics::Tasks(m) => match ask {
+            "effects_applied" => Ok(ModelAnswer::Number(f64::from(m.effects_applied))),
+            "late_refused" => Ok(ModelAnswer::Number(f64::from(m.late_refused))),
+            "late_accepted" => Ok(ModelAnswer::Number(f64::from(m.late_accepted))),
+            "final_version" => Ok(ModelAnswer::Number(m.final_version as f64)),
+            "final_attempt" => Ok(ModelAnswer::Number(f64::from(m.final_attempt))),
+            "tasks_waiting" => Ok(ModelAnswer::Number(f64::from(m.tasks_waiting))),
+            "max_believers" => Ok(ModelAnswer::Number(f64::from(m.max_believers))),
             _ => Err(missing()),
         },
         Metrics::Queue(m) => match ask {

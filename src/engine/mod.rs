@@ -27,5 +27,6 @@ pub fn run(params: &Params) -> Trace {
         Params::Rwlock(p) => families::queue::run_rwlock(p),
         Params::Semaphore(p) => families::queue::run_semaphore(p),
         Params::Election(p) => families::election::run(p),
+        Params::Tasks(p) => families::tasks::run(p),
     }
 }

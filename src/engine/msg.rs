@@ -134,8 +134,10 @@ pub struct RowCond {
     pub epoch: Option<u64>,
     pub owner: Option<ActorId>,
     pub state: Option<RowState>,
-    /// The lease has run out (by the store's clock).
+    /// The lease has run out (by the store's clock): `lease_until < now()`.
     pub lease_expired: bool,
+    /// The lease still runs: `lease_until >= now()`.
+    pub lease_live: bool,
     /// Ready and due, or running with its lease run out.
     pub claimable: bool,
 }
@@ -168,6 +170,8 @@ pub enum RowOp {
     TakeOver,
     Submit,
     Cancel,
+    /// Ask the worker of a running task to back out (`cancel_requested = true`).
+    RequestCancel,
     Reschedule,
     Fail,
 }
@@ -216,6 +220,12 @@ pub enum Msg {
     RowRead {
         row: u8,
     },
+    /// `SELECT task_id FROM task WHERE due <= now() AND (READY OR lease run out)`.
+    RowScan,
+    /// The claimable rows a scan found, one bit per row.
+    RowCandidates {
+        mask: u16,
+    },
     RowValue {
         row: u8,
         value: RowValue,
@@ -257,8 +267,10 @@ impl Msg {
             Msg::Keepalive { .. } => Phase::Keepalive,
             Msg::Release => Phase::Release,
             Msg::Write { .. } | Msg::Effect { .. } => Phase::Write,
-            Msg::RowRead { .. } | Msg::RowUpdate { .. } => Phase::Request,
-            Msg::RowValue { .. } | Msg::RowDone { .. } => Phase::Deliver,
+            Msg::RowRead { .. } | Msg::RowScan | Msg::RowUpdate { .. } => Phase::Request,
+            Msg::RowValue { .. } | Msg::RowCandidates { .. } | Msg::RowDone { .. } => {
+                Phase::Deliver
+            }
         }
     }
 
@@ -299,6 +311,8 @@ pub enum Timer {
     ConfigChange,
     // a leader or a worker
     Poll,
+    /// A worker's periodic scan for claimable tasks.
+    Scan,
     RenewDue,
     WorkDue,
     EffectDue,
@@ -312,6 +326,9 @@ impl Timer {
     pub fn phase(self) -> Phase {
         match self {
             Timer::SessionExpiry(_) | Timer::LeaseExpiry => Phase::Expiry,
+            // A scan is a query to the table: scans due at one instant all reach it before
+            // anything they lead to, so workers scanning "at once" really race.
+            Timer::Scan => Phase::Request,
             Timer::Ping | Timer::KeepaliveTick | Timer::ReadTimeout | Timer::Reconnect => {
                 Phase::Tick
             }

@@ -26,7 +26,16 @@ pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
         SpanState::Holding { .. } => "#2e7d32",
         SpanState::HoldingRead { .. } => "#66bb6a",
         SpanState::Leading { .. } => "#2e7d32",
-        SpanState::Row { owner, .. } => owner.map_or("#eceff1", by_actor),
+        SpanState::Row { owner, .. } | SpanState::Task { owner, .. } => {
+            owner.map_or("#eceff1", by_actor)
+        }
+        SpanState::Claimed { .. } => "#2e7d32",
+        SpanState::ScannerStopped => "#424242",
+        SpanState::Backlog { waiting: 0, .. } => "#eceff1",
+        SpanState::Backlog { .. } => "#ffe082",
+        SpanState::Effects { count: 0 } => "#eceff1",
+        SpanState::Effects { count: 1 } => "#a5d6a7",
+        SpanState::Effects { .. } => "#ef9a9a",
         SpanState::Frozen {
             believes_holding: true,
         } => "#ef6c00",
@@ -125,7 +134,7 @@ fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
         _ if trace.family == Family::Frozen && name == "A" => {
             lang.pick("A（自认）", "A as A believes").into()
         }
-        _ => name.into(),
+        _ => crate::i18n::sim::actor_name(trace, lane.actor, lang),
     }
 }
 
@@ -352,6 +361,7 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             ));
         }
         Metrics::Herd(_) => {}
+        Metrics::Tasks(m) => lines.push(crate::i18n::sim::task_outcome_line(m, lang)),
         Metrics::Election(m) => {
             lines.push(format!(
                 "{} {}   {} {}   {} {}/{}",

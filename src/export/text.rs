@@ -27,6 +27,18 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
         SpanState::HoldingRead { .. } => 'o',
         SpanState::Leading { .. } => '*',
         SpanState::Row { owner, .. } => owner.map_or('.', initial),
+        SpanState::Task {
+            owner: Some(o),
+            row_state: crate::engine::msg::RowState::Running,
+            ..
+        } => initial(o),
+        SpanState::Task { .. } => '.',
+        SpanState::Claimed { .. } => '=',
+        SpanState::ScannerStopped => '_',
+        SpanState::Backlog { waiting, .. } => {
+            char::from_digit(u32::from(waiting.min(9)), 10).unwrap_or('+')
+        }
+        SpanState::Effects { count } => char::from_digit(count.min(9), 10).unwrap_or('+'),
         SpanState::Frozen {
             believes_holding: true,
         } => '#',
@@ -63,6 +75,9 @@ fn legend(trace: &Trace, lang: Lang) -> String {
                     | SpanState::Leased { .. }
                     | SpanState::Value { .. }
                     | SpanState::Row { .. }
+                    | SpanState::Task { .. }
+                    | SpanState::Backlog { .. }
+                    | SpanState::Effects { .. }
                     | SpanState::Empty
                     | SpanState::Idle
             ) {
@@ -152,7 +167,7 @@ pub fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
         _ if trace.family == Family::Frozen && name == "A" => {
             lang.pick("A（自认）", "A believes").into()
         }
-        _ => name.into(),
+        _ => crate::i18n::sim::actor_name(trace, lane.actor, lang),
     }
 }
 
@@ -517,6 +532,16 @@ pub fn report_at(
             }
             out.push('\n');
             out.push_str(&abc_summary(m, lang));
+        }
+        Metrics::Tasks(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            for (k, v) in crate::i18n::sim::task_rows(m, lang) {
+                let _ = writeln!(out, "  {} {v}", key(k, lang));
+            }
         }
         Metrics::Election(m) => {
             out.push_str(&timeline(trace, lang));

@@ -23,6 +23,11 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::HoldingRead { .. } => ("持读锁", "holding to read"),
         SpanState::Leading { .. } => ("领导者", "leading"),
         SpanState::Row { .. } => ("作业行", "the job's row"),
+        SpanState::Claimed { .. } => ("持有领取", "holding a claim"),
+        SpanState::ScannerStopped => ("扫描器已停", "scanner stopped"),
+        SpanState::Task { .. } => ("任务行", "the task's row"),
+        SpanState::Backlog { .. } => ("任务表", "the task table"),
+        SpanState::Effects { .. } => ("外部系统", "outside system"),
         SpanState::Suspended { .. } => ("挂起", "suspended"),
         SpanState::Reconnecting => ("重连中", "reconnecting"),
         SpanState::Frozen {
@@ -41,6 +46,20 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Value { .. } => ("有值", "value"),
     };
     lang.pick(zh, en)
+}
+
+/// An actor's name as a reader sees it: clients by their letter, the table, the outside system
+/// and the operator by what they are.
+pub fn actor_name(trace: &Trace, a: crate::engine::world::ActorId, lang: Lang) -> String {
+    use crate::engine::trace::{Family, Role};
+    let (zh, en) = match (trace.role(a), trace.family) {
+        (Some(Role::Table), Family::Tasks) => ("任务表", "tasks"),
+        (Some(Role::Table), _) => ("作业表", "jobs"),
+        (Some(Role::Outside), _) => ("支付服务", "provider"),
+        (Some(Role::Operator), _) => ("操作员", "operator"),
+        _ => return trace.name(a).to_string(),
+    };
+    lang.pick(zh, en).to_string()
 }
 
 /// What a watcher watches, in a few words: a node's number or the whole directory.
@@ -79,6 +98,43 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
             row_state_word(row_state, lang),
             owner.map_or("-", |o| trace.name(o))
         ),
+        SpanState::Claimed { version, attempt } => {
+            if zh {
+                format!("领取 v{version}，第 {attempt} 次")
+            } else {
+                format!("claim v{version}, attempt {attempt}")
+            }
+        }
+        SpanState::Task {
+            row_state,
+            owner,
+            version,
+            attempt,
+        } => format!(
+            "{}/{}/v{version}/{}",
+            row_state_word(row_state, lang),
+            owner.map_or("-", |o| trace.name(o)),
+            attempt_words(attempt, lang)
+        ),
+        SpanState::Backlog {
+            waiting,
+            running,
+            done,
+            failed,
+        } => {
+            if zh {
+                format!("就绪 {waiting}，运行 {running}，完成 {done}，失败 {failed}")
+            } else {
+                format!("{waiting} ready, {running} running, {done} done, {failed} failed")
+            }
+        }
+        SpanState::Effects { count } => {
+            if zh {
+                format!("已执行 {count} 次")
+            } else {
+                format!("{count} applied")
+            }
+        }
         SpanState::HoldingRead { token } => {
             if zh {
                 format!("持读锁 #{token}")
@@ -148,6 +204,55 @@ fn row_state_word(s: crate::engine::msg::RowState, lang: Lang) -> &'static str {
     lang.pick(zh, en)
 }
 
+/// An attempt number as a row shows it: `#2`, `第2次`.
+fn attempt_words(n: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("第{n}次"),
+        _ => format!("#{n}"),
+    }
+}
+
+fn plural(n: u8, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// How many task rows a task run's table holds (1 for any other trace).
+fn task_count(trace: &Trace) -> u8 {
+    match &trace.metrics {
+        crate::engine::trace::Metrics::Tasks(m) => m.tasks,
+        _ => 1,
+    }
+}
+
+/// A row as the table shows it: `RUNNING/B/82/v6` for a job (with its epoch), `RUNNING/B/v2/#2`
+/// for a task (with its attempt).
+fn row_words(r: &crate::engine::msg::RowValue, trace: &Trace, lang: Lang) -> String {
+    let state = row_state_word(r.state, lang);
+    let owner = r.owner.map_or("-", |o| trace.name(o));
+    if trace.family == crate::engine::trace::Family::Tasks {
+        let lease = match (r.state, r.lease_until_ms) {
+            (crate::engine::msg::RowState::Running, Some(u)) if lang == Lang::Zh => {
+                format!("（租约到 {} 秒）", fmt_secs(u))
+            }
+            (crate::engine::msg::RowState::Running, Some(u)) => {
+                format!(" (lease until {} s)", fmt_secs(u))
+            }
+            _ => String::new(),
+        };
+        format!(
+            "{state}/{owner}/v{}/{}{lease}",
+            r.version,
+            attempt_words(r.attempt, lang)
+        )
+    } else {
+        format!("{state}/{owner}/{}/v{}", r.epoch, r.version)
+    }
+}
+
 /// A row's state as the table shows it.
 pub fn row_state(s: crate::engine::msg::RowState, lang: Lang) -> &'static str {
     row_state_word(s, lang)
@@ -156,12 +261,13 @@ pub fn row_state(s: crate::engine::msg::RowState, lang: Lang) -> &'static str {
 fn row_op(op: crate::engine::msg::RowOp, lang: Lang) -> &'static str {
     use crate::engine::msg::RowOp::*;
     let (zh, en) = match op {
-        Claim => ("认领", "claim"),
+        Claim => ("领取", "claim"),
         Renew => ("续租", "renewal"),
         Complete => ("完成", "completion"),
         TakeOver => ("接管", "takeover"),
         Submit => ("提交结果", "submission"),
         Cancel => ("取消", "cancellation"),
+        RequestCancel => ("请求取消", "cancellation request"),
         Reschedule => ("重新排期", "rescheduling"),
         Fail => ("记为失败", "failure"),
     };
@@ -182,6 +288,9 @@ fn row_cond(c: &crate::engine::msg::RowCond, trace: &Trace, lang: Lang) -> Strin
     }
     if let Some(s) = c.state {
         parts.push(format!("state = {}", row_state_word(s, Lang::En)));
+    }
+    if c.lease_live {
+        parts.push(lang.pick("租约未过期", "the lease still runs").to_string());
     }
     if c.lease_expired {
         parts.push(lang.pick("租约已过期", "the lease has run out").to_string());
@@ -271,6 +380,12 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
         WITHIN_PERMITS => ("不超过许可数", "within the permits"),
         WRITER_HELD => ("写者拿到过锁", "a writer held"),
         READERS_SHARED => ("读者共享过锁", "readers shared"),
+        EFFECT_ONCE => ("外部副作用只发生一次", "each effect happens once"),
+        NO_STALE_COMPLETION => (
+            "没有过期领取的完成生效",
+            "no completion from an overtaken claim",
+        ),
+        SCANNER_ALIVE => ("扫描器一直在跑", "the scanner keeps running"),
         _ => ("不变量", "invariant"),
     };
     lang.pick(zh, en)
@@ -306,7 +421,7 @@ fn seqs(nodes: &[NodeId], trace: &Trace) -> Vec<String> {
 
 /// One or two plain sentences explaining an event.
 pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
-    let who = trace.name(e.actor);
+    let who = actor_name(trace, e.actor, lang);
     let zh = lang == Lang::Zh;
     let pick = |z: String, en: String| if zh { z } else { en };
     use EventKind::*;
@@ -523,41 +638,89 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             )
         }
         RowUpdated {
+            row,
             by,
             op,
             cond,
             affected,
             value,
-            ..
         } => {
-            let w = trace.name(*by);
+            let w = actor_name(trace, *by, lang);
+            // A letter takes a space before 的; a Chinese name does not.
+            let wz = if w.is_ascii() {
+                format!("{w} ")
+            } else {
+                w.clone()
+            };
             let what = row_op(*op, lang);
+            let what = match (task_count(trace) > 1, zh) {
+                (false, _) => what.to_string(),
+                (true, true) => format!("对任务 {} 的{what}", row + 1),
+                (true, false) => format!("{what} of task {}", row + 1),
+            };
             let when = row_cond(cond, trace, lang);
-            let after = format!(
-                "{}/{}/{}/v{}",
-                row_state_word(value.state, lang),
-                value.owner.map_or("-", |o| trace.name(o)),
-                value.epoch,
-                value.version
-            );
+            let after = row_words(value, trace, lang);
             match (affected, zh) {
                 (1, true) if when.is_empty() => {
-                    format!("{w} 的{what}语句不带任何条件，照样影响 1 行：现在是 {after}。")
+                    format!("{wz}的{what}语句不带任何条件，照样影响 1 行：现在是 {after}。")
                 }
                 (1, false) if when.is_empty() => format!(
                     "{w}'s {what} has no WHERE clause at all, so it affects 1 row: the row is now {after}."
                 ),
                 (1, true) => {
-                    format!("{w} 的{what}语句生效（条件：{when}），影响 1 行：现在是 {after}。")
+                    format!("{wz}的{what}语句生效（条件：{when}），影响 1 行：现在是 {after}。")
                 }
                 (1, false) => format!(
                     "{w}'s {what} goes through (WHERE {when}): 1 row; the row is now {after}."
                 ),
                 (_, true) => {
-                    format!("{w} 的{what}语句影响 0 行（条件：{when} 不成立），行保持 {after}。")
+                    format!("{wz}的{what}语句影响 0 行（条件：{when} 不成立），行保持 {after}。")
                 }
                 (_, false) => format!(
                     "{w}'s {what} affects 0 rows (WHERE {when} does not hold); the row stays {after}."
+                ),
+            }
+        }
+        EffectSent { attempt, key } => match (key, zh) {
+            (Some(k), true) => {
+                format!("{who} 调用外部系统（第 {attempt} 次尝试），带着任务的固定幂等键 {k}。")
+            }
+            (Some(k), false) => format!(
+                "{who} calls the outside system (attempt {attempt}) with the task's stable idempotency key {k}."
+            ),
+            (None, true) => {
+                format!("{who} 调用外部系统（第 {attempt} 次尝试），没有带幂等键。")
+            }
+            (None, false) => format!(
+                "{who} calls the outside system (attempt {attempt}) with no idempotency key."
+            ),
+        },
+        LearnedClaimLost => pick(
+            format!("{who} 的续租影响 0 行：它这才知道领取已经不归自己了。"),
+            format!(
+                "{who}'s renewal affects 0 rows: only now does it learn the claim is no longer its own."
+            ),
+        ),
+        CancelSeen => pick(
+            format!("{who} 在调用外部系统前读了一次任务行，看到有人请求取消，于是放弃这次尝试。"),
+            format!(
+                "{who} reads the row just before its outside call, sees that cancellation was requested, and backs out."
+            ),
+        ),
+        ScanFailed { row, caught } => {
+            let n = row + 1;
+            match (caught, zh) {
+                (true, true) => format!(
+                    "{who} 处理任务 {n} 时抛出异常；扫描体里的 catch 接住了它，把任务记为失败，下一轮扫描照常进行。"
+                ),
+                (true, false) => format!(
+                    "Processing task {n} throws in {who}; the catch inside the scan body handles it, marks the task failed, and the next scan runs as usual."
+                ),
+                (false, true) => format!(
+                    "{who} 处理任务 {n} 时抛出异常，没有人接住：这个周期任务就此结束，之后再也不会扫描，进程却还活着。"
+                ),
+                (false, false) => format!(
+                    "Processing task {n} throws in {who} and nothing catches it: the periodic schedule ends here and never scans again, though the process lives on."
                 ),
             }
         }
@@ -566,6 +729,7 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             attempt,
             count,
             deduplicated,
+            ..
         } => {
             let w = trace.name(*by);
             match (deduplicated, zh) {
@@ -862,6 +1026,19 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "stale_submits_rejected" => "被拒的陈旧提交",
         "stale_submits_accepted" => "被接受的陈旧提交",
         "max_leaders" => "最多同时领导者",
+        "claims" => "历次领取",
+        "final_task" => "任务行最终",
+        "effects_applied" => "外部副作用次数",
+        "effects_deduplicated" => "被幂等键挡下",
+        "late_refused" => "被拒的过期语句",
+        "late_accepted" => "生效的过期完成",
+        "cancel" => "取消结果",
+        "tasks_done" => "完成的任务",
+        "tasks_failed" => "失败的任务",
+        "tasks_waiting" => "积压的到期任务",
+        "oldest_due_age_ms" => "最老到期任务已等",
+        "scanner_stopped_at_ms" => "扫描器停止于",
+        "max_believers" => "最多同时自认领取者",
         "max_concurrent_readers" => "最多同时读者",
         "writer_wait_ms" => "写者最长等待",
         "starved_writers" => "饿死的写者",
@@ -999,6 +1176,66 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
                 )
             }
         }
+        Params::Tasks(p) => {
+            let complete = match p.complete {
+                crate::engine::actors::worker::CompleteRule::Version => {
+                    lang.pick("完成按领取版本", "completion checks the claim version")
+                }
+                crate::engine::actors::worker::CompleteRule::VersionAndLease => lang.pick(
+                    "完成按领取版本且租约未过期",
+                    "completion checks the version and a live lease",
+                ),
+                crate::engine::actors::worker::CompleteRule::Unconditional => {
+                    lang.pick("完成不带条件", "unconditional completion")
+                }
+            };
+            let pause = if p.pause_len_ms > 0 {
+                if zh {
+                    format!("，A 于 {} 停顿 {}", sec(p.pause_at_ms), sec(p.pause_len_ms))
+                } else {
+                    format!(
+                        ", A pauses at {} for {}",
+                        sec(p.pause_at_ms),
+                        sec(p.pause_len_ms)
+                    )
+                }
+            } else {
+                String::new()
+            };
+            let clock = match (p.store_clock_ms, zh) {
+                (0, _) => String::new(),
+                (c, true) => format!("，存储时钟从 {} 起算", sec(c)),
+                (c, false) => format!(", the store's clock reads {} at the start", sec(c)),
+            };
+            let key = if !p.effect {
+                lang.pick("，不调用外部系统", ", no outside call")
+            } else if p.idempotency_key {
+                lang.pick("，外部调用带固定幂等键", ", outside call with a stable key")
+            } else {
+                lang.pick("，外部调用不带幂等键", ", outside call without a key")
+            };
+            if zh {
+                format!(
+                    "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续租间隔 {}，工作 {}，{complete}{key}{pause}{clock}",
+                    p.workers,
+                    p.tasks,
+                    sec(p.scan_every_ms),
+                    sec(p.lease_ms),
+                    sec(p.renew_every_ms),
+                    sec(p.work_ms)
+                )
+            } else {
+                format!(
+                    "{}, {}, a scan every {}, lease {}, renewal every {}, work {}, {complete}{key}{pause}{clock}",
+                    plural(p.workers, "worker"),
+                    plural(p.tasks, "task"),
+                    sec(p.scan_every_ms),
+                    sec(p.lease_ms),
+                    sec(p.renew_every_ms),
+                    sec(p.work_ms)
+                )
+            }
+        }
         Params::Election(p) => {
             let cond = if p.conditional {
                 lang.pick("条件更新", "conditional updates")
@@ -1111,5 +1348,118 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
                 )
             }
         }
+    }
+}
+
+/// The claims in order: `A v1, B v2`, naming the task when the table has several.
+fn claims_words(m: &crate::engine::trace::TaskMetrics, lang: Lang) -> String {
+    let words: Vec<String> = m
+        .claims
+        .iter()
+        .map(|c| match (m.tasks > 1, lang) {
+            (false, _) => format!("{} v{}", c.worker, c.version),
+            (true, Lang::Zh) => format!("{} 任务{} v{}", c.worker, c.task + 1, c.version),
+            (true, _) => format!("{} task {} v{}", c.worker, c.task + 1, c.version),
+        })
+        .collect();
+    list(&words, lang)
+}
+
+/// What became of a cancellation, in words.
+pub fn cancel_outcome(c: crate::engine::trace::CancelOutcome, lang: Lang) -> &'static str {
+    use crate::engine::trace::CancelOutcome::*;
+    let (zh, en) = match c {
+        CancelledBeforeRun => ("取消先赢：任务没有运行", "cancel won: the task never ran"),
+        BackedOut => (
+            "领取先赢；工作者在外部调用前看到请求并退出",
+            "the claim won; the worker saw the request before its outside call and backed out",
+        ),
+        RequestedTooLate => (
+            "领取先赢；只能说“已请求取消”，外部调用照样发生",
+            "the claim won; all one can say is \"cancellation requested\", and the outside call went ahead",
+        ),
+        NothingToCancel => (
+            "任务已经结束，没有可取消的",
+            "the task had already finished",
+        ),
+    };
+    lang.pick(zh, en)
+}
+
+/// The facts of a task run as (key, value) rows, for the report, the SVG and the presenter.
+pub fn task_rows(m: &crate::engine::trace::TaskMetrics, lang: Lang) -> Vec<(&'static str, String)> {
+    let dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let mut rows = vec![
+        ("claims", claims_words(m, lang)),
+        (
+            "final_task",
+            format!(
+                "{}/{}/v{}/{}",
+                row_state_word(m.final_state, lang),
+                dash(&m.final_owner),
+                m.final_version,
+                attempt_words(m.final_attempt, lang)
+            ),
+        ),
+        ("result", dash(&m.result)),
+        ("effects_applied", m.effects_applied.to_string()),
+        ("effects_deduplicated", m.effects_deduplicated.to_string()),
+        ("late_refused", m.late_refused.to_string()),
+        ("late_accepted", m.late_accepted.to_string()),
+        ("max_believers", m.max_believers.to_string()),
+    ];
+    if let Some(c) = m.cancel {
+        rows.push(("cancel", cancel_outcome(c, lang).to_string()));
+    }
+    if m.tasks_done + m.tasks_failed + m.tasks_waiting > 1 {
+        rows.push(("tasks_done", m.tasks_done.to_string()));
+        rows.push(("tasks_failed", m.tasks_failed.to_string()));
+        rows.push(("tasks_waiting", m.tasks_waiting.to_string()));
+    }
+    if let Some(age) = m.oldest_due_age_ms {
+        rows.push((
+            "oldest_due_age_ms",
+            format!("{} {}", fmt_secs(age), s(lang)),
+        ));
+    }
+    if let Some(at) = m.scanner_stopped_at_ms {
+        rows.push((
+            "scanner_stopped_at_ms",
+            format!("{} {}", fmt_secs(at), s(lang)),
+        ));
+    }
+    let violations: Vec<String> = m
+        .violations
+        .iter()
+        .map(|v| invariant_label(v, lang).to_string())
+        .collect();
+    rows.push((
+        "violations",
+        if violations.is_empty() {
+            "-".into()
+        } else {
+            violations.join(lang.pick("、", ", "))
+        },
+    ));
+    rows
+}
+
+/// A task run's outcome in one line: whose result stands and how often the effect happened.
+pub fn task_outcome_line(m: &crate::engine::trace::TaskMetrics, lang: Lang) -> String {
+    let result = m.result.as_deref().unwrap_or("-");
+    if lang == Lang::Zh {
+        format!(
+            "领取 {}   留下的结果 {result}   外部副作用 {} 次   被拒的过期语句 {}",
+            claims_words(m, lang),
+            m.effects_applied,
+            m.late_refused
+        )
+    } else {
+        format!(
+            "claims {}   result that stands {result}   effects applied {}   late statements refused {}",
+            claims_words(m, lang),
+            m.effects_applied,
+            m.late_refused
+        )
     }
 }

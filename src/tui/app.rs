@@ -295,7 +295,8 @@ impl App {
             // presenter's lanes.
             crate::engine::Params::Rwlock(_)
             | crate::engine::Params::Semaphore(_)
-            | crate::engine::Params::Election(_) => return,
+            | crate::engine::Params::Election(_)
+            | crate::engine::Params::Tasks(_) => return,
         }
         self.return_to = Some(ScreenId::Quiz);
     }
@@ -375,7 +376,8 @@ impl App {
             }
             crate::engine::Params::Rwlock(_)
             | crate::engine::Params::Semaphore(_)
-            | crate::engine::Params::Election(_) => {
+            | crate::engine::Params::Election(_)
+            | crate::engine::Params::Tasks(_) => {
                 self.present_preset(p.clone(), false);
             }
         }

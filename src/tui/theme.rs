@@ -38,7 +38,15 @@ impl Theme {
             SpanState::Holding { .. } | SpanState::Leased { .. } => Color::Green,
             SpanState::HoldingRead { .. } => Color::LightGreen,
             SpanState::Leading { .. } => Color::Green,
-            SpanState::Row { .. } => Color::Cyan,
+            SpanState::Row { .. } | SpanState::Task { .. } => Color::Cyan,
+            SpanState::Claimed { .. } => Color::Green,
+            SpanState::ScannerStopped => Color::Red,
+            SpanState::Backlog { waiting: 0, .. } | SpanState::Effects { count: 0 } => {
+                return Style::new();
+            }
+            SpanState::Backlog { .. } => Color::Yellow,
+            SpanState::Effects { count: 1 } => Color::Cyan,
+            SpanState::Effects { .. } => Color::Red,
             SpanState::Frozen {
                 believes_holding: true,
             } => Color::Magenta,

@@ -10,6 +10,7 @@ pub mod recipe;
 pub mod resource;
 pub mod rows;
 pub mod runner;
+pub mod worker;
 
 use crate::engine::msg::{Msg, Timer};
 use crate::engine::world::{ActorId, Cx};
@@ -49,6 +50,8 @@ pub enum Actor {
     Runner(runner::Runner),
     Rows(rows::RowStore),
     Outside(rows::Outside),
+    Worker(worker::Worker),
+    Operator(worker::Operator),
 }
 
 impl Actor {
@@ -62,6 +65,8 @@ impl Actor {
             Actor::Seeker(a) => a.on_start(cx),
             Actor::Config(a) => a.on_start(cx),
             Actor::Runner(a) => a.on_start(cx),
+            Actor::Worker(a) => a.on_start(cx),
+            Actor::Operator(a) => a.on_start(cx),
             Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) => {}
         }
     }
@@ -79,6 +84,8 @@ impl Actor {
             Actor::Rows(a) => a.on_msg(from, msg, cx),
             Actor::Runner(a) => a.on_msg(from, msg, cx),
             Actor::Outside(a) => a.on_msg(from, msg, cx),
+            Actor::Worker(a) => a.on_msg(from, msg, cx),
+            Actor::Operator(a) => a.on_msg(msg, cx),
         }
     }
 
@@ -92,6 +99,8 @@ impl Actor {
             Actor::Seeker(a) => a.on_timer(timer, cx),
             Actor::Config(a) => a.on_timer(timer, cx),
             Actor::Runner(a) => a.on_timer(timer, cx),
+            Actor::Worker(a) => a.on_timer(timer, cx),
+            Actor::Operator(a) => a.on_timer(timer, cx),
             Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) => {}
         }
     }

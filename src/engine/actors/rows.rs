@@ -25,12 +25,14 @@ impl RowStore {
 
     /// Whether `cond` holds for row `r` at store time `t`.
     pub fn matches(r: &RowValue, cond: &RowCond, t: Millis) -> bool {
+        // A lease is valid up to and including `lease_until`.
         let expired = r.lease_until_ms.is_none_or(|u| u < t);
         cond.version.is_none_or(|v| r.version == v)
             && cond.epoch.is_none_or(|e| r.epoch == e)
             && cond.owner.is_none_or(|o| r.owner == Some(o))
             && cond.state.is_none_or(|s| r.state == s)
             && (!cond.lease_expired || expired)
+            && (!cond.lease_live || !expired)
             && (!cond.claimable
                 || (r.state == RowState::Ready && r.due_ms <= t)
                 || (r.state == RowState::Running && expired))
@@ -78,6 +80,19 @@ impl RowStore {
                     cx.send(from, Msg::RowValue { row, value });
                 }
             }
+            Msg::RowScan => {
+                let claimable = RowCond {
+                    claimable: true,
+                    ..RowCond::default()
+                };
+                let mask = self
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| Self::matches(r, &claimable, t))
+                    .fold(0u16, |m, (i, _)| m | (1 << i));
+                cx.send(from, Msg::RowCandidates { mask });
+            }
             Msg::RowUpdate { row, op, cond, set } => {
                 let Some(r) = self.rows.get_mut(row as usize) else {
                     return;
@@ -122,12 +137,7 @@ pub struct Outside {
 
 impl Outside {
     pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::Effect {
-            task: _,
-            attempt,
-            key,
-        } = msg
-        else {
+        let Msg::Effect { task, attempt, key } = msg else {
             return;
         };
         let repeat = key.is_some_and(|k| self.keys.contains(&k));
@@ -140,6 +150,7 @@ impl Outside {
             self.applied.push((from, attempt));
         }
         cx.event(EventKind::EffectApplied {
+            task,
             by: from,
             attempt,
             count: self.applied.len() as u32,
@@ -202,6 +213,19 @@ mod tests {
             !RowStore::matches(&r, &takeover, 130_000),
             "the lease still runs at 130"
         );
-        assert!(RowStore::matches(&r, &takeover, 131_000));
+        assert!(
+            RowStore::matches(&r, &takeover, 130_001),
+            "lease_until < now(): claimable just after 130"
+        );
+        let renew = RowCond {
+            version: Some(1),
+            lease_live: true,
+            ..RowCond::default()
+        };
+        assert!(RowStore::matches(&r, &renew, 130_000));
+        assert!(
+            !RowStore::matches(&r, &renew, 130_001),
+            "a renewal needs a live lease"
+        );
     }
 }

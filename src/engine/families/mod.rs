@@ -6,4 +6,5 @@ pub mod frozen;
 pub mod herd;
 pub mod moments;
 pub mod queue;
+pub mod tasks;
 pub mod zk_facts;

@@ -11,12 +11,14 @@ mod frozen;
 mod herd;
 pub mod knobs;
 mod queue;
+mod tasks;
 
 pub use abc::*;
 pub use election::*;
 pub use frozen::*;
 pub use herd::*;
 pub use queue::*;
+pub use tasks::*;
 
 /// The unit a numeric parameter is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -113,6 +115,7 @@ pub enum Params {
     Rwlock(RwLockParams),
     Semaphore(SemaphoreParams),
     Election(ElectionParams),
+    Tasks(TasksParams),
 }
 
 pub fn on_off(b: bool) -> &'static str {

@@ -202,7 +202,22 @@ pub enum EventKind {
         affected: u8,
         value: crate::engine::msg::RowValue,
     },
+    /// A worker calls the outside system, with its task's stable key if it sends one.
+    EffectSent {
+        attempt: u32,
+        key: Option<u64>,
+    },
+    /// A renewal affected no row: the worker now knows its claim is gone.
+    LearnedClaimLost,
+    /// Just before its outside call the worker read `cancel_requested` and backs out.
+    CancelSeen,
+    /// Processing a task threw; `caught` says whether the scanner's body caught it.
+    ScanFailed {
+        row: u8,
+        caught: bool,
+    },
     EffectApplied {
+        task: u8,
         by: ActorId,
         attempt: u32,
         /// How many effects the outside system has applied in all.

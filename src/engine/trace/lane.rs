@@ -59,6 +59,31 @@ pub enum SpanState {
     Leading {
         epoch: u64,
     },
+    /// A worker holding a task's claim (in its own belief), with the claim version and attempt.
+    Claimed {
+        version: u64,
+        attempt: u32,
+    },
+    /// A worker whose periodic scanner ended with an uncaught exception.
+    ScannerStopped,
+    /// A task's row: state, owner, claim version and attempt.
+    Task {
+        row_state: crate::engine::msg::RowState,
+        owner: Option<ActorId>,
+        version: u64,
+        attempt: u32,
+    },
+    /// A table of several tasks, counted by where they stand.
+    Backlog {
+        waiting: u8,
+        running: u8,
+        done: u8,
+        failed: u8,
+    },
+    /// The outside system, with how many effects it has applied.
+    Effects {
+        count: u32,
+    },
     /// A table row: its state, owner, epoch and version.
     Row {
         row_state: crate::engine::msg::RowState,
@@ -121,6 +146,11 @@ impl SpanState {
             SpanState::HoldingRead { .. } => "holding_read",
             SpanState::Leading { .. } => "leading",
             SpanState::Row { .. } => "row",
+            SpanState::Claimed { .. } => "claimed",
+            SpanState::ScannerStopped => "scanner_stopped",
+            SpanState::Task { .. } => "task",
+            SpanState::Backlog { .. } => "backlog",
+            SpanState::Effects { .. } => "effects",
             SpanState::Suspended { .. } => "suspended",
             SpanState::Reconnecting => "reconnecting",
             SpanState::Frozen { .. } => "frozen",
@@ -144,6 +174,7 @@ impl SpanState {
             SpanState::Holding { .. }
                 | SpanState::HoldingRead { .. }
                 | SpanState::Leading { .. }
+                | SpanState::Claimed { .. }
                 | SpanState::Suspended { .. }
                 | SpanState::Frozen {
                     believes_holding: true

@@ -98,6 +98,9 @@ pub mod invariant {
     pub const EPOCHS_NON_DECREASING: &str = "epochs_non_decreasing";
     pub const TAKEOVER_HAPPENED: &str = "takeover_happened";
     pub const STALE_SUBMIT_ARRIVED: &str = "stale_submit_arrived";
+    pub const EFFECT_ONCE: &str = "effect_once";
+    pub const NO_STALE_COMPLETION: &str = "no_stale_completion";
+    pub const SCANNER_ALIVE: &str = "scanner_alive";
 
     /// Every "always" name, in the order views show them.
     pub const ALWAYS: [&str; 4] = [
@@ -116,6 +119,7 @@ pub enum Metrics {
     Herd(HerdMetrics),
     Queue(QueueMetrics),
     Election(ElectionMetrics),
+    Tasks(TaskMetrics),
 }
 
 /// How the frozen holder's story ended.
@@ -231,5 +235,59 @@ pub struct ElectionMetrics {
     pub stale_submits_rejected: u32,
     pub stale_submits_accepted: u32,
     pub max_leaders: u32,
+    pub violations: Vec<String>,
+}
+
+/// What became of an operator's cancellation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelOutcome {
+    /// `READY → CANCELLED` won: the task never ran.
+    CancelledBeforeRun,
+    /// The claim had won; the worker saw the request before its outside call and backed out.
+    BackedOut,
+    /// The claim had won and the request came too late to stop the outside call.
+    RequestedTooLate,
+    /// The task had already finished.
+    NothingToCancel,
+}
+
+/// One successful claim: who, which task (0-based), under which version.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClaimRecord {
+    pub worker: String,
+    pub task: u8,
+    pub version: u64,
+}
+
+/// Durable task claims' numbers. The single-task facts are about the first task.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TaskMetrics {
+    /// Every successful claim in order.
+    pub claims: Vec<ClaimRecord>,
+    /// How many tasks the table holds.
+    pub tasks: u8,
+    pub final_state: crate::engine::msg::RowState,
+    pub final_owner: Option<String>,
+    pub final_version: u64,
+    pub final_attempt: u32,
+    /// Whose completion the first task's row holds.
+    pub result: Option<String>,
+    /// Effects the outside system applied, and repeats it recognised by key.
+    pub effects_applied: u32,
+    pub effects_deduplicated: u32,
+    /// Statements from an overtaken claim (an older version) that reached the table.
+    pub late_refused: u32,
+    pub late_accepted: u32,
+    pub cancel: Option<CancelOutcome>,
+    pub tasks_done: u32,
+    pub tasks_failed: u32,
+    /// Tasks claimable when the run ends: due and ready, or running under a lapsed lease.
+    pub tasks_waiting: u32,
+    /// How long the oldest of those had been due when the run ended.
+    pub oldest_due_age_ms: Option<Millis>,
+    pub scanner_stopped_at_ms: Option<Millis>,
+    /// The most workers believing at one instant that they hold the first task.
+    pub max_believers: u32,
     pub violations: Vec<String>,
 }

@@ -17,8 +17,8 @@ use serde::Serialize;
 pub use event::{Event, EventKind};
 pub use lane::{Lane, Span, SpanState};
 pub use metrics::{
-    AbcMetrics, Check, ElectionMetrics, FrozenMetrics, HerdMetrics, HerdRow, InvariantReport,
-    Metrics, QueueMetrics, Verdict, invariant,
+    AbcMetrics, CancelOutcome, Check, ClaimRecord, ElectionMetrics, FrozenMetrics, HerdMetrics,
+    HerdRow, InvariantReport, Metrics, QueueMetrics, TaskMetrics, Verdict, invariant,
 };
 
 use super::msg::Msg;
@@ -38,16 +38,18 @@ pub enum Family {
     Rwlock,
     Semaphore,
     Election,
+    Tasks,
 }
 
 impl Family {
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::Frozen,
         Family::Abc,
         Family::Herd,
         Family::Rwlock,
         Family::Semaphore,
         Family::Election,
+        Family::Tasks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -58,6 +60,7 @@ impl Family {
             Family::Rwlock => "rwlock",
             Family::Semaphore => "semaphore",
             Family::Election => "election",
+            Family::Tasks => "tasks",
         }
     }
 
@@ -80,6 +83,10 @@ pub enum Role {
     Resource,
     /// A database table the clients update with conditional statements.
     Table,
+    /// A system outside the lock's reach that a worker acts on (a payment provider).
+    Outside,
+    /// A person acting on the table (an operator cancelling a task).
+    Operator,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -212,6 +212,7 @@ fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
                 m.stale_writes_rejected
             )]
         }
+        Metrics::Tasks(m) => vec![crate::i18n::sim::task_outcome_line(m, lang)],
         Metrics::Election(m) => vec![format!(
             "{} {}   {} {}",
             lang.pick("历任领导者", "leaders"),

@@ -1,0 +1,463 @@
+//! Durable task claims: the lesson's worked example with its own numbers, each variant the
+//! presets teach, the cancellation race, the scanner that stops, and properties over pauses
+//! placed at random and exactly on the instants of a fault-free run.
+
+use locklab::engine::actors::worker::CompleteRule;
+use locklab::engine::families::tasks;
+use locklab::engine::msg::{RowOp, RowState};
+use locklab::engine::params::{Params, TasksParams};
+use locklab::engine::trace::{CancelOutcome, EventKind, SpanState, Trace, invariant};
+use locklab::i18n::Lang;
+use locklab::preset;
+use locklab::script;
+use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
+
+/// One statement as the table saw it: when, who, what, rows affected, and the row's state,
+/// owner and version afterwards.
+type Update = (u64, String, RowOp, u8, RowState, Option<String>, u64);
+
+fn updates(t: &Trace) -> Vec<Update> {
+    t.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RowUpdated {
+                by,
+                op,
+                affected,
+                value,
+                ..
+            } => Some((
+                e.at_ms,
+                t.name(*by).to_string(),
+                *op,
+                *affected,
+                value.state,
+                value.owner.map(|o| t.name(o).to_string()),
+                value.version,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A statement on the store's clock: when, who, what, rows affected, then the row's version,
+/// attempt and lease.
+type StoreUpdate = (u64, String, RowOp, u8, u64, u32, Option<u64>);
+
+fn u(
+    at: u64,
+    by: &str,
+    op: RowOp,
+    affected: u8,
+    state: RowState,
+    owner: &str,
+    version: u64,
+) -> Update {
+    (
+        at,
+        by.into(),
+        op,
+        affected,
+        state,
+        Some(owner.into()),
+        version,
+    )
+}
+
+fn claims(t: &Trace) -> Vec<String> {
+    tasks::metrics(t)
+        .unwrap()
+        .claims
+        .iter()
+        .map(|c| format!("{} v{}", c.worker, c.version))
+        .collect()
+}
+
+#[test]
+fn the_worked_example_b_takes_over_at_42_and_as_late_statements_affect_no_row() {
+    use RowOp::*;
+    use RowState::*;
+    let t = tasks::run(&TasksParams::default());
+    assert_eq!(
+        updates(&t),
+        [
+            u(0, "A", Claim, 1, Running, "A", 1),
+            u(0, "B", Claim, 0, Running, "A", 1),
+            u(10_000, "A", Renew, 1, Running, "A", 1),
+            u(42_000, "B", Claim, 1, Running, "B", 2),
+            u(52_000, "B", Renew, 1, Running, "B", 2),
+            u(55_000, "B", Complete, 1, Done, "B", 2),
+            u(57_000, "A", Complete, 0, Done, "B", 2),
+            u(57_000, "A", Renew, 0, Done, "B", 2),
+        ]
+    );
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!(claims(&t), ["A v1", "B v2"]);
+    assert_eq!((m.final_attempt, m.result.as_deref()), (2, Some("B")));
+    assert_eq!((m.late_refused, m.late_accepted), (2, 0));
+    assert_eq!(m.max_believers, 2, "frozen A still believes while B holds");
+    // The row is safe; the provider is not.
+    assert_eq!((m.effects_applied, m.effects_deduplicated), (2, 0));
+    let once = t.invariant(invariant::EFFECT_ONCE).unwrap();
+    assert_eq!(
+        once.first_violation_ms(),
+        Some(53_000),
+        "B's charge lands at 53 s"
+    );
+    assert!(t.invariant(invariant::NO_STALE_COMPLETION).unwrap().held);
+    // A's lane: claimed, then frozen believing it holds version 1 from 12 s to 57 s.
+    let a = &t.lanes[0];
+    assert!(matches!(
+        a.span_at(5_000).unwrap().state,
+        SpanState::Claimed {
+            version: 1,
+            attempt: 1
+        }
+    ));
+    assert_eq!(
+        a.span_at(30_000).unwrap().state,
+        SpanState::Frozen {
+            believes_holding: true
+        }
+    );
+    assert_eq!(
+        script::claim_at(&t, 30_000, Lang::En),
+        "A (claim version 1)",
+        "the table still names A while A is frozen"
+    );
+}
+
+#[test]
+fn a_stable_idempotency_key_turns_the_second_charge_into_a_repeat() {
+    let t = tasks::run(&TasksParams {
+        idempotency_key: true,
+        ..TasksParams::default()
+    });
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!((m.effects_applied, m.effects_deduplicated), (1, 1));
+    assert!(t.invariant(invariant::EFFECT_ONCE).unwrap().held);
+}
+
+#[test]
+fn an_unconditional_completion_lets_the_old_claim_overwrite_the_new_owners_result() {
+    let t = tasks::run(&TasksParams {
+        complete: CompleteRule::Unconditional,
+        ..TasksParams::default()
+    });
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!(m.result.as_deref(), Some("A"));
+    assert_eq!(
+        (m.late_refused, m.late_accepted),
+        (1, 1),
+        "the renewal still fails"
+    );
+    let inv = t.invariant(invariant::NO_STALE_COMPLETION).unwrap();
+    assert_eq!(inv.first_violation_ms(), Some(57_000));
+}
+
+#[test]
+fn waking_after_the_lapse_but_before_the_takeover_the_version_alone_accepts_the_completion() {
+    // A wakes at 41 s: its lease ran out at 40 s and B's next scan is at 42 s.
+    let early = TasksParams {
+        pause_len_ms: 29_000,
+        ..TasksParams::default()
+    };
+    let t = tasks::run(&early);
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!(claims(&t), ["A v1"]);
+    assert_eq!((m.result.as_deref(), m.effects_applied), (Some("A"), 1));
+    // Requiring a live lease refuses it, and B redoes the work, charging again.
+    let strict = tasks::run(&TasksParams {
+        complete: CompleteRule::VersionAndLease,
+        ..early
+    });
+    let m = tasks::metrics(&strict).unwrap();
+    assert_eq!(claims(&strict), ["A v1", "B v2"]);
+    assert_eq!((m.result.as_deref(), m.effects_applied), (Some("B"), 2));
+}
+
+fn cancel_at(ms: u64) -> Trace {
+    tasks::run(&TasksParams {
+        workers: 1,
+        pause_len_ms: 0,
+        cancel: true,
+        scan_start_ms: 1_000,
+        cancel_at_ms: ms,
+        check_cancel: true,
+        ..TasksParams::default()
+    })
+}
+
+#[test]
+fn cancel_and_claim_race_for_one_transition_and_the_loser_learns_it_from_zero_rows() {
+    let first = cancel_at(500);
+    let m = tasks::metrics(&first).unwrap();
+    assert_eq!(m.cancel, Some(CancelOutcome::CancelledBeforeRun));
+    assert_eq!((m.claims.len(), m.effects_applied), (0, 0));
+    assert_eq!(m.final_state, RowState::Cancelled);
+
+    let backed_out = cancel_at(5_000);
+    let m = tasks::metrics(&backed_out).unwrap();
+    assert_eq!(m.cancel, Some(CancelOutcome::BackedOut));
+    assert_eq!((m.effects_applied, m.final_state), (0, RowState::Cancelled));
+    assert!(
+        backed_out
+            .events
+            .iter()
+            .any(|e| e.kind == EventKind::CancelSeen)
+    );
+
+    let late = cancel_at(13_000);
+    let m = tasks::metrics(&late).unwrap();
+    assert_eq!(m.cancel, Some(CancelOutcome::RequestedTooLate));
+    assert_eq!((m.effects_applied, m.final_state), (1, RowState::Done));
+
+    // A worker that never looks at the request goes ahead even when asked in good time.
+    let blind = tasks::run(&TasksParams {
+        workers: 1,
+        pause_len_ms: 0,
+        cancel: true,
+        scan_start_ms: 1_000,
+        cancel_at_ms: 5_000,
+        check_cancel: false,
+        ..TasksParams::default()
+    });
+    let m = tasks::metrics(&blind).unwrap();
+    assert_eq!(m.cancel, Some(CancelOutcome::RequestedTooLate));
+    assert_eq!(m.effects_applied, 1);
+}
+
+fn scanner(catch_in_body: bool) -> Trace {
+    tasks::run(&TasksParams {
+        workers: 1,
+        tasks: 6,
+        task_every_ms: 8_000,
+        scan_every_ms: 5_000,
+        work_ms: 2_000,
+        effect: false,
+        poison_task: 3,
+        catch_in_body,
+        pause_len_ms: 0,
+        duration_ms: 60_000,
+        ..TasksParams::default()
+    })
+}
+
+#[test]
+fn an_uncaught_exception_ends_the_periodic_scan_and_the_backlog_ages() {
+    let t = scanner(false);
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!(m.scanner_stopped_at_ms, Some(20_000));
+    assert_eq!((m.tasks_done, m.tasks_failed, m.tasks_waiting), (2, 0, 4));
+    // Task 3 fell due at 16 s and is still RUNNING under a lease nobody will take over.
+    assert_eq!(m.oldest_due_age_ms, Some(44_000));
+    let inv = t.invariant(invariant::SCANNER_ALIVE).unwrap();
+    assert_eq!(inv.first_violation_ms(), Some(20_000));
+    assert_eq!(
+        t.lanes[0].spans.last().unwrap().state,
+        SpanState::ScannerStopped
+    );
+
+    let caught = scanner(true);
+    let m = tasks::metrics(&caught).unwrap();
+    assert_eq!((m.tasks_done, m.tasks_failed, m.tasks_waiting), (5, 1, 0));
+    assert_eq!((m.scanner_stopped_at_ms, m.oldest_due_age_ms), (None, None));
+    assert!(caught.invariant(invariant::SCANNER_ALIVE).unwrap().held);
+}
+
+/// Every question each task preset's script asks, with the engine's answer as shown.
+#[test]
+fn the_task_presets_scripts_get_the_answers_their_captions_tell() {
+    let expect: [(&str, &[&str]); 4] = [
+        (
+            "task-claim",
+            &[
+                "A (claim version 1)",
+                "A (claim version 1)",
+                "B (claim version 2)",
+                "2",
+                "2",
+                "1",
+                "A",
+            ],
+        ),
+        (
+            "task-cancel",
+            &[
+                "cancel won: the task never ran",
+                "the claim won; the worker saw the request before its outside call and backed out",
+                "1",
+            ],
+        ),
+        ("task-scanner-stops", &["4", "0"]),
+        (
+            "task-t7",
+            &[
+                "A (claim version 1)",
+                "A (claim version 1)",
+                "B (claim version 2)",
+                "2",
+                "2",
+                "1",
+            ],
+        ),
+    ];
+    for (name, answers) in expect {
+        let p = preset::find(name).unwrap();
+        let got: Vec<String> = p
+            .script
+            .iter()
+            .filter_map(|step| {
+                let q = step.question.as_ref()?;
+                let t = locklab::engine::run(&step.params);
+                Some(script::answer(q.ask, &t, step.at_ms.unwrap_or(0), Lang::En))
+            })
+            .collect();
+        assert_eq!(got, answers, "{name}");
+        assert!(matches!(p.params, Params::Tasks(_)), "{name}");
+    }
+}
+
+fn random_params(rng: &mut Xoshiro256PlusPlus) -> TasksParams {
+    let lease = rng.random_range(2_000..40_000);
+    TasksParams {
+        workers: rng.random_range(2..=3),
+        lease_ms: lease,
+        renew_every_ms: rng.random_range(500..lease),
+        scan_every_ms: rng.random_range(500..6_000),
+        work_ms: rng.random_range(0..30_000),
+        effect_after_ms: rng.random_range(0..20_000),
+        pause_at_ms: rng.random_range(0..30_000),
+        pause_len_ms: rng.random_range(0..60_000),
+        delay_ms: rng.random_range(0..200),
+        stop_on_loss: rng.random_bool(0.5),
+        duration_ms: 90_000,
+        ..TasksParams::default()
+    }
+}
+
+/// What must hold whatever the timing: the version keeps overtaken completions out, a stable key
+/// keeps the effect to one, and the same parameters give the same trace.
+fn check_safe(p: &TasksParams, label: &str) {
+    let t = tasks::run(p);
+    let inv = t.invariant(invariant::NO_STALE_COMPLETION).unwrap();
+    assert!(inv.held, "{label}: {:?}\n{p:?}", inv.detail);
+    let m = tasks::metrics(&t).unwrap();
+    for w in m.claims.windows(2) {
+        assert!(w[0].version < w[1].version, "{label}: versions only grow");
+    }
+    let keyed = tasks::run(&TasksParams {
+        idempotency_key: true,
+        ..p.clone()
+    });
+    let inv = keyed.invariant(invariant::EFFECT_ONCE).unwrap();
+    assert!(inv.held, "{label}: keyed: {:?}\n{p:?}", inv.detail);
+    assert!(t == tasks::run(p), "{label}: deterministic");
+}
+
+#[test]
+fn the_claim_version_keeps_overtaken_completions_out_whatever_the_pause() {
+    let mut duplicated = false;
+    let mut overwritten = false;
+    for seed in 0..200 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let p = random_params(&mut rng);
+        check_safe(&p, &format!("seed {seed}"));
+        let t = tasks::run(&p);
+        duplicated |= !t.invariant(invariant::EFFECT_ONCE).unwrap().held;
+        let loose = tasks::run(&TasksParams {
+            complete: CompleteRule::Unconditional,
+            ..p
+        });
+        overwritten |= !loose
+            .invariant(invariant::NO_STALE_COMPLETION)
+            .unwrap()
+            .held;
+    }
+    assert!(duplicated, "without a key some pause charges twice");
+    assert!(
+        overwritten,
+        "an unconditional completion lets some old claim in"
+    );
+}
+
+#[test]
+fn a_pause_starting_exactly_on_each_instant_of_the_fault_free_run_stays_safe() {
+    let quiet = tasks::run(&TasksParams {
+        pause_len_ms: 0,
+        ..TasksParams::default()
+    });
+    let mut instants: Vec<u64> = quiet.events.iter().map(|e| e.at_ms).collect();
+    instants.extend(quiet.messages.iter().map(|m| m.sent_ms));
+    instants.sort_unstable();
+    instants.dedup();
+    assert!(instants.len() > 10);
+    for at in instants {
+        for len in [1, 30_000, 45_000] {
+            let p = TasksParams {
+                pause_at_ms: at,
+                pause_len_ms: len,
+                ..TasksParams::default()
+            };
+            check_safe(&p, &format!("pause at {at} for {len}"));
+        }
+    }
+}
+
+#[test]
+fn task_t7_a_claims_until_130_b_takes_over_at_131_and_as_payment_is_already_a_duplicate() {
+    use RowOp::*;
+    use RowState::*;
+    let p = match &preset::find("task-t7").unwrap().params {
+        Params::Tasks(p) => p.clone(),
+        other => panic!("{other:?}"),
+    };
+    let t = tasks::run(&p);
+    // Run time 0 is 100 on the store's clock.
+    let rows: Vec<StoreUpdate> = t
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RowUpdated {
+                by,
+                op,
+                affected,
+                value,
+                ..
+            } => Some((
+                e.at_ms + 100_000,
+                t.name(*by).to_string(),
+                *op,
+                *affected,
+                value.version,
+                value.attempt,
+                value.lease_until_ms,
+            )),
+            _ => None,
+        })
+        .take(5)
+        .collect();
+    let r = |at, by: &str, op, n, v, a, until| (at, by.to_string(), op, n, v, a, Some(until));
+    assert_eq!(
+        rows,
+        [
+            r(100_000, "A", Claim, 1, 1, 1, 130_000),
+            r(100_000, "B", Claim, 0, 1, 1, 130_000),
+            r(131_000, "B", Claim, 1, 2, 2, 161_000),
+            r(138_000, "A", Renew, 0, 2, 2, 161_000),
+            r(138_000, "A", Complete, 0, 2, 2, 161_000),
+        ]
+    );
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!((m.final_state, m.result.as_deref()), (Done, Some("B")));
+    assert_eq!(m.late_refused, 2);
+    assert_eq!(m.effects_applied, 2, "A's payment at 105 is not undone");
+    assert_eq!(
+        script::claim_at(&t, 30_000, Lang::En),
+        "A (claim version 1)"
+    );
+    assert_eq!(
+        script::claim_at(&t, 31_000, Lang::En),
+        "B (claim version 2)"
+    );
+}
