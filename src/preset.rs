@@ -12,9 +12,9 @@ use toml::Spanned;
 
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    AbcParams, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError,
-    Params, QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TasksParams,
-    TokenSource, WatchMode,
+    AbcParams, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, OnTimeout,
+    ParamError, Params, QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams,
+    TasksParams, TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -104,7 +104,8 @@ struct RawFault {
     reader: Option<Spanned<String>>,
 }
 
-const FAULT_KINDS: &str = "freeze, disconnect, crash, drop_create_response, delete_between";
+const FAULT_KINDS: &str =
+    "freeze, disconnect, crash, drop_create_response, delete_between, give_up";
 const CLIENTS: [&str; 3] = ["A", "B", "C"];
 
 struct Ctx<'a> {
@@ -572,6 +573,28 @@ fn abc_params(
                 )?
             }
             "fencing" => p.fencing = boolean(ctx, k, v)?,
+            "on_timeout" => {
+                p.on_timeout = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[
+                        ("delete_node", OnTimeout::DeleteNode),
+                        ("forget", OnTimeout::Forget),
+                    ],
+                )?
+            }
+            "container_check" => {
+                let n = number(ctx, k, v)?;
+                if !(0.0..=600.0).contains(&n) {
+                    return Err(ctx.err(
+                        v.span(),
+                        Some(k),
+                        format!("must be 0 (an ordinary directory) to 600 s (got {n})"),
+                    ));
+                }
+                p.container_check_ms = (n > 0.0).then(|| from_secs(n));
+            }
             "token" => {
                 p.token = choice(
                     ctx,
@@ -687,6 +710,10 @@ fn fault(
         "delete_between" => Fault::DeleteBetween {
             owner: client_named(&raw.owner, "owner")?,
             reader: client_named(&raw.reader, "reader")?,
+        },
+        "give_up" => Fault::GiveUp {
+            client: client_named(&raw.client, "client")?,
+            at_ms: time(&raw.at, "at")?,
         },
         other => {
             return Err(ctx.err(

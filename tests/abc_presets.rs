@@ -495,3 +495,71 @@ fn after_the_counter_wraps_a_sequence_token_is_clamped_and_a_czxid_token_is_not(
         assert!(token > 100);
     }
 }
+
+#[test]
+fn an_acquire_that_times_out_and_forgets_its_node_leaves_c_stuck_behind_it() {
+    let (t, m) = run("timeout-left-node");
+    assert_eq!(m.stuck_clients, ["C"]);
+    let at = first_at(&t, "B", |k| {
+        matches!(k, EventKind::AcquireTimedOut { deleted: false })
+    });
+    assert_eq!(at, 2_000);
+    // C is stuck from the moment B gives up, and B's node 18 is first once A releases.
+    let stuck = t.invariant(invariant::NOBODY_STUCK).unwrap();
+    assert_eq!(stuck.first_violation_ms(), Some(2_000));
+    assert_eq!(
+        locklab::script::holder_at(&t, 3_100, locklab::i18n::Lang::En),
+        "B (node 18)"
+    );
+    assert!(matches!(
+        t.lanes[1].spans.last().unwrap().state,
+        SpanState::GaveUp { left_node: true }
+    ));
+    assert_eq!(holders(&t), ["A"]);
+
+    let (t, m) = variant("timeout-left-node", |p| {
+        p.on_timeout = locklab::engine::params::OnTimeout::DeleteNode;
+    });
+    assert!(m.stuck_clients.is_empty());
+    assert_eq!(holders(&t), ["A", "C"]);
+    assert!(t.invariant(invariant::NOBODY_STUCK).unwrap().held);
+}
+
+#[test]
+fn a_recreated_lock_directory_restarts_the_numbers_and_a_sequence_token_goes_backwards() {
+    let (t, m) = run("lock-dir-recreated");
+    assert_eq!(
+        acquired_by(&t),
+        [
+            ("A".into(), "17".into(), 17),
+            ("B".into(), "0".into(), 0),
+            ("C".into(), "0".into(), 0),
+        ]
+    );
+    assert_eq!(
+        t.events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::DirDeleted { .. }))
+            .map(|e| e.at_ms)
+            .collect::<Vec<_>>(),
+        [2_000, 4_000, 6_000]
+    );
+    // B and C held the lock, yet the resource refused them.
+    assert_eq!(m.current_writes_refused, 2);
+    assert!(
+        t.writes
+            .iter()
+            .skip(1)
+            .all(|w| w.judgement == Judgement::Refused)
+    );
+    let inv = t.invariant(invariant::TOKENS_NON_DECREASING).unwrap();
+    assert_eq!(inv.first_violation_ms(), Some(2_040));
+
+    let (t, m) = variant("lock-dir-recreated", |p| {
+        p.token = locklab::engine::params::TokenSource::Czxid;
+    });
+    let tokens: Vec<u64> = acquired_by(&t).into_iter().map(|(_, _, tok)| tok).collect();
+    assert!(tokens.windows(2).all(|w| w[0] < w[1]), "{tokens:?}");
+    assert_eq!(m.current_writes_refused, 0);
+    assert!(t.invariant(invariant::TOKENS_NON_DECREASING).unwrap().held);
+}

@@ -104,6 +104,8 @@ fn world_counts(waiters: u32, fanout: u32) -> Vec<u32> {
             dir: DirId(0),
             resource,
             requested_timeout_ms: 40_000,
+            acquire_timeout_ms: None,
+            on_timeout: locklab::engine::params::OnTimeout::DeleteNode,
         };
         actors.push(Actor::Lock(LockClient::new(
             recipe,

@@ -78,6 +78,13 @@ fn schedule(rng: &mut Xoshiro256PlusPlus, p: &AbcParams, instants: &[u64]) -> Ve
             reader: CLIENTS[reader].into(),
         });
     }
+    // Drawn last, so the schedules above stay the same seed for seed.
+    if rng.random_bool(0.25) {
+        faults.push(Fault::GiveUp {
+            client: pick_client(rng),
+            at_ms: pick_time(rng),
+        });
+    }
     faults
 }
 
@@ -166,6 +173,38 @@ fn the_two_step_watch_gets_stuck_for_some_schedule() {
         seed.is_some(),
         "no schedule found that breaks the two-step watch"
     );
+}
+
+#[test]
+fn a_timed_out_acquire_that_forgets_its_node_leaves_someone_stuck_for_some_schedule() {
+    let seed = some_schedule_breaks(
+        |p| p.on_timeout = locklab::engine::params::OnTimeout::Forget,
+        |t| failed(t, invariant::NOBODY_STUCK),
+    );
+    assert!(seed.is_some());
+}
+
+#[test]
+fn a_container_lock_directory_keeps_czxid_tokens_in_order_but_not_sequence_tokens() {
+    let container = |p: &mut AbcParams| {
+        p.container_check_ms = Some(500);
+        p.start_gap_ms = 1_500;
+    };
+    for seed in 0..200 {
+        let t = abc::run(&case(seed, container));
+        for name in invariant::ALWAYS {
+            let inv = t.invariant(name).unwrap();
+            assert!(inv.held, "seed {seed}: {name}: {:?}", inv.detail);
+        }
+    }
+    let seed = some_schedule_breaks(
+        move |p| {
+            container(p);
+            p.token = locklab::engine::params::TokenSource::Sequence;
+        },
+        |t| failed(t, invariant::TOKENS_NON_DECREASING),
+    );
+    assert!(seed.is_some());
 }
 
 #[test]

@@ -92,6 +92,15 @@ pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> u32 {
             && let Some(owner) = zk.tree.node(node).owner.map(|s| zk.owner(s).0 as usize)
             && owner < n
         {
+            // A node its owner gave up on and left behind is deleted by nobody while the
+            // owner's session lives: the wait cannot end.
+            if world.actors[owner]
+                .zk_client()
+                .is_some_and(|o| o.abandoned == Some(node))
+            {
+                directly |= bit(c);
+                continue;
+            }
             // Waiting on a node whose owner is itself waiting: follow the chain below. Waiting
             // on one's own forgotten node (a blind retry) is a chain of one that loops.
             waits_on[c] = owner;

@@ -320,6 +320,10 @@ pub enum Timer {
     WorkDone,
     KeepaliveTick,
     AcquireRetry,
+    /// A lock client stops waiting.
+    AcquireTimeout,
+    /// The service looks for empty container directories to delete.
+    ContainerCheck,
 }
 
 impl Timer {
@@ -341,7 +345,9 @@ impl Timer {
             | Timer::WriteDue
             | Timer::ReleaseDue
             | Timer::WorkDone
-            | Timer::AcquireRetry => Phase::Work,
+            | Timer::AcquireRetry
+            | Timer::AcquireTimeout
+            | Timer::ContainerCheck => Phase::Work,
         }
     }
 }

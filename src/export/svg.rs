@@ -31,6 +31,8 @@ pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
         }
         SpanState::Claimed { .. } => "#2e7d32",
         SpanState::ScannerStopped => "#424242",
+        SpanState::GaveUp { left_node: true } => "#8d6e63",
+        SpanState::GaveUp { .. } => "#cfd8dc",
         SpanState::Backlog { waiting: 0, .. } => "#eceff1",
         SpanState::Backlog { .. } => "#ffe082",
         SpanState::Effects { count: 0 } => "#eceff1",

@@ -35,6 +35,8 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
         SpanState::Task { .. } => '.',
         SpanState::Claimed { .. } => '=',
         SpanState::ScannerStopped => '_',
+        SpanState::GaveUp { left_node: true } => 'g',
+        SpanState::GaveUp { .. } => '.',
         SpanState::Backlog { waiting, .. } => {
             char::from_digit(u32::from(waiting.min(9)), 10).unwrap_or('+')
         }
@@ -277,23 +279,30 @@ fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
     };
     let wakeups: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
     let mut out = String::new();
-    let rows = [
+    let mut rows = vec![
         ("wakeups_per_release", format!("[{}]", wakeups.join(", "))),
         ("max_holders", m.max_holders.to_string()),
         ("stuck_clients", list(&m.stuck_clients)),
         ("duplicate_nodes", m.duplicate_nodes.to_string()),
         ("stale_writes_accepted", m.stale_writes_accepted.to_string()),
         ("stale_writes_rejected", m.stale_writes_rejected.to_string()),
-        (
-            "violations",
-            list(
-                &m.violations
-                    .iter()
-                    .map(|v| invariant_label(v, lang).to_string())
-                    .collect::<Vec<_>>(),
-            ),
-        ),
     ];
+    // Shown only when it happened: a current holder refused is the rare, surprising case.
+    if m.current_writes_refused > 0 {
+        rows.push((
+            "current_writes_refused",
+            m.current_writes_refused.to_string(),
+        ));
+    }
+    rows.extend([(
+        "violations",
+        list(
+            &m.violations
+                .iter()
+                .map(|v| invariant_label(v, lang).to_string())
+                .collect::<Vec<_>>(),
+        ),
+    )]);
     for (k, v) in rows {
         let _ = writeln!(out, "  {} {v}", key(k, lang));
     }

@@ -25,6 +25,8 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Row { .. } => ("作业行", "the job's row"),
         SpanState::Claimed { .. } => ("持有领取", "holding a claim"),
         SpanState::ScannerStopped => ("扫描器已停", "scanner stopped"),
+        SpanState::GaveUp { left_node: true } => ("放弃，节点遗留", "gave up, node left behind"),
+        SpanState::GaveUp { .. } => ("放弃并删除节点", "gave up, node deleted"),
         SpanState::Task { .. } => ("任务行", "the task's row"),
         SpanState::Backlog { .. } => ("任务表", "the task table"),
         SpanState::Effects { .. } => ("外部系统", "outside system"),
@@ -695,6 +697,24 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                 "{who} calls the outside system (attempt {attempt}) with no idempotency key."
             ),
         },
+        AcquireTimedOut { deleted: true } => pick(
+            format!("{who} 等锁超时，先删掉自己的节点，再返回“没拿到锁”。"),
+            format!("{who}'s acquire times out: it deletes its own node, then reports that it did not get the lock."),
+        ),
+        AcquireTimedOut { deleted: false } => pick(
+            format!("{who} 等锁超时，返回“没拿到锁”，却忘了删自己的节点：会话还开着，节点就一直排在队里。"),
+            format!(
+                "{who}'s acquire times out and reports that it did not get the lock, but it forgets its node: the session stays open, so the node stays in the queue."
+            ),
+        ),
+        DirDeleted { .. } => pick(
+            "锁目录是容器节点，空了之后被服务的容器检查删掉了。".to_string(),
+            "The lock directory is a container node: once empty, the service's container check deletes it.".to_string(),
+        ),
+        DirCreated { .. } => pick(
+            "一次创建发现锁目录已经不在，就连同目录一起重新创建：新目录的序号从 0 开始。".to_string(),
+            "A create finds the lock directory gone and creates it again first: the new directory's numbering starts at 0.".to_string(),
+        ),
         LearnedClaimLost => pick(
             format!("{who} 的续租影响 0 行：它这才知道领取已经不归自己了。"),
             format!(
@@ -1047,6 +1067,7 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "duplicate_nodes" => "重复节点",
         "stale_writes_accepted" => "被接受的陈旧写入",
         "stale_writes_rejected" => "被拒的陈旧写入",
+        "current_writes_refused" => "被拒的合法写入",
         "violations" => "被违反的不变量",
         "total_notifications" => "通知总数",
         "wasted_wakeups" => "无效唤醒",
@@ -1332,16 +1353,41 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
                 (1, false) => "1 fault".to_string(),
                 (n, false) => format!("{n} faults"),
             };
+            let timeout = match (p.on_timeout, zh) {
+                _ if !p
+                    .faults
+                    .iter()
+                    .any(|f| matches!(f, crate::engine::params::Fault::GiveUp { .. })) =>
+                {
+                    ""
+                }
+                (crate::engine::params::OnTimeout::DeleteNode, true) => "，超时删节点",
+                (crate::engine::params::OnTimeout::DeleteNode, false) => {
+                    ", deletes its node on timeout"
+                }
+                (crate::engine::params::OnTimeout::Forget, true) => "，超时忘删节点",
+                (crate::engine::params::OnTimeout::Forget, false) => {
+                    ", forgets its node on timeout"
+                }
+            };
+            let container = match (p.container_check_ms, zh) {
+                (None, _) => String::new(),
+                (Some(c), true) => format!("，锁目录是容器节点（每 {} 检查）", sec(c)),
+                (Some(c), false) => format!(
+                    ", the lock directory is a container (checked every {})",
+                    sec(c)
+                ),
+            };
             if zh {
                 format!(
-                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}，{faults}",
+                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}，{faults}{timeout}{container}",
                     on(p.fencing),
                     sec(p.session_timeout_ms),
                     sec(p.tick_ms),
                 )
             } else {
                 format!(
-                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}, {faults}",
+                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}, {faults}{timeout}{container}",
                     on(p.fencing),
                     sec(p.session_timeout_ms),
                     sec(p.tick_ms),

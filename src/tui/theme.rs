@@ -41,6 +41,8 @@ impl Theme {
             SpanState::Row { .. } | SpanState::Task { .. } => Color::Cyan,
             SpanState::Claimed { .. } => Color::Green,
             SpanState::ScannerStopped => Color::Red,
+            SpanState::GaveUp { left_node: true } => Color::LightRed,
+            SpanState::GaveUp { .. } => return Style::new(),
             SpanState::Backlog { waiting: 0, .. } | SpanState::Effects { count: 0 } => {
                 return Style::new();
             }

@@ -26,6 +26,8 @@ pub struct ZkClientView<'a> {
     pub node: Option<NodeId>,
     pub waiting: Option<Watched>,
     pub holding: bool,
+    /// A node the client gave up on but left in the queue.
+    pub abandoned: Option<NodeId>,
 }
 
 pub use lease::LeaseService;
@@ -142,18 +144,21 @@ impl Actor {
                 node: a.node,
                 waiting: a.watching(),
                 holding: a.step == lock_client::Step::Holding,
+                abandoned: a.abandoned_node(),
             }),
             Actor::Queue(a) => Some(ZkClientView {
                 conn: &a.conn,
                 node: a.node,
                 waiting: a.watching(),
                 holding: a.step == queue_client::QStep::Holding,
+                abandoned: None,
             }),
             Actor::Runner(a) => Some(ZkClientView {
                 conn: &a.conn,
                 node: a.node,
                 waiting: a.watching(),
                 holding: a.is_leading(),
+                abandoned: None,
             }),
             _ => None,
         }

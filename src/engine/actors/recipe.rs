@@ -54,6 +54,16 @@ pub enum OnLoss {
     CarryOn,
 }
 
+/// What a client does with its node when it stops waiting for the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnTimeout {
+    /// Delete its own node before returning "not acquired".
+    DeleteNode,
+    /// Return "not acquired" and leave the node in the queue, its session still open.
+    Forget,
+}
+
 /// Where the fencing token comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -80,4 +90,7 @@ pub struct Recipe {
     pub dir: DirId,
     pub resource: ActorId,
     pub requested_timeout_ms: Millis,
+    /// Give up waiting this long after starting (`None`: wait as long as it takes).
+    pub acquire_timeout_ms: Option<Millis>,
+    pub on_timeout: OnTimeout,
 }

@@ -84,8 +84,11 @@ fn build(setup: &Setup, c: &QueueCommon) -> (World, Plan) {
             Fault::Freeze { at_ms, len_ms, .. } => plan.freeze(a, *at_ms, *len_ms),
             Fault::Disconnect { at_ms, len_ms, .. } => plan.cut(a, *at_ms, *len_ms),
             Fault::Crash { at_ms, .. } => plan.crash(a, *at_ms),
-            // Lost creates and races between read and watch are the A/B/C family's stories.
-            Fault::DropCreateResponse { .. } | Fault::DeleteBetween { .. } => {}
+            // Lost creates, races between read and watch and timeouts are the A/B/C family's
+            // stories.
+            Fault::DropCreateResponse { .. }
+            | Fault::DeleteBetween { .. }
+            | Fault::GiveUp { .. } => {}
         }
     }
     (world, plan)

@@ -6,7 +6,7 @@ use super::{NumSpec, ParamError, Unit, unknown};
 use crate::engine::time::{Millis, from_secs};
 
 pub use crate::engine::actors::recipe::{
-    OnDisconnect, OnLoss, Recovery, Registration, TokenSource, WatchMode,
+    OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
 };
 
 /// A fault the A/B/C scenario can schedule. Clients are named `A`, `B`, `C`.
@@ -34,6 +34,9 @@ pub enum Fault {
     /// Right after `reader` reads the children, `owner`'s node is deleted (its holder releases)
     /// before `reader`'s next request arrives.
     DeleteBetween { owner: String, reader: String },
+    /// The client's acquire call times out at `at_ms` (a `tryLock` with a deadline) while it
+    /// still waits; what it does with its node is the recipe's `on_timeout`.
+    GiveUp { client: String, at_ms: Millis },
 }
 
 impl Fault {
@@ -42,7 +45,8 @@ impl Fault {
             Fault::Freeze { client, .. }
             | Fault::Disconnect { client, .. }
             | Fault::Crash { client, .. }
-            | Fault::DropCreateResponse { client } => client,
+            | Fault::DropCreateResponse { client }
+            | Fault::GiveUp { client, .. } => client,
             Fault::DeleteBetween { reader, .. } => reader,
         }
     }
@@ -74,6 +78,11 @@ pub struct AbcParams {
     pub first_sequence: i32,
     /// The service's last transaction id before the run (the lock directory exists already).
     pub first_zxid: u64,
+    /// What a client that gives up waiting does with its node.
+    pub on_timeout: OnTimeout,
+    /// The lock directory is a container node the service deletes when it finds it empty,
+    /// checking this often (`None`: an ordinary persistent directory).
+    pub container_check_ms: Option<Millis>,
     pub faults: Vec<Fault>,
     /// Seeds the GUIDs the clients put in their node names.
     pub seed: u64,
@@ -157,6 +166,8 @@ impl Default for AbcParams {
             token: TokenSource::Czxid,
             first_sequence: 17,
             first_zxid: 100,
+            on_timeout: OnTimeout::DeleteNode,
+            container_check_ms: None,
             faults: Vec::new(),
             seed: 1,
         }
@@ -183,6 +194,8 @@ impl AbcParams {
                 "token",
                 "first_sequence",
                 "first_zxid",
+                "on_timeout",
+                "container_check",
                 "seed",
                 "faults",
             ])

@@ -124,6 +124,18 @@ pub enum EventKind {
     },
     /// The holder finishes early and releases right now.
     ReleasedEarly,
+    /// The client stopped waiting for the lock; `deleted` says whether it deleted its node.
+    AcquireTimedOut {
+        deleted: bool,
+    },
+    /// The service deleted an empty container directory (the lock directory).
+    DirDeleted {
+        dir: crate::engine::zk::tree::DirId,
+    },
+    /// A create re-created the missing lock directory: its sequence counter starts again at 0.
+    DirCreated {
+        dir: crate::engine::zk::tree::DirId,
+    },
     /// The client is waiting for something that can never happen.
     Stuck {
         on: Watched,

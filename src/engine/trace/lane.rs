@@ -64,6 +64,10 @@ pub enum SpanState {
         version: u64,
         attempt: u32,
     },
+    /// A client that stopped waiting for the lock; `left_node` when its node is still queued.
+    GaveUp {
+        left_node: bool,
+    },
     /// A worker whose periodic scanner ended with an uncaught exception.
     ScannerStopped,
     /// A task's row: state, owner, claim version and attempt.
@@ -148,6 +152,7 @@ impl SpanState {
             SpanState::Row { .. } => "row",
             SpanState::Claimed { .. } => "claimed",
             SpanState::ScannerStopped => "scanner_stopped",
+            SpanState::GaveUp { .. } => "gave_up",
             SpanState::Task { .. } => "task",
             SpanState::Backlog { .. } => "backlog",
             SpanState::Effects { .. } => "effects",

@@ -179,6 +179,9 @@ pub struct AbcMetrics {
     pub duplicate_nodes: u32,
     pub stale_writes_accepted: u32,
     pub stale_writes_rejected: u32,
+    /// Writes the resource refused from a client that did hold the lock (its token was not
+    /// newer, as when a re-created directory restarts the sequence numbers).
+    pub current_writes_refused: u32,
     pub violations: Vec<String>,
 }
 

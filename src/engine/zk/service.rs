@@ -18,6 +18,8 @@ pub struct ZkService {
     pub tick_ms: Millis,
     /// The client actor each session belongs to.
     pub owners: Vec<ActorId>,
+    /// How often the container manager looks for empty container directories.
+    pub container_check_ms: Option<Millis>,
 }
 
 /// The session timeout a server with this tick grants for a requested one.
@@ -31,6 +33,7 @@ impl ZkService {
             tree,
             tick_ms: tick_ms.max(1),
             owners: Vec::new(),
+            container_check_ms: None,
         }
     }
 
@@ -58,9 +61,32 @@ impl ZkService {
             let at = self.expiry_after(s, cx.now);
             cx.set_timer_at(Timer::SessionExpiry(s), at);
         }
+        if let Some(every) = self.container_check_ms {
+            cx.set_timer(Timer::ContainerCheck, every);
+        }
+    }
+
+    /// Deletes every empty container directory, as ZooKeeper's container manager does on its
+    /// periodic check.
+    fn check_containers(&mut self, cx: &mut Cx) {
+        let mut fired = Vec::new();
+        for i in 0..self.tree.dirs.len() {
+            let dir = crate::engine::zk::tree::DirId(i as u8);
+            if self.tree.reap_container(dir, &mut fired) {
+                cx.event(EventKind::DirDeleted { dir });
+            }
+        }
+        self.notify(&fired, cx);
+        if let Some(every) = self.container_check_ms {
+            cx.set_timer(Timer::ContainerCheck, every);
+        }
     }
 
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
+        if timer == Timer::ContainerCheck {
+            self.check_containers(cx);
+            return;
+        }
         let Timer::SessionExpiry(s) = timer else {
             return;
         };
@@ -91,6 +117,9 @@ impl ZkService {
         let mut fired = Vec::new();
         let result = match op {
             ZkOp::Create { dir, tag, guid } => {
+                if !self.tree.dir(dir).exists {
+                    cx.event(EventKind::DirCreated { dir });
+                }
                 match self.tree.create(session, dir, tag, guid, &mut fired) {
                     Ok(node) => {
                         cx.event(EventKind::NodeCreated { node, owner: from });

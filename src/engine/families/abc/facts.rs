@@ -49,6 +49,9 @@ pub(super) fn lane_state(world: &World, i: usize, stuck: &[bool]) -> SpanState {
                 Step::Holding => SpanState::Holding { token: c.token },
                 Step::Released => SpanState::Released,
                 Step::Lost => SpanState::Lost,
+                Step::GaveUp => SpanState::GaveUp {
+                    left_node: c.abandoned_node().is_some(),
+                },
             }
         }
         crate::engine::actors::Actor::Zk(zk) => SpanState::Queue {

@@ -39,6 +39,10 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
     let mut tree = Tree::new(p.first_zxid.saturating_sub(1));
     tree.add_dir("/lock", p.first_sequence);
     let mut service = ZkService::new(tree, p.tick_ms);
+    if let Some(every) = p.container_check_ms {
+        service.tree.make_container(DIR);
+        service.container_check_ms = Some(every);
+    }
     let mut world = World::new(Vec::new(), p.delay_ms, p.seed);
     let mut clients = Vec::new();
     for (i, _) in NAMES.iter().enumerate() {
@@ -57,6 +61,13 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
             dir: DIR,
             resource: RESOURCE,
             requested_timeout_ms: p.session_timeout_ms,
+            acquire_timeout_ms: p.faults.iter().find_map(|f| match f {
+                Fault::GiveUp { client, at_ms } if client_id(client) == Some(id) => {
+                    Some(at_ms.saturating_sub(p.start_gap_ms * i as u64))
+                }
+                _ => None,
+            }),
+            on_timeout: p.on_timeout,
         };
         let guid = world.rng.next_u32();
         clients.push(Actor::Lock(LockClient::new(
@@ -88,6 +99,8 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
             Fault::DropCreateResponse { .. } => {
                 plan.triggers.push(Trigger::ResetAfterCreate { client: c })
             }
+            // Armed on the client itself (its recipe's acquire deadline).
+            Fault::GiveUp { .. } => {}
             Fault::DeleteBetween { owner, .. } => {
                 if let Some(o) = client_id(owner) {
                     plan.triggers.push(Trigger::ReleaseAfterRead {

@@ -32,6 +32,8 @@ pub(super) struct AbcObserver {
     held: Vec<bool>,
     /// The tree's change count when the last snapshot was taken.
     snapshot_at: Option<u64>,
+    /// The last holder's token, to catch a successor granted a smaller one.
+    last_grant: Option<(ActorId, u64)>,
 }
 
 impl AbcObserver {
@@ -62,6 +64,7 @@ impl AbcObserver {
             stuck: vec![false; NAMES.len()],
             held: vec![false; NAMES.len()],
             snapshot_at: None,
+            last_grant: None,
         }
     }
 
@@ -85,6 +88,11 @@ impl AbcObserver {
             Judgement::StaleRejected => (a, r + 1),
             _ => (a, r),
         });
+        let current_writes_refused = self
+            .writes
+            .iter()
+            .filter(|w| w.judgement == Judgement::Refused)
+            .count() as u32;
         let violations = self
             .checks
             .iter()
@@ -114,6 +122,7 @@ impl AbcObserver {
                 duplicate_nodes,
                 stale_writes_accepted: stale_accepted,
                 stale_writes_rejected: stale_rejected,
+                current_writes_refused,
                 violations,
             }),
             invariants: self.checks,
@@ -142,9 +151,29 @@ impl Observer for AbcObserver {
                         format!("{} released", NAMES[who.0 as usize])
                     });
                 }
-                EventKind::Acquired { .. } => {
+                &EventKind::Acquired { token, .. } => {
                     if let Some(h) = self.held.get_mut(e.actor.0 as usize) {
                         *h = true;
+                    }
+                    let (who, at) = (e.actor, e.at_ms);
+                    // Only a grant the service agrees with counts: a client acting on an old
+                    // reply after a pause believes it holds, and the fencing check is what
+                    // answers it.
+                    let granted = invariants::service_holders(world).contains(&who);
+                    if granted
+                        && let Some((before, t)) = self.last_grant
+                        && token < t
+                        && before != who
+                    {
+                        self.check(invariant::TOKENS_NON_DECREASING, at, || {
+                            format!(
+                                "{} holds with token {token} after {}'s {t}",
+                                NAMES[who.0 as usize], NAMES[before.0 as usize]
+                            )
+                        });
+                    }
+                    if granted {
+                        self.last_grant = Some((who, token));
                     }
                 }
                 EventKind::WokeUp { .. } => {

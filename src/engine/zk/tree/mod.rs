@@ -115,6 +115,11 @@ pub struct Dir {
     /// Live children in creation order.
     pub children: SmallVec<[NodeId; 4]>,
     child_watchers: SmallVec<[SessionId; 2]>,
+    /// A container node: the service deletes it once it is empty after having had a child.
+    pub container: bool,
+    /// Whether the directory exists (a deleted container is re-created by the next create).
+    pub exists: bool,
+    had_child: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -175,8 +180,37 @@ impl Tree {
             pzxid,
             children: SmallVec::new(),
             child_watchers: SmallVec::new(),
+            container: false,
+            exists: true,
+            had_child: false,
         });
         DirId((self.dirs.len() - 1) as u8)
+    }
+
+    pub fn make_container(&mut self, dir: DirId) {
+        self.dirs[dir.0 as usize].container = true;
+    }
+
+    /// Deletes `dir` if it is a container that is empty and has had a child, as ZooKeeper's
+    /// container manager does. Its children watches fire. Returns whether it was deleted.
+    pub fn reap_container(&mut self, dir: DirId, fired: &mut Vec<Fired>) -> bool {
+        let d = &self.dirs[dir.0 as usize];
+        if !(d.container && d.exists && d.had_child && d.children.is_empty()) {
+            return false;
+        }
+        let zxid = self.next_zxid();
+        let d = &mut self.dirs[dir.0 as usize];
+        d.exists = false;
+        d.pzxid = zxid;
+        for session in std::mem::take(&mut d.child_watchers) {
+            self.forget(session, Watched::Children(dir));
+            fired.push(Fired {
+                session,
+                target: Watched::Children(dir),
+                event: WatchEvent::NodeDeleted,
+            });
+        }
+        true
     }
 
     pub fn open_session(&mut self, timeout_ms: Millis) -> SessionId {
@@ -226,8 +260,19 @@ impl Tree {
         if !self.is_live(session) {
             return Err(TreeError::SessionExpired);
         }
+        if !self.dirs[dir.0 as usize].exists {
+            // Created again as its parent's container, as a recipe's "create parents" does: a
+            // new node whose counter starts at 0.
+            let zxid = self.next_zxid();
+            let d = &mut self.dirs[dir.0 as usize];
+            d.exists = true;
+            d.cversion = 0;
+            d.pzxid = zxid;
+            d.had_child = false;
+        }
         let zxid = self.next_zxid();
         let d = &mut self.dirs[dir.0 as usize];
+        d.had_child = true;
         let seq = d.cversion;
         d.cversion = seq.wrapping_add(1);
         d.pzxid = zxid;
@@ -363,88 +408,6 @@ impl Tree {
         id
     }
 
-    /// Registers a one-shot watch (at most one per session and target). A watch on a missing
-    /// node is kept on the session but can never fire, since names are never reused.
-    pub fn watch(&mut self, session: SessionId, target: Watched) {
-        if !self.is_live(session) {
-            return;
-        }
-        let s = &mut self.sessions[session.0 as usize];
-        if s.watches.contains(&target) {
-            return;
-        }
-        s.watches.push(target);
-        self.changes.0 += 1;
-        match target {
-            Watched::Node(id) => {
-                if self.nodes[id.0 as usize].alive {
-                    self.nodes[id.0 as usize].watchers.push(session);
-                }
-            }
-            Watched::Children(dir) => self.dirs[dir.0 as usize].child_watchers.push(session),
-        }
-    }
-
-    /// Whether `session` has a watch on `target` that can still fire.
-    pub fn can_fire(&self, session: SessionId, target: Watched) -> bool {
-        match target {
-            Watched::Node(id) => self.node(id).alive && self.node(id).watchers.contains(&session),
-            Watched::Children(dir) => self.dir(dir).child_watchers.contains(&session),
-        }
-    }
-
-    fn forget(&mut self, session: SessionId, target: Watched) {
-        self.changes.0 += 1;
-        let w = &mut self.sessions[session.0 as usize].watches;
-        if let Some(i) = w.iter().position(|t| *t == target) {
-            w.remove(i);
-        }
-    }
-
-    /// Re-arms a reconnecting client's watches, ZooKeeper's `setWatches`: a watch whose target
-    /// changed after `last_zxid` fires at once, the others are registered again.
-    pub fn set_watches(
-        &mut self,
-        session: SessionId,
-        last_zxid: u64,
-        targets: &[Watched],
-        fired: &mut Vec<Fired>,
-    ) {
-        for &target in targets {
-            let event = match target {
-                Watched::Node(id) if !self.node(id).alive => Some(WatchEvent::NodeDeleted),
-                Watched::Node(id) if self.node(id).mzxid > last_zxid => {
-                    Some(WatchEvent::NodeDataChanged)
-                }
-                Watched::Children(dir) if self.dir(dir).pzxid > last_zxid => {
-                    Some(WatchEvent::NodeChildrenChanged)
-                }
-                _ => None,
-            };
-            match event {
-                Some(event) => {
-                    self.remove_watch(session, target);
-                    fired.push(Fired {
-                        session,
-                        target,
-                        event,
-                    });
-                }
-                None => self.watch(session, target),
-            }
-        }
-    }
-
-    fn remove_watch(&mut self, session: SessionId, target: Watched) {
-        self.forget(session, target);
-        match target {
-            Watched::Node(id) => self.nodes[id.0 as usize].watchers.retain(|s| *s != session),
-            Watched::Children(dir) => self.dirs[dir.0 as usize]
-                .child_watchers
-                .retain(|s| *s != session),
-        }
-    }
-
     /// Ends a session (expired by the service, or closed by its client): deletes exactly its
     /// ephemeral nodes, firing their watches, and drops its own watches.
     pub fn end_session(
@@ -495,6 +458,8 @@ impl Tree {
             .min_by_key(|n| self.node(*n).seq)
     }
 }
+
+mod watches;
 
 #[cfg(test)]
 mod tests;

@@ -10,11 +10,13 @@ use crate::engine::msg::{ChildName, Msg, Timer, ZkOp, ZkResult};
 use crate::engine::trace::EventKind;
 use crate::engine::trace::event::Request;
 use crate::engine::world::Cx;
-use crate::engine::zk::client::{ConnState, LibEvent, NotSent, ZkConn};
+use crate::engine::zk::client::{LibEvent, NotSent, ZkConn};
 use crate::engine::zk::tree::{NodeId, Tag, Watched};
 
+mod holding;
+
 pub use super::recipe::{
-    OnDisconnect, OnLoss, Recipe, Recovery, Registration, TokenSource, WatchMode,
+    OnDisconnect, OnLoss, OnTimeout, Recipe, Recovery, Registration, TokenSource, WatchMode,
 };
 
 /// Where the client is in the recipe.
@@ -34,6 +36,8 @@ pub enum Step {
     Holding,
     Released,
     Lost,
+    /// Stopped waiting; with [`OnTimeout::Forget`] its node is still in the queue.
+    GaveUp,
 }
 
 /// Work a connection loss interrupted, to redo once the connection is back.
@@ -95,6 +99,31 @@ impl LockClient {
     pub fn on_start(&mut self, cx: &mut Cx) {
         self.conn.start(self.recipe.requested_timeout_ms, cx);
         cx.set_timer_at(Timer::Start, self.recipe.start_ms);
+        if let Some(t) = self.recipe.acquire_timeout_ms {
+            cx.set_timer_at(Timer::AcquireTimeout, self.recipe.start_ms + t);
+        }
+    }
+
+    /// A client that gave up but left its node in the queue: nobody will ever delete it while
+    /// the session lives.
+    pub fn abandoned_node(&self) -> Option<NodeId> {
+        (self.step == Step::GaveUp).then_some(self.node).flatten()
+    }
+
+    fn give_up(&mut self, cx: &mut Cx) {
+        if matches!(
+            self.step,
+            Step::Holding | Step::Released | Step::Lost | Step::GaveUp
+        ) {
+            return;
+        }
+        let delete = self.recipe.on_timeout == OnTimeout::DeleteNode;
+        cx.event(EventKind::AcquireTimedOut { deleted: delete });
+        if delete && let Some(node) = self.node.take() {
+            let _ = self.conn.request(ZkOp::Delete { node, version: -1 }, cx);
+        }
+        self.redo = None;
+        self.step = Step::GaveUp;
     }
 
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
@@ -102,6 +131,7 @@ impl LockClient {
             Timer::Start if self.step == Step::Idle => self.create(cx),
             Timer::WriteDue => self.write_due(cx),
             Timer::ReleaseDue => self.release_due(cx),
+            Timer::AcquireTimeout => self.give_up(cx),
             Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => {
                 let mut out = Vec::new();
                 self.conn.on_timer(timer, cx, &mut out);
@@ -228,6 +258,10 @@ impl LockClient {
     }
 
     fn on_reconnected(&mut self, cx: &mut Cx) {
+        if self.step == Step::GaveUp {
+            self.redo = None;
+            return;
+        }
         if self.suspended && self.step == Step::Holding && !self.revalidating {
             self.revalidating = true;
             self.read(cx);
@@ -276,6 +310,19 @@ impl LockClient {
     }
 
     fn on_reply(&mut self, xid: u32, request: Request, result: ZkResult, cx: &mut Cx) {
+        if self.step == Step::GaveUp {
+            // A create that succeeds after the client gave up still leaves a node behind.
+            if let (Request::Create, ZkResult::Created { node, .. }) = (request, result)
+                && xid == self.create_xid
+            {
+                if self.recipe.on_timeout == OnTimeout::DeleteNode {
+                    let _ = self.conn.request(ZkOp::Delete { node, version: -1 }, cx);
+                } else {
+                    self.node = Some(node);
+                }
+            }
+            return;
+        }
         if matches!(self.step, Step::Lost | Step::Released) {
             return;
         }
@@ -422,88 +469,6 @@ impl LockClient {
                     cx,
                 );
             }
-        }
-    }
-
-    fn acquire(&mut self, node: NodeId, seq: i32, cx: &mut Cx) {
-        if self.recipe.token == TokenSource::Sequence {
-            // A negative (wrapped) number cannot be a token: it is clamped at 0.
-            self.token = seq.max(0) as u64;
-        }
-        cx.event(EventKind::Acquired {
-            node,
-            token: self.token,
-        });
-        self.step = Step::Holding;
-        cx.set_timer(Timer::WriteDue, self.recipe.write_after_ms);
-        cx.set_timer(Timer::ReleaseDue, self.recipe.hold_ms);
-    }
-
-    fn write_due(&mut self, cx: &mut Cx) {
-        if self.wrote || self.step == Step::Released {
-            return;
-        }
-        if self.knows_expired && self.recipe.on_loss == OnLoss::Stop {
-            return;
-        }
-        if self.step != Step::Holding && self.step != Step::Lost {
-            return;
-        }
-        if self.suspended || self.revalidating {
-            self.write_pending = true;
-            cx.event(EventKind::WriteDeferred);
-            return;
-        }
-        self.write_pending = false;
-        self.wrote = true;
-        cx.event(EventKind::WriteSent { token: self.token });
-        cx.send(self.recipe.resource, Msg::Write { token: self.token });
-    }
-
-    fn release_due(&mut self, cx: &mut Cx) {
-        if self.step != Step::Holding {
-            return;
-        }
-        if self.suspended || self.write_pending || !self.conn.is_connected() {
-            self.release_pending = true;
-            return;
-        }
-        self.release(cx);
-    }
-
-    fn release(&mut self, cx: &mut Cx) {
-        if let Some(node) = self.node {
-            cx.event(EventKind::ReleaseSent { node });
-            let _ = self.conn.request(ZkOp::Delete { node, version: -1 }, cx);
-        }
-        self.conn.close(cx);
-        self.step = Step::Released;
-    }
-
-    fn resume(&mut self, cx: &mut Cx) {
-        if self.write_pending {
-            self.write_pending = false;
-            self.write_due(cx);
-        }
-        if self.release_pending {
-            self.release_pending = false;
-            self.release_due(cx);
-        }
-    }
-
-    fn lose(&mut self, cx: &mut Cx) {
-        if matches!(self.step, Step::Released | Step::Lost) {
-            return;
-        }
-        self.suspended = false;
-        self.revalidating = false;
-        self.step = Step::Lost;
-        if self.conn.state != ConnState::Expired {
-            self.conn.close(cx);
-        }
-        if self.recipe.on_loss == OnLoss::CarryOn && self.write_pending {
-            self.write_pending = false;
-            self.write_due(cx);
         }
     }
 }
