@@ -137,6 +137,10 @@ pub enum SimCommand {
     Rwlock(KnobArgs),
     /// A counting semaphore on the ZooKeeper queue: the first N lease nodes hold.
     Semaphore(KnobArgs),
+    /// Redlock across independent Redis nodes: a majority of keys, no fencing token.
+    Redlock(KnobArgs),
+    /// Snowflake-style IDs: time | worker | sequence, and the ways one ID comes out twice.
+    Snowflake(KnobArgs),
     /// Run a scenario file (a preset or your own).
     Run(RunArgs),
     /// List the shipped presets.

@@ -13,7 +13,8 @@ use toml::Spanned;
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
     AbcParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, ParamError, Params,
-    QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams, TokenSource, WatchMode,
+    QUEUE_NAMES, Recovery, RedlockParams, Registration, RwLockParams, SemaphoreParams,
+    SnowflakeParams, TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -40,6 +41,30 @@ pub struct Preset {
     pub script: Vec<Step>,
     /// Where it came from, for messages.
     pub origin: String,
+}
+
+impl Preset {
+    /// A run with no file behind it (a model question's variant), for the presenter.
+    pub fn of_run(params: Params, about: Text) -> Self {
+        let family = match &params {
+            Params::Frozen(_) => Family::Frozen,
+            Params::Abc(_) => Family::Abc,
+            Params::Herd(_) => Family::Herd,
+            Params::Rwlock(_) => Family::Rwlock,
+            Params::Semaphore(_) => Family::Semaphore,
+            Params::Redlock(_) => Family::Redlock,
+            Params::Snowflake(_) => Family::Snowflake,
+        };
+        Self {
+            name: family.name().to_string(),
+            family,
+            about,
+            params,
+            locked: Vec::new(),
+            script: Vec::new(),
+            origin: String::new(),
+        }
+    }
 }
 
 /// A problem in a scenario file, pointing at the place to fix.
@@ -201,6 +226,8 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         Family::Abc => AbcParams::keys(),
         Family::Rwlock => with_faults(RwLockParams::knob_keys()),
         Family::Semaphore => with_faults(SemaphoreParams::knob_keys()),
+        Family::Redlock => RedlockParams::knob_keys(),
+        Family::Snowflake => SnowflakeParams::knob_keys(),
     };
     let mut locked = Vec::new();
     for key in &raw.locked {
@@ -246,6 +273,8 @@ fn family_params(
             p.common.faults = queue_faults(ctx, faults, p.clients as usize, p.common.duration_ms)?;
             Params::Semaphore(p)
         }
+        Family::Redlock => Params::Redlock(knob_params(ctx, table)?),
+        Family::Snowflake => Params::Snowflake(knob_params(ctx, table)?),
     })
 }
 
@@ -277,6 +306,20 @@ fn knob_params<K: Knobs + Default>(
         p.set_knob(key, &value)
             .map_err(|e| param_err(ctx, key, v, e))?;
     }
+    p.validate().map_err(|e| {
+        // Point at the key the problem names when the file sets it, else at the table.
+        let at = match &e {
+            ParamError::Invalid { key, .. } => table.get(key).map(|v| (key.clone(), v.span())),
+            _ => None,
+        };
+        match at {
+            Some((key, span)) => ctx.err(span, Some(&key), e.to_string()),
+            None => {
+                let span = table.values().next().map_or(0..0, |v| v.span());
+                ctx.err(span, Some("params"), e.to_string())
+            }
+        }
+    })?;
     Ok(p)
 }
 
@@ -301,6 +344,8 @@ pub fn run_end(params: &Params) -> Option<u64> {
         Params::Herd(_) => None,
         Params::Rwlock(p) => Some(p.common.duration_ms),
         Params::Semaphore(p) => Some(p.common.duration_ms),
+        Params::Redlock(p) => Some(p.duration_ms),
+        Params::Snowflake(p) => Some(p.duration_ms),
     }
 }
 

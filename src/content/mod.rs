@@ -9,6 +9,7 @@ pub mod check;
 pub mod deck;
 pub mod lesson;
 pub mod model;
+pub mod model_knobs;
 pub mod vocab;
 
 use std::fmt;

@@ -9,7 +9,10 @@ use rand::{RngExt as _, SeedableRng};
 use toml::Spanned;
 
 use super::deck::{ModelSpec, Question};
-use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
+use super::model_knobs;
+use crate::engine::params::{
+    AbcParams, FrozenParams, HerdParams, NumSpec, Params, RedlockParams, SnowflakeParams,
+};
 use crate::engine::trace::{Family, Metrics, Verdict};
 use crate::preset::Preset;
 
@@ -54,6 +57,8 @@ pub struct Variant {
     /// The drawn parameters, in the unit the bank writes them in.
     pub drawn: BTreeMap<String, f64>,
 }
+
+const KNOWN_FAMILIES: &str = "frozen, herd, abc, redlock, snowflake";
 
 pub const FROZEN_ASKS: [&str; 8] = [
     "verdict",
@@ -110,6 +115,8 @@ fn num_spec(family: &str, key: &str) -> Option<&'static NumSpec> {
         "frozen" => FrozenParams::spec(key),
         "herd" => HerdParams::spec(key),
         "abc" => AbcParams::spec(key),
+        "redlock" => model_knobs::num_spec::<RedlockParams>(key),
+        "snowflake" => model_knobs::num_spec::<SnowflakeParams>(key),
         _ => None,
     }
 }
@@ -120,6 +127,8 @@ pub fn param_keys(family: &str) -> Vec<&'static str> {
         "frozen" => FrozenParams::keys(),
         "herd" => HerdParams::keys(),
         "abc" => AbcParams::keys().into_iter().chain(["preset"]).collect(),
+        "redlock" => model_knobs::keys::<RedlockParams>(),
+        "snowflake" => model_knobs::keys::<SnowflakeParams>(),
         _ => Vec::new(),
     }
 }
@@ -144,11 +153,13 @@ fn check_ask(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
         "frozen" => &FROZEN_ASKS,
         "herd" => &HERD_ASKS,
         "abc" => &ABC_ASKS,
+        "redlock" => &model_knobs::REDLOCK_ASKS,
+        "snowflake" => &model_knobs::SNOWFLAKE_ASKS,
         other => {
             return Err(ctx.err(
                 Some("family"),
                 Some(spec.family.span().start),
-                format!("unknown family `{other}`; known families: frozen, herd, abc"),
+                format!("unknown family `{other}`; known families: {KNOWN_FAMILIES}"),
             ));
         }
     };
@@ -224,6 +235,8 @@ fn numeric_keys(family: &str) -> Vec<&'static str> {
             .iter()
             .map(|s| s.key)
             .collect(),
+        "redlock" => model_knobs::numeric_keys::<RedlockParams>(),
+        "snowflake" => model_knobs::numeric_keys::<SnowflakeParams>(),
         _ => Vec::new(),
     }
 }
@@ -275,6 +288,10 @@ fn with_drawn(
     drawn: BTreeMap<String, f64>,
     presets: &[Preset],
 ) -> Result<Variant, ModelError> {
+    if let Some(built) = model_knobs::params(spec.family.get_ref(), spec, &drawn, presets) {
+        let params = built.map_err(|(key, at, message)| ctx.err(key.as_deref(), at, message))?;
+        return Ok(Variant { params, drawn });
+    }
     let params = match spec.family.get_ref().as_str() {
         "frozen" => Params::Frozen(frozen(ctx, spec, &drawn)?),
         "herd" => Params::Herd(herd(ctx, spec, &drawn)?),
@@ -283,7 +300,7 @@ fn with_drawn(
             return Err(ctx.err(
                 Some("family"),
                 Some(spec.family.span().start),
-                format!("unknown family `{other}`; known families: frozen, herd, abc"),
+                format!("unknown family `{other}`; known families: {KNOWN_FAMILIES}"),
             ));
         }
     };
@@ -502,6 +519,9 @@ pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
             "writer_wait_ms" => some(m.writer_wait_ms.map(|w| w as f64)),
             _ => Err(missing()),
         },
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            some(model_knobs::answer(&trace.metrics, ask))
+        }
     }
 }
 

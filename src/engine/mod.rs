@@ -26,5 +26,7 @@ pub fn run(params: &Params) -> Trace {
         Params::Herd(p) => families::herd::run(p),
         Params::Rwlock(p) => families::queue::run_rwlock(p),
         Params::Semaphore(p) => families::queue::run_semaphore(p),
+        Params::Redlock(p) => families::redlock::run(p),
+        Params::Snowflake(p) => families::snowflake::run(p),
     }
 }

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::actors::redis_node::{RedisCmd, RedisReply};
 use super::world::Phase;
 use super::zk::tree::{DirId, NodeId, SessionId, Tag, WatchEvent, Watched};
 
@@ -130,6 +131,23 @@ pub enum Msg {
     Write {
         token: u64,
     },
+    // --- Redis nodes (Redlock); `xid` matches a reply to its command on the connection ---
+    Redis {
+        xid: u32,
+        cmd: RedisCmd,
+    },
+    RedisReply {
+        xid: u32,
+        reply: RedisReply,
+    },
+    // --- a registry of Snowflake worker ids ---
+    ClaimWorker {
+        worker: u32,
+    },
+    WorkerClaimed {
+        worker: u32,
+        granted: bool,
+    },
 }
 
 impl Msg {
@@ -147,6 +165,9 @@ impl Msg {
             Msg::Keepalive { .. } => Phase::Keepalive,
             Msg::Release => Phase::Release,
             Msg::Write { .. } => Phase::Write,
+            Msg::Redis { cmd, .. } => cmd.phase(),
+            Msg::ClaimWorker { .. } => Phase::Request,
+            Msg::RedisReply { .. } | Msg::WorkerClaimed { .. } => Phase::Deliver,
         }
     }
 
@@ -189,12 +210,28 @@ pub enum Timer {
     WorkDone,
     KeepaliveTick,
     AcquireRetry,
+    // a Redis node and a Redlock client
+    KeyExpiry,
+    /// A node's or an ID generator's clock is stepped.
+    ClockJump,
+    RequestTimeout,
+    /// A Redlock client's computed validity runs out (it only tells the trace).
+    ValidityEnd,
+    // an ID generator: requests arrive and are served once a millisecond
+    IdTick,
 }
 
 impl Timer {
     pub fn phase(self) -> Phase {
         match self {
-            Timer::SessionExpiry(_) | Timer::LeaseExpiry => Phase::Expiry,
+            // A clock step takes effect before anything else due at that instant.
+            Timer::SessionExpiry(_)
+            | Timer::LeaseExpiry
+            | Timer::KeyExpiry
+            | Timer::ClockJump
+            | Timer::ValidityEnd => Phase::Expiry,
+            Timer::RequestTimeout => Phase::Tick,
+            Timer::IdTick => Phase::Work,
             Timer::Ping | Timer::KeepaliveTick | Timer::ReadTimeout | Timer::Reconnect => {
                 Phase::Tick
             }

@@ -185,6 +185,7 @@ pub fn prepare(
         .cloned()
         .unwrap_or_default();
     let mut prompt = text.prompt;
+    let mut answer = text.answer;
     let body = match q.kind {
         Kind::Recall => Body::Recall {
             points: points(&q.points, lang),
@@ -233,13 +234,15 @@ pub fn prepare(
             Body::Order { shown, correct }
         }
         Kind::Model => {
-            let (variant, answer) =
+            let (variant, computed) =
                 model::compute(q, seed, presets).map_err(|e| err(e.to_string()))?;
+            // The prompt and its explanation speak of the numbers drawn for this attempt.
             prompt = model::fill(&prompt, &variant);
-            let input = model_input(q, &answer, lang);
+            answer = model::fill(&answer, &variant);
+            let input = model_input(q, &computed, lang);
             Body::Model {
                 variant,
-                answer,
+                answer: computed,
                 input,
             }
         }
@@ -252,7 +255,7 @@ pub fn prepare(
         difficulty: *q.difficulty.get_ref(),
         seed,
         prompt,
-        answer: text.answer,
+        answer,
         body,
     })
 }

@@ -269,6 +269,20 @@ impl App {
             // The queue families have no screen of their own yet; their runs play in the
             // presenter's lanes.
             crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => return,
+            // Nor have Redlock and Snowflake: the question's run plays in the presenter.
+            crate::engine::Params::Redlock(_) | crate::engine::Params::Snowflake(_) => {
+                let about = |lang| crate::i18n::ui(crate::i18n::Ui::ModelRunAbout, lang).into();
+                self.present_preset(
+                    Preset::of_run(
+                        params,
+                        crate::preset::Text {
+                            zh: about(Lang::Zh),
+                            en: about(Lang::En),
+                        },
+                    ),
+                    false,
+                );
+            }
         }
         self.return_to = Some(ScreenId::Quiz);
     }
@@ -310,7 +324,10 @@ impl App {
                     self.screen = ScreenId::Abc;
                 }
             }
-            crate::engine::Params::Rwlock(_) | crate::engine::Params::Semaphore(_) => {
+            crate::engine::Params::Rwlock(_)
+            | crate::engine::Params::Semaphore(_)
+            | crate::engine::Params::Redlock(_)
+            | crate::engine::Params::Snowflake(_) => {
                 self.present_preset(p.clone(), false);
             }
         }

@@ -5,4 +5,6 @@ pub mod frozen;
 pub mod herd;
 pub mod moments;
 pub mod queue;
+pub mod redlock;
+pub mod snowflake;
 pub mod zk_facts;

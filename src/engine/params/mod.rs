@@ -10,11 +10,15 @@ mod frozen;
 mod herd;
 pub mod knobs;
 mod queue;
+mod redlock;
+mod snowflake;
 
 pub use abc::*;
 pub use frozen::*;
 pub use herd::*;
 pub use queue::*;
+pub use redlock::*;
+pub use snowflake::*;
 
 /// The unit a numeric parameter is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -110,6 +114,8 @@ pub enum Params {
     Herd(HerdParams),
     Rwlock(RwLockParams),
     Semaphore(SemaphoreParams),
+    Redlock(RedlockParams),
+    Snowflake(SnowflakeParams),
 }
 
 pub fn on_off(b: bool) -> &'static str {

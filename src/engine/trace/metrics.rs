@@ -93,6 +93,16 @@ pub mod invariant {
     pub const WITHIN_PERMITS: &str = "within_permits";
     pub const WRITER_HELD: &str = "writer_held";
     pub const READERS_SHARED: &str = "readers_shared";
+    // redlock
+    pub const HOLDER_HAS_MAJORITY: &str = "holder_has_majority";
+    pub const NO_STALE_WRITE_ACCEPTED: &str = "no_stale_write_accepted";
+    pub const RELEASES_OWN_KEY_ONLY: &str = "releases_own_key_only";
+    pub const MAJORITY_ACQUIRED: &str = "majority_acquired";
+    // snowflake
+    pub const UNIQUE_IDS: &str = "unique_ids";
+    pub const IDS_INCREASE: &str = "ids_increase";
+    pub const ID_ISSUED: &str = "id_issued";
+    pub const REQUEST_WAITED: &str = "request_waited";
 
     /// Every "always" name, in the order views show them.
     pub const ALWAYS: [&str; 4] = [
@@ -110,6 +120,8 @@ pub enum Metrics {
     Abc(AbcMetrics),
     Herd(HerdMetrics),
     Queue(QueueMetrics),
+    Redlock(super::redlock::RedlockMetrics),
+    Snowflake(super::snowflake::SnowflakeMetrics),
 }
 
 /// How the frozen holder's story ended.

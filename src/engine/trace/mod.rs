@@ -11,6 +11,8 @@ pub mod event;
 pub mod lane;
 mod metrics;
 pub mod record;
+pub mod redlock;
+pub mod snowflake;
 
 use serde::Serialize;
 
@@ -37,15 +39,19 @@ pub enum Family {
     Herd,
     Rwlock,
     Semaphore,
+    Redlock,
+    Snowflake,
 }
 
 impl Family {
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 7] = [
         Family::Frozen,
         Family::Abc,
         Family::Herd,
         Family::Rwlock,
         Family::Semaphore,
+        Family::Redlock,
+        Family::Snowflake,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +61,8 @@ impl Family {
             Family::Herd => "herd",
             Family::Rwlock => "rwlock",
             Family::Semaphore => "semaphore",
+            Family::Redlock => "redlock",
+            Family::Snowflake => "snowflake",
         }
     }
 
@@ -75,6 +83,8 @@ pub enum Role {
     LeaseService,
     /// The protected resource.
     Resource,
+    /// One of several independent Redis nodes (Redlock).
+    Node,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
