@@ -56,7 +56,9 @@ pub fn build(p: &RedlockParams) -> (World, Plan) {
             timeout_ms: p.timeout_ms,
             retry_ms: p.retry_ms,
             work_ms: p.work_ms,
-            write_ms: 2 * p.delay_ms,
+            // The write's answer takes a round trip; at least a millisecond, so that with no
+            // delay the write still lands before the release.
+            write_ms: (2 * p.delay_ms).max(1),
             start_ms: p.start_gap_ms * i as u64,
             release: p.release,
         })));
