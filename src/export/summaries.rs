@@ -11,11 +11,11 @@ use crate::i18n::{Lang, invariant_label};
 
 use super::text::key;
 
-fn list(v: &[String]) -> String {
+fn list(v: &[String], lang: Lang) -> String {
     if v.is_empty() {
         "-".into()
     } else {
-        v.join(", ")
+        v.join(lang.pick("、", ", "))
     }
 }
 
@@ -33,7 +33,7 @@ fn violations(v: &[String], lang: Lang) -> String {
         .iter()
         .map(|v| invariant_label(v, lang).to_string())
         .collect();
-    list(&labels)
+    list(&labels, lang)
 }
 
 fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
@@ -231,9 +231,10 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
                 lang.pick("被拒的请求", "refused"),
                 m.refused
             )];
+            let (colon, comma) = (lang.pick("：", ": "), lang.pick("，", ", "));
             for c in m.collisions.iter().take(2) {
                 lines.push(format!(
-                    "{} {}|{}|{} = {}: {} {} {ms}, {} {} {ms}",
+                    "{} {}|{}|{} = {}{colon}{} {} {ms}{comma}{} {} {ms}",
                     lang.pick("重复", "duplicate"),
                     c.time,
                     c.worker,

@@ -163,6 +163,27 @@ fn draw_lane(out: &mut String, lane: &Lane, trace: &Trace, y: f64, end: Millis, 
         );
         let label = crate::i18n::sim::state_label(span.state, trace, lang);
         let approx = crate::text::width(&label) as f64 * 6.5;
+        // A millisecond's IDs in a narrow span: the time on one line, worker and sequences below.
+        let lines = match span.state {
+            SpanState::Snowflake(s) => crate::i18n::snowflake::state_label_lines(s, lang),
+            _ => None,
+        };
+        if let Some((top, bottom)) = lines.filter(|_| approx + 8.0 >= x1 - x0) {
+            let wide = crate::text::width(&top).max(crate::text::width(&bottom)) as f64 * 6.5;
+            if wide + 6.0 < x1 - x0 {
+                let c = ink(colour);
+                for (dy, text) in [(-3.0, top), (10.0, bottom)] {
+                    let _ = writeln!(
+                        out,
+                        r#"<text class="span" x="{:.1}" y="{:.1}" fill="{c}" style="fill:{c}">{}</text>"#,
+                        x0 + 3.0,
+                        y + LANE_H / 2.0 + dy,
+                        esc(&text)
+                    );
+                }
+            }
+            continue;
+        }
         if approx + 8.0 < x1 - x0 {
             let _ = writeln!(
                 out,

@@ -32,9 +32,9 @@ pub fn state_label(s: RedlockSpan, trace: &Trace, lang: Lang) -> String {
         }
         RedlockSpan::Holding { until_ms } => {
             if zh {
-                format!("持锁，有效到 {} 秒", fmt_secs(until_ms))
+                format!("持锁至 {} 秒", fmt_secs(until_ms))
             } else {
-                format!("holding, valid to {} s", fmt_secs(until_ms))
+                format!("holds to {} s", fmt_secs(until_ms))
             }
         }
         RedlockSpan::Key { owner } => {

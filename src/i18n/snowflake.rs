@@ -94,6 +94,20 @@ pub fn state_label(s: IdSpan, lang: Lang) -> String {
     }
 }
 
+/// The same label in two short lines for narrow spans: the millisecond, then the rest.
+pub fn state_label_lines(s: IdSpan, lang: Lang) -> Option<(String, String)> {
+    let IdSpan::Issued { time, .. } = s else {
+        return None;
+    };
+    let label = state_label(s, lang);
+    let prefix = format!("{time}|");
+    let (mark, rest) = match label.split_once(&prefix) {
+        Some((mark, rest)) => (mark.to_string(), rest.to_string()),
+        None => return None,
+    };
+    Some((format!("{mark}{time}"), rest))
+}
+
 /// One or two sentences for a Snowflake event.
 pub fn describe(ev: &IdEvent, e: &Event, trace: &Trace, lang: Lang) -> String {
     let who = trace.name(e.actor);
@@ -222,7 +236,7 @@ pub fn params_line(p: &SnowflakeParams, lang: Lang) -> String {
     };
     let mut parts = vec![if zh {
         format!(
-            "{generators}（worker 编号 {}），位布局 时间 {} + worker {} + 序列号 {}，时钟从毫秒 {} 开始，每毫秒 {} 个请求，运行 {} 毫秒",
+            "{generators}（worker 编号 {}），位布局：时间 {} 位 + worker {} 位 + 序列号 {} 位，时钟从毫秒 {} 开始，每毫秒 {} 个请求，运行 {} 毫秒",
             workers.join("、"),
             l.time_bits,
             l.worker_bits,
@@ -300,7 +314,7 @@ pub fn params_line(p: &SnowflakeParams, lang: Lang) -> String {
     };
     parts.push(if zh {
         format!(
-            "启动时等过一毫秒{}，时钟回拨时{rollback}，序列号用尽时{exhaustion}，worker 编号租约{}",
+            "启动后等过一毫秒：{}，时钟回拨时：{rollback}，序列号用尽时：{exhaustion}，worker 编号租约：{}",
             on(p.wait_on_start),
             on(p.worker_leases)
         )

@@ -96,22 +96,26 @@ fn client(world: &World, i: usize) -> &RedlockClient {
     world.actors[i].as_redlock().expect("a Redlock client")
 }
 
-/// The nodes whose live key carries client `i`'s current value. A crashed node counts only if
-/// it synced the key to disk: it will come back with it and refuse everyone else.
-fn nodes_holding(world: &World, l: Layout, i: usize) -> Vec<usize> {
+/// The nodes whose live key carries client `i`'s current value, one bit per node. A crashed
+/// node counts only if it synced the key to disk: it will come back with it and refuse everyone
+/// else.
+fn nodes_holding(world: &World, l: Layout, i: usize) -> u8 {
     let c = client(world, i);
-    (0..l.nodes)
-        .filter(|&n| {
-            let id = l.node(n);
-            let Some(node) = world.actor(id).as_redis() else {
-                return false;
-            };
-            (!world.status(id).crashed || node.fsync)
-                && node
-                    .live_key(world.now)
-                    .is_some_and(|k| k.owner == ActorId(i as u8) && k.value == c.value)
-        })
-        .collect()
+    let mut set = 0u8;
+    for n in 0..l.nodes {
+        let id = l.node(n);
+        let Some(node) = world.actor(id).as_redis() else {
+            continue;
+        };
+        if (!world.status(id).crashed || node.fsync)
+            && node
+                .live_key(world.now)
+                .is_some_and(|k| k.owner == ActorId(i as u8) && k.value == c.value)
+        {
+            set |= 1 << n;
+        }
+    }
+    set
 }
 
 fn lane_state(world: &World, l: Layout, lane: usize) -> SpanState {
@@ -169,8 +173,8 @@ struct RedlockObserver {
     max_nodes_view: u32,
     two_since: Option<Millis>,
     two_holders_ms: Millis,
-    /// Who believed they held at the last step.
-    believers: Vec<usize>,
+    /// Who believed they held at the last step, one bit per client.
+    believers: u8,
     foreign_deletes: u32,
     seen_events: usize,
 }
@@ -202,7 +206,7 @@ impl RedlockObserver {
             max_nodes_view: 0,
             two_since: None,
             two_holders_ms: 0,
-            believers: Vec::new(),
+            believers: 0,
             foreign_deletes: 0,
             seen_events: 0,
         }
@@ -283,7 +287,7 @@ impl RedlockObserver {
                 } => {
                     let w = writer.0 as usize;
                     let fresh = client(world, w).holds_with_validity(now)
-                        && nodes_holding(world, l, w).len() as u32 >= self.quorum;
+                        && nodes_holding(world, l, w).count_ones() >= self.quorum;
                     let replaced = self
                         .writes
                         .iter()
@@ -323,59 +327,71 @@ impl RedlockObserver {
         self.seen_events = rec.events.len();
     }
 
-    /// Counts holders both ways and checks that every believer still has its majority.
+    /// Counts holders both ways and checks that every believer still has its majority. Runs
+    /// after every step, so it works on bit sets and allocates only to word a failure.
     fn holders(&mut self, world: &World) {
         let now = world.now;
         let l = self.l;
-        let believers: Vec<usize> = (0..l.clients)
-            .filter(|&i| client(world, i).holds_with_validity(now))
-            .collect();
-        let backed: Vec<(usize, Vec<usize>)> = (0..l.clients)
-            .map(|i| (i, nodes_holding(world, l, i)))
-            .collect();
-        let nodes_view = backed
-            .iter()
-            .filter(|(_, n)| n.len() as u32 >= self.quorum)
-            .count() as u32;
+        let mut believers = 0u8;
+        let mut nodes_view = 0u32;
+        let mut backed = [0u8; REDLOCK_CLIENTS.len()];
+        for (i, b) in backed.iter_mut().enumerate().take(l.clients) {
+            if client(world, i).holds_with_validity(now) {
+                believers |= 1 << i;
+            }
+            *b = nodes_holding(world, l, i);
+            if b.count_ones() >= self.quorum {
+                nodes_view += 1;
+            }
+        }
         self.max_nodes_view = self.max_nodes_view.max(nodes_view);
-        self.max_holders = self.max_holders.max(believers.len() as u32);
-        if believers.len() >= 2 {
+        self.max_holders = self.max_holders.max(believers.count_ones());
+        let names = |set: u8| -> Vec<&'static str> {
+            (0..l.clients)
+                .filter(|i| set & (1 << i) != 0)
+                .map(|i| REDLOCK_CLIENTS[i])
+                .collect()
+        };
+        if believers.count_ones() >= 2 {
             self.two_since.get_or_insert(now);
-            let names: Vec<&str> = believers.iter().map(|&i| REDLOCK_CLIENTS[i]).collect();
             self.check(invariant::ONE_HOLDER, now, || {
-                format!("{} all believe they hold", names.join(", "))
+                format!("{} all believe they hold", names(believers).join(", "))
             });
         } else if let Some(since) = self.two_since.take() {
             // A validity can lapse while its client is frozen, with no step at that instant:
             // the overlap ended when the second-to-last believer's validity did.
-            let mut dropped: Vec<Millis> = self
-                .believers
-                .iter()
-                .filter(|i| !believers.contains(i))
-                .map(|&i| {
-                    let c = client(world, i);
-                    match c.valid_until {
-                        Some(v) if c.step == RStep::Holding && v <= now => v,
-                        _ => now,
-                    }
-                })
-                .collect();
-            dropped.sort_unstable();
-            let k = self.believers.len();
-            let end = dropped.get(k.saturating_sub(2)).copied().unwrap_or(now);
+            let mut dropped = [now; REDLOCK_CLIENTS.len()];
+            let mut n = 0;
+            for i in (0..l.clients).filter(|i| self.believers & !believers & (1 << i) != 0) {
+                let c = client(world, i);
+                dropped[n] = match c.valid_until {
+                    Some(v) if c.step == RStep::Holding && v <= now => v,
+                    _ => now,
+                };
+                n += 1;
+            }
+            dropped[..n].sort_unstable();
+            let k = self.believers.count_ones() as usize;
+            let end = dropped[..n]
+                .get(k.saturating_sub(2))
+                .copied()
+                .unwrap_or(now);
             self.two_holders_ms += end.max(since) - since;
         }
-        self.believers = believers.clone();
-        for &i in &believers {
-            let held = &backed[i].1;
-            if (held.len() as u32) < self.quorum {
-                let name = REDLOCK_CLIENTS[i];
-                let on: Vec<&str> = held.iter().map(|&n| REDLOCK_NODES[n]).collect();
+        self.believers = believers;
+        for i in (0..l.clients).filter(|i| believers & (1 << i) != 0) {
+            let held = backed[i];
+            if held.count_ones() < self.quorum {
                 let quorum = self.quorum;
                 self.check(invariant::HOLDER_HAS_MAJORITY, now, || {
+                    let on: Vec<&str> = (0..l.nodes)
+                        .filter(|n| held & (1 << n) != 0)
+                        .map(|n| REDLOCK_NODES[n])
+                        .collect();
                     format!(
-                        "{name} believes it holds, but only {} of the {quorum} needed hold its key ({})",
-                        held.len(),
+                        "{} believes it holds, but only {} of the {quorum} needed hold its key ({})",
+                        REDLOCK_CLIENTS[i],
+                        on.len(),
                         if on.is_empty() { "none".to_string() } else { on.join(", ") }
                     )
                 });

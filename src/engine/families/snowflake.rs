@@ -235,10 +235,16 @@ impl IdObserver {
                 role: Role::Coordinator,
             });
         }
-        let pending_at_end = (0..n)
-            .filter(|&i| !world.status(ActorId(i as u8)).crashed)
+        let live = || (0..n).filter(|&i| !world.status(ActorId(i as u8)).crashed);
+        let pending_at_end = live()
             .map(|i| generator(world, i).pending.len() as u32)
             .sum();
+        // A request still waiting when the run ends has waited until the end.
+        let still_waiting = live()
+            .filter_map(|i| generator(world, i).pending.front())
+            .map(|&arrived| end.saturating_sub(arrived))
+            .max()
+            .unwrap_or(0);
         let l = p.layout;
         let violations = self
             .checks
@@ -270,7 +276,7 @@ impl IdObserver {
                 },
                 ids_issued: self.ids.len() as u32,
                 duplicate_ids: self.collisions.len() as u32,
-                max_wait_ms: self.max_wait_ms,
+                max_wait_ms: self.max_wait_ms.max(still_waiting),
                 waited: self.waited,
                 refused: self.refused,
                 pending_at_end,

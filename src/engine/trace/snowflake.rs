@@ -165,7 +165,8 @@ pub struct SnowflakeMetrics {
     pub ids_issued: u32,
     /// IDs that repeat one issued earlier.
     pub duplicate_ids: u32,
-    /// The longest a served request waited, in ms.
+    /// The longest a request waited, in ms; one still waiting when the run ended counts until
+    /// the end.
     pub max_wait_ms: Millis,
     /// Served requests that waited at least a millisecond.
     pub waited: u32,
