@@ -414,3 +414,50 @@ fn the_command_line_prints_the_metrics_and_refuses_bad_values_with_status_2() {
     assert!(err.contains("there are 3 nodes"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every variant of a shipped model question, with the engine's number for it.
+fn model_answers(id: &str) -> Vec<(std::collections::BTreeMap<String, f64>, f64)> {
+    use locklab::content::{deck, model};
+    let decks: Vec<deck::DeckFile> = deck::load_all(&locklab::source::Source::Embedded)
+        .unwrap()
+        .into_iter()
+        .map(|d| d.unwrap())
+        .collect();
+    let q = decks
+        .iter()
+        .flat_map(|d| &d.deck.questions)
+        .find(|q| q.id.get_ref() == id)
+        .unwrap_or_else(|| panic!("no question {id}"));
+    let presets = preset::builtin();
+    model::all_variants(q, presets, 10_000)
+        .unwrap()
+        .expect("a small grid")
+        .into_iter()
+        .map(|v| match model::answer(q, &v).unwrap() {
+            model::ModelAnswer::Number(x) => (v.drawn, x),
+            other => panic!("{id}: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_model_questions_explanations_give_the_engines_numbers() {
+    // Validity = TTL − (3 round trips + 2 timeouts) − (1% of the TTL + 2 ms).
+    for (d, x) in model_answers("redis-locks.model-redlock-validity") {
+        let (ttl, delay) = (d["ttl"], d["delay"]);
+        assert_eq!(x, ttl - (6.0 * delay + 60.0) - (ttl / 100.0 + 2.0), "{d:?}");
+    }
+    // Two holders exactly when N4 is back before B's SET of 2.79 s reaches it.
+    for (d, x) in model_answers("redis-locks.model-redlock-restart-holders") {
+        let back = 1_000.0 + d["restart_after"];
+        assert_eq!(x, if back <= 2_790.0 { 2.0 } else { 1.0 }, "{d:?}");
+    }
+    // A's write leaves 2.1 s after it wakes and arrives 10 ms later; stale after 9.898 s.
+    for (d, x) in model_answers("redis-locks.model-redlock-pause-stale") {
+        let arrives = 1_000.0 + d["pause_len"] + 2_100.0 + 10.0;
+        assert_eq!(x, if arrives > 9_898.0 { 1.0 } else { 0.0 }, "{d:?}");
+    }
+    for (d, x) in model_answers("redis-locks.model-redlock-naive-del") {
+        assert_eq!(x, 2.0 * d["nodes"], "{d:?}");
+    }
+}

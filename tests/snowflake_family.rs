@@ -421,3 +421,53 @@ fn the_command_line_prints_the_ids_and_refuses_bad_layouts_with_status_2() {
         }
     }
 }
+
+/// Every variant of a shipped model question, with the engine's number for it.
+fn model_answers(id: &str) -> Vec<(std::collections::BTreeMap<String, f64>, f64)> {
+    use locklab::content::{deck, model};
+    let decks: Vec<deck::DeckFile> = deck::load_all(&locklab::source::Source::Embedded)
+        .unwrap()
+        .into_iter()
+        .map(|d| d.unwrap())
+        .collect();
+    let q = decks
+        .iter()
+        .flat_map(|d| &d.deck.questions)
+        .find(|q| q.id.get_ref() == id)
+        .unwrap_or_else(|| panic!("no question {id}"));
+    model::all_variants(q, preset::builtin(), 10_000)
+        .unwrap()
+        .expect("a small grid")
+        .into_iter()
+        .map(|v| match model::answer(q, &v).unwrap() {
+            model::ModelAnswer::Number(x) => (v.drawn, x),
+            other => panic!("{id}: {other:?}"),
+        })
+        .collect()
+}
+
+#[test]
+fn the_model_questions_explanations_give_the_engines_numbers() {
+    for (d, x) in model_answers("distributed-ids.model-restart-duplicates") {
+        let expected = if d["restart_after"] == 0.0 {
+            d["rate"]
+        } else {
+            0.0
+        };
+        assert_eq!(x, expected, "{d:?}");
+    }
+    for (d, x) in model_answers("distributed-ids.model-rollback-wait") {
+        assert_eq!(x, d["rollback"] - 1.0, "{d:?}");
+    }
+    for (d, x) in model_answers("distributed-ids.model-exhaustion-wait") {
+        let per_ms = 2f64.powf(d["sequence_bits"]);
+        assert_eq!(x, (d["burst"] / per_ms).floor(), "{d:?}");
+    }
+    for (d, x) in model_answers("distributed-ids.model-same-worker") {
+        assert_eq!(x, d["rate"] * d["duration"], "{d:?}");
+    }
+    for (d, x) in model_answers("distributed-ids.model-time-bits-years") {
+        let years = 2f64.powf(d["time_bits"]) / (1000.0 * 60.0 * 60.0 * 24.0 * 365.2425);
+        assert_eq!(x, (years * 10.0).round() / 10.0, "{d:?}");
+    }
+}
