@@ -1,4 +1,5 @@
-//! Engine benchmarks: one frozen-holder run, every A/B/C preset, cloning and hashing one A/B/C
+//! Engine benchmarks: one frozen-holder run, every preset of the families that run as a World of
+//! actors (A/B/C, read-write lock, semaphore, Redlock, Snowflake), cloning and hashing one A/B/C
 //! state, and the herd at N = 1,000 and N = 10,000 with k = N. Targets are in the README.
 
 use std::time::Duration;
@@ -22,6 +23,8 @@ fn presets(c: &mut Criterion) {
         Family::Semaphore,
         Family::Election,
         Family::Tasks,
+        Family::Redlock,
+        Family::Snowflake,
     ] {
         let mut group = c.benchmark_group(family.name());
         for p in locklab::preset::builtin()

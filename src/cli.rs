@@ -214,6 +214,10 @@ pub enum SimCommand {
     Election(KnobArgs),
     /// Durable task claims: workers, a task table, an outside system and an operator.
     Tasks(KnobArgs),
+    /// Redlock across independent Redis nodes: a majority of keys, no fencing token.
+    Redlock(KnobArgs),
+    /// Snowflake-style IDs: time | worker | sequence, and the ways one ID comes out twice.
+    Snowflake(KnobArgs),
     /// Run a scenario file (a preset or your own).
     Run(RunArgs),
     /// List the shipped presets.

@@ -13,8 +13,8 @@ use toml::Spanned;
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
     AbcParams, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, OnTimeout,
-    ParamError, Params, QUEUE_NAMES, Recovery, Registration, RwLockParams, SemaphoreParams,
-    TasksParams, TokenSource, WatchMode,
+    ParamError, Params, QUEUE_NAMES, Recovery, RedlockParams, Registration, RwLockParams,
+    SemaphoreParams, SnowflakeParams, TasksParams, TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -41,6 +41,32 @@ pub struct Preset {
     pub script: Vec<Step>,
     /// Where it came from, for messages.
     pub origin: String,
+}
+
+impl Preset {
+    /// A run with no file behind it (a model question's variant), for the presenter.
+    pub fn of_run(params: Params, about: Text) -> Self {
+        let family = match &params {
+            Params::Frozen(_) => Family::Frozen,
+            Params::Abc(_) => Family::Abc,
+            Params::Herd(_) => Family::Herd,
+            Params::Rwlock(_) => Family::Rwlock,
+            Params::Semaphore(_) => Family::Semaphore,
+            Params::Election(_) => Family::Election,
+            Params::Tasks(_) => Family::Tasks,
+            Params::Redlock(_) => Family::Redlock,
+            Params::Snowflake(_) => Family::Snowflake,
+        };
+        Self {
+            name: family.name().to_string(),
+            family,
+            about,
+            params,
+            locked: Vec::new(),
+            script: Vec::new(),
+            origin: String::new(),
+        }
+    }
 }
 
 /// A problem in a scenario file, pointing at the place to fix.
@@ -205,6 +231,8 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         Family::Semaphore => with_faults(SemaphoreParams::knob_keys()),
         Family::Election => ElectionParams::knob_keys(),
         Family::Tasks => TasksParams::knob_keys(),
+        Family::Redlock => RedlockParams::knob_keys(),
+        Family::Snowflake => SnowflakeParams::knob_keys(),
     };
     let mut locked = Vec::new();
     for key in &raw.locked {
@@ -252,6 +280,8 @@ fn family_params(
         }
         Family::Election => Params::Election(knob_params(ctx, table)?),
         Family::Tasks => Params::Tasks(knob_params(ctx, table)?),
+        Family::Redlock => Params::Redlock(knob_params(ctx, table)?),
+        Family::Snowflake => Params::Snowflake(knob_params(ctx, table)?),
     })
 }
 
@@ -283,6 +313,20 @@ fn knob_params<K: Knobs + Default>(
         p.set_knob(key, &value)
             .map_err(|e| param_err(ctx, key, v, e))?;
     }
+    p.validate().map_err(|e| {
+        // Point at the key the problem names when the file sets it, else at the table.
+        let at = match &e {
+            ParamError::Invalid { key, .. } => table.get(key).map(|v| (key.clone(), v.span())),
+            _ => None,
+        };
+        match at {
+            Some((key, span)) => ctx.err(span, Some(&key), e.to_string()),
+            None => {
+                let span = table.values().next().map_or(0..0, |v| v.span());
+                ctx.err(span, Some("params"), e.to_string())
+            }
+        }
+    })?;
     Ok(p)
 }
 
@@ -309,6 +353,8 @@ pub fn run_end(params: &Params) -> Option<u64> {
         Params::Semaphore(p) => Some(p.common.duration_ms),
         Params::Election(p) => Some(p.duration_ms),
         Params::Tasks(p) => Some(p.duration_ms),
+        Params::Redlock(p) => Some(p.duration_ms),
+        Params::Snowflake(p) => Some(p.duration_ms),
     }
 }
 

@@ -49,10 +49,21 @@ pub enum Ask {
     LateRefused,
     CancelOutcome,
     TasksWaiting,
+    // Redlock and Snowflake IDs
+    /// The first acquisition's validity: TTL − elapsed − drift.
+    ValidityMs,
+    /// Whose key each node holds at the step's time.
+    KeysAt,
+    ForeignDeletes,
+    IdsIssued,
+    DuplicateIds,
+    MaxWaitMs,
+    /// The IDs issued at the step's time, with their fields.
+    IdsAt,
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 27] = [
+    pub const ALL: [(&'static str, Ask); 34] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -80,6 +91,13 @@ impl Ask {
         ("late_refused", Ask::LateRefused),
         ("cancel_outcome", Ask::CancelOutcome),
         ("tasks_waiting", Ask::TasksWaiting),
+        ("validity_ms", Ask::ValidityMs),
+        ("keys_at", Ask::KeysAt),
+        ("foreign_deletes", Ask::ForeignDeletes),
+        ("ids_issued", Ask::IdsIssued),
+        ("duplicate_ids", Ask::DuplicateIds),
+        ("max_wait_ms", Ask::MaxWaitMs),
+        ("ids_at", Ask::IdsAt),
     ];
 
     pub fn parse(s: &str) -> Option<Ask> {
@@ -90,15 +108,15 @@ impl Ask {
     pub fn families(self) -> &'static [Family] {
         match self {
             Ask::HolderAt | Ask::ValueAt => &[Family::Frozen, Family::Abc],
-            Ask::WriteAccepted
-            | Ask::Verdict
-            | Ask::FinalValue
-            | Ask::DangerWindow
-            | Ask::HandoverDelay => &[Family::Frozen],
-            Ask::StuckClients => &[Family::Abc, Family::Rwlock, Family::Semaphore],
-            Ask::HoldersAt | Ask::GrantOrder | Ask::MaxHolders => {
-                &[Family::Rwlock, Family::Semaphore]
+            Ask::FinalValue => &[Family::Frozen, Family::Redlock],
+            Ask::WriteAccepted | Ask::Verdict | Ask::DangerWindow | Ask::HandoverDelay => {
+                &[Family::Frozen]
             }
+            Ask::StuckClients => &[Family::Abc, Family::Rwlock, Family::Semaphore],
+            Ask::HoldersAt | Ask::MaxHolders => {
+                &[Family::Rwlock, Family::Semaphore, Family::Redlock]
+            }
+            Ask::GrantOrder => &[Family::Rwlock, Family::Semaphore],
             Ask::MaxConcurrentReaders | Ask::WriterWait => &[Family::Rwlock],
             Ask::Result => &[Family::Election, Family::Tasks],
             Ask::StaleSubmitsRejected | Ask::StaleSubmitsAccepted => &[Family::Election],
@@ -107,10 +125,14 @@ impl Ask {
             | Ask::LateRefused
             | Ask::CancelOutcome
             | Ask::TasksWaiting => &[Family::Tasks],
-            Ask::DuplicateNodes
-            | Ask::StaleWritesAccepted
-            | Ask::StaleWritesRejected
-            | Ask::WakeupsPerRelease => &[Family::Abc],
+            Ask::StaleWritesAccepted => &[Family::Abc, Family::Redlock],
+            Ask::DuplicateNodes | Ask::StaleWritesRejected | Ask::WakeupsPerRelease => {
+                &[Family::Abc]
+            }
+            Ask::ValidityMs | Ask::KeysAt | Ask::ForeignDeletes => &[Family::Redlock],
+            Ask::IdsIssued | Ask::DuplicateIds | Ask::MaxWaitMs | Ask::IdsAt => {
+                &[Family::Snowflake]
+            }
             Ask::TotalNotifications | Ask::WastedWakeups => &[Family::Herd],
         }
     }
@@ -119,7 +141,7 @@ impl Ask {
     pub fn needs_time(self) -> bool {
         matches!(
             self,
-            Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt | Ask::ClaimAt
+            Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt | Ask::ClaimAt | Ask::KeysAt | Ask::IdsAt
         )
     }
 }
@@ -214,6 +236,23 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
             Some(w) => format!("{} {}", fmt_secs(w), crate::i18n::sim::s(lang)),
             None => lang.pick("无写者", "no writer").to_string(),
         },
+        (Metrics::Redlock(m), Ask::MaxHolders) => m.max_holders.to_string(),
+        (Metrics::Redlock(m), Ask::StaleWritesAccepted) => m.stale_writes_accepted.to_string(),
+        (Metrics::Redlock(m), Ask::FinalValue) => {
+            m.final_value.clone().unwrap_or_else(|| nobody(lang))
+        }
+        (Metrics::Redlock(m), Ask::ValidityMs) => match m.validity_ms {
+            Some(v) => format!("{v} {}", lang.pick("毫秒", "ms")),
+            None => lang.pick("没有人拿到锁", "nobody acquired").to_string(),
+        },
+        (Metrics::Redlock(m), Ask::ForeignDeletes) => m.foreign_deletes.to_string(),
+        (_, Ask::KeysAt) => keys_at(trace, at, lang),
+        (Metrics::Snowflake(m), Ask::IdsIssued) => m.ids_issued.to_string(),
+        (Metrics::Snowflake(m), Ask::DuplicateIds) => m.duplicate_ids.to_string(),
+        (Metrics::Snowflake(m), Ask::MaxWaitMs) => {
+            format!("{} {}", m.max_wait_ms, lang.pick("毫秒", "ms"))
+        }
+        (_, Ask::IdsAt) => ids_at(trace, at, lang),
         (Metrics::Queue(m), Ask::StuckClients) => {
             if m.stuck_clients.is_empty() {
                 nobody(lang)
@@ -277,6 +316,9 @@ pub fn holders_at(trace: &Trace, at: Millis, lang: Lang) -> String {
                     s.state,
                     crate::engine::trace::SpanState::Holding { .. }
                         | crate::engine::trace::SpanState::HoldingRead { .. }
+                        | crate::engine::trace::SpanState::Redlock(
+                            crate::engine::trace::redlock::RedlockSpan::Holding { .. }
+                        )
                 )
             })
         })
@@ -315,9 +357,63 @@ pub fn claim_at(trace: &Trace, at: Millis, lang: Lang) -> String {
     }
 }
 
+/// Whose key each Redis node holds at `at`, as the nodes' lanes record it.
+pub fn keys_at(trace: &Trace, at: Millis, lang: Lang) -> String {
+    use crate::engine::trace::redlock::RedlockSpan;
+    use crate::engine::trace::{Role, SpanState};
+    let parts: Vec<String> = trace
+        .lanes
+        .iter()
+        .filter(|l| trace.role(l.actor) == Some(Role::Node))
+        .map(|l| {
+            let whose = match l.span_at(at).map(|s| s.state) {
+                Some(SpanState::Redlock(RedlockSpan::Key { owner })) => trace.name(owner),
+                Some(SpanState::Crashed) => lang.pick("宕机", "down"),
+                _ => "-",
+            };
+            format!("{} {whose}", trace.name(l.actor))
+        })
+        .collect();
+    parts.join(lang.pick("，", ", "))
+}
+
+/// The IDs issued at `at`, as `G1 1000|7|0`, duplicates marked.
+pub fn ids_at(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let Metrics::Snowflake(m) = &trace.metrics else {
+        return nobody(lang);
+    };
+    let ids: Vec<String> = m
+        .ids
+        .iter()
+        .filter(|r| r.at_ms == at)
+        .map(|r| {
+            let dup = if r.duplicate {
+                lang.pick("（重复）", " (duplicate)")
+            } else {
+                ""
+            };
+            format!(
+                "{} {}|{}|{}{dup}",
+                trace.name(r.generator),
+                r.time,
+                r.worker,
+                r.sequence
+            )
+        })
+        .collect();
+    if ids.is_empty() {
+        lang.pick("这一刻没有发出 ID", "no ID at that instant")
+            .into()
+    } else {
+        ids.join(lang.pick("，", ", "))
+    }
+}
+
 /// What the resource holds at `at`: the writer and its token, or nothing yet.
 pub fn value_at(trace: &Trace, at: Millis, lang: Lang) -> String {
     match trace.value_at(at) {
+        // A Redlock writer has no token to show.
+        Some(w) if w.token == 0 && !w.fencing => trace.name(w.writer).to_string(),
         Some(w) => {
             let name = trace.name(w.writer);
             if lang == Lang::Zh {

@@ -5,7 +5,8 @@ use std::io::Write;
 use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    ElectionParams, FrozenParams, HerdParams, Params, RwLockParams, SemaphoreParams, TasksParams,
+    ElectionParams, FrozenParams, HerdParams, Params, RedlockParams, RwLockParams, SemaphoreParams,
+    SnowflakeParams, TasksParams,
 };
 use crate::engine::trace::Family;
 use crate::export;
@@ -68,12 +69,37 @@ pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError
             lang,
             source,
         ),
+        SimCommand::Redlock(args) => knob_family::<RedlockParams>(
+            args,
+            Family::Redlock,
+            lang.pick(
+                "Redlock：多个独立 Redis 节点",
+                "Redlock across independent Redis nodes",
+            ),
+            (Params::Redlock, |p| match p {
+                Params::Redlock(x) => Some(x.clone()),
+                _ => None,
+            }),
+            lang,
+            source,
+        ),
         SimCommand::Tasks(args) => knob_family::<TasksParams>(
             args,
             Family::Tasks,
             lang.pick("持久任务的领取与租约", "Durable task claims and leases"),
             (Params::Tasks, |p| match p {
                 Params::Tasks(x) => Some(x.clone()),
+                _ => None,
+            }),
+            lang,
+            source,
+        ),
+        SimCommand::Snowflake(args) => knob_family::<SnowflakeParams>(
+            args,
+            Family::Snowflake,
+            lang.pick("雪花 ID", "Snowflake IDs"),
+            (Params::Snowflake, |p| match p {
+                Params::Snowflake(x) => Some(x.clone()),
                 _ => None,
             }),
             lang,
@@ -223,7 +249,15 @@ fn knob_family<K: Knobs + Default + Clone>(
         Some(p) => p,
         None => wrap(K::default()),
     };
-    let pairs = knob_pairs(&args.params)?;
+    // `--json` written after the parameters is still the output switch, not a parameter.
+    let json = args.output.json || args.params.iter().any(|a| a == "--json");
+    let rest: Vec<String> = args
+        .params
+        .iter()
+        .filter(|a| *a != "--json")
+        .cloned()
+        .collect();
+    let pairs = knob_pairs(&rest)?;
     if !pairs.is_empty() {
         let mut k = K::default();
         // Start from the preset's values when there is one.
@@ -252,20 +286,22 @@ fn knob_family<K: Knobs + Default + Clone>(
             k.set_knob(key, &value)
                 .map_err(|e| UserError::usage(format!("{flag}: {e}")))?;
         }
+        k.validate().map_err(|e| {
+            let flag = match &e {
+                crate::engine::params::ParamError::Invalid { key, .. } => {
+                    format!("--{}: ", key.replace('_', "-"))
+                }
+                _ => String::new(),
+            };
+            UserError::usage(format!("{flag}{e}"))
+        })?;
         params = wrap(k);
     }
     let preset = base.as_ref().map(|p| p.name.as_str());
     let about = base
         .as_ref()
         .map(|p| lang.pick(&p.about.zh, &p.about.en).to_string());
-    emit(
-        title,
-        about.as_deref(),
-        preset,
-        &params,
-        args.output.json,
-        lang,
-    )
+    emit(title, about.as_deref(), preset, &params, json, lang)
 }
 
 /// Splits `--key value` pairs; a key may also be written `--key=value`.

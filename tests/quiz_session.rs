@@ -250,7 +250,7 @@ fn every_model_question_is_scored_against_the_engine() {
             // The variant is the one drawn for this question and seed, and the engine's answer
             // is read off its metrics here, not taken from the quiz.
             let v = model::variant(q, item::item_seed(seed, &it.id), &b.presets).unwrap();
-            assert_eq!(&v, variant);
+            assert_eq!(&v, variant.as_ref());
             let expected = engine_answer(q, &v).expect("the engine answers");
             let (right, wrong) = match &expected {
                 Expected::Number(x) => {

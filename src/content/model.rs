@@ -184,7 +184,7 @@ fn unknown_family(ctx: &Ctx, spec: &ModelSpec) -> ModelError {
         Some("family"),
         Some(spec.family.span().start),
         format!(
-            "unknown family `{}`; known families: frozen, herd, abc, rwlock, semaphore, election, tasks",
+            "unknown family `{}`; known families: frozen, herd, abc, rwlock, semaphore, election, tasks, redlock, snowflake",
             spec.family.get_ref()
         ),
     )
@@ -323,7 +323,7 @@ fn with_drawn(
         "herd" => Params::Herd(herd(ctx, spec, &set)?),
         "abc" => Params::Abc(abc(ctx, spec, &set, presets)?),
         other if model_knobs::asks(other).is_some() => {
-            model_knobs::params(other, set.tables(), set.drawn).map_err(|r| {
+            model_knobs::params(other, set.tables(), set.drawn, presets).map_err(|r| {
                 let at = r.at.or_else(|| vary_at(spec, &r.key));
                 ctx.err(Some(&r.key), at, r.message)
             })?
@@ -621,6 +621,9 @@ pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError
             "writer_wait_ms" => some(m.writer_wait_ms.map(|w| w as f64)),
             _ => Err(missing()),
         },
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            some(model_knobs::answer(&trace.metrics, ask))
+        }
     }?;
     Ok((answer, trace))
 }

@@ -1,6 +1,7 @@
 //! Model questions on the families whose parameters are a table of knobs (read-write locks,
-//! semaphores, leader election, durable tasks): which they are, what each can ask, and how a
-//! question's settings become engine parameters through the same knobs a preset uses.
+//! semaphores, leader election, durable tasks, Redlock, Snowflake IDs): which they are, what each
+//! can ask, and how a question's settings become engine parameters through the same knobs a
+//! preset uses. A question may start from one of the family's presets (`preset = "..."`).
 
 use std::collections::BTreeMap;
 
@@ -8,8 +9,11 @@ use toml::Spanned;
 
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    ElectionParams, NumSpec, Params, RwLockParams, SemaphoreParams, TasksParams,
+    ElectionParams, NumSpec, Params, RedlockParams, RwLockParams, SemaphoreParams, SnowflakeParams,
+    TasksParams,
 };
+use crate::engine::trace::{Family, Metrics};
+use crate::preset::Preset;
 
 pub const RWLOCK_ASKS: [&str; 3] = ["max_holders", "max_concurrent_readers", "writer_wait_ms"];
 pub const SEMAPHORE_ASKS: [&str; 1] = ["max_holders"];
@@ -28,6 +32,22 @@ pub const TASKS_ASKS: [&str; 7] = [
     "tasks_waiting",
     "max_believers",
 ];
+pub const REDLOCK_ASKS: [&str; 6] = [
+    "validity_ms",
+    "max_holders",
+    "max_holders_nodes_view",
+    "two_holders_ms",
+    "stale_writes_accepted",
+    "foreign_deletes",
+];
+pub const SNOWFLAKE_ASKS: [&str; 6] = [
+    "ids_issued",
+    "duplicate_ids",
+    "max_wait_ms",
+    "waited",
+    "refused",
+    "years",
+];
 
 /// The knob families by name, with what a question on each may ask.
 pub fn asks(family: &str) -> Option<&'static [&'static str]> {
@@ -36,6 +56,8 @@ pub fn asks(family: &str) -> Option<&'static [&'static str]> {
         "semaphore" => &SEMAPHORE_ASKS,
         "election" => &ELECTION_ASKS,
         "tasks" => &TASKS_ASKS,
+        "redlock" => &REDLOCK_ASKS,
+        "snowflake" => &SNOWFLAKE_ASKS,
         _ => return None,
     })
 }
@@ -46,6 +68,8 @@ fn knobs(family: &str) -> &'static [Knob] {
         "semaphore" => SemaphoreParams::knobs(),
         "election" => ElectionParams::knobs(),
         "tasks" => TasksParams::knobs(),
+        "redlock" => RedlockParams::knobs(),
+        "snowflake" => SnowflakeParams::knobs(),
         _ => &[],
     }
 }
@@ -58,8 +82,11 @@ pub fn num_spec(family: &str, key: &str) -> Option<&'static NumSpec> {
     })
 }
 
+/// Every key a question may fix, `preset` included.
 pub fn keys(family: &str) -> Vec<&'static str> {
-    knobs(family).iter().map(Knob::key).collect()
+    std::iter::once("preset")
+        .chain(knobs(family).iter().map(Knob::key))
+        .collect()
 }
 
 pub fn numeric_keys(family: &str) -> Vec<&'static str> {
@@ -79,26 +106,67 @@ pub struct Refused {
     pub message: String,
 }
 
-/// Applies the fixed settings, then the drawn numbers, to the family's defaults.
+/// Applies the preset named by `preset` (or the family's defaults), then the fixed settings,
+/// then the drawn numbers.
 pub fn params<'a>(
     family: &str,
     tables: impl Iterator<Item = (&'a String, &'a Spanned<toml::Value>)>,
     drawn: &BTreeMap<String, f64>,
+    presets: &[Preset],
 ) -> Result<Params, Refused> {
+    macro_rules! build {
+        ($ty:ty, $variant:ident) => {
+            build::<$ty>(tables, drawn, presets, Family::$variant, |p| match p {
+                Params::$variant(x) => Some(x.clone()),
+                _ => None,
+            })
+            .map(Params::$variant)
+        };
+    }
     match family {
-        "rwlock" => build::<RwLockParams>(tables, drawn).map(Params::Rwlock),
-        "semaphore" => build::<SemaphoreParams>(tables, drawn).map(Params::Semaphore),
-        "election" => build::<ElectionParams>(tables, drawn).map(Params::Election),
-        _ => build::<TasksParams>(tables, drawn).map(Params::Tasks),
+        "rwlock" => build!(RwLockParams, Rwlock),
+        "semaphore" => build!(SemaphoreParams, Semaphore),
+        "election" => build!(ElectionParams, Election),
+        "redlock" => build!(RedlockParams, Redlock),
+        "snowflake" => build!(SnowflakeParams, Snowflake),
+        _ => build!(TasksParams, Tasks),
     }
 }
 
 fn build<'a, K: Knobs + Default>(
     tables: impl Iterator<Item = (&'a String, &'a Spanned<toml::Value>)>,
     drawn: &BTreeMap<String, f64>,
+    presets: &[Preset],
+    family: Family,
+    unwrap: fn(&Params) -> Option<K>,
 ) -> Result<K, Refused> {
+    let tables: Vec<_> = tables.collect();
     let mut p = K::default();
-    for (key, v) in tables {
+    // The preset comes first wherever it is written, so the settings beside it change it.
+    if let Some((key, v)) = tables.iter().find(|(k, _)| k.as_str() == "preset") {
+        let wanted = v.get_ref().as_str().unwrap_or_default();
+        p = presets
+            .iter()
+            .find(|q| q.name == wanted && q.family == family)
+            .and_then(|q| unwrap(&q.params))
+            .ok_or_else(|| {
+                let names: Vec<&str> = presets
+                    .iter()
+                    .filter(|p| p.family == family)
+                    .map(|p| p.name.as_str())
+                    .collect();
+                Refused {
+                    key: (*key).clone(),
+                    at: Some(v.span().start),
+                    message: format!(
+                        "`{wanted}` is not a {} preset; one of: {}",
+                        family.name(),
+                        names.join(", ")
+                    ),
+                }
+            })?;
+    }
+    for (key, v) in tables.into_iter().filter(|(k, _)| k.as_str() != "preset") {
         let at = Some(v.span().start);
         let refuse = |message: String| Refused {
             key: key.clone(),
@@ -107,7 +175,7 @@ fn build<'a, K: Knobs + Default>(
         };
         if K::knob(key).is_none() {
             return Err(refuse(format!(
-                "unknown parameter; valid parameters: {}",
+                "unknown parameter; valid parameters: preset, {}",
                 K::knob_keys().join(", ")
             )));
         }
@@ -127,5 +195,35 @@ fn build<'a, K: Knobs + Default>(
             message: e.to_string(),
         })?;
     }
+    p.validate().map_err(|e| Refused {
+        key: "params".into(),
+        at: None,
+        message: e.to_string(),
+    })?;
     Ok(p)
+}
+
+/// The number a Redlock or Snowflake question asks for, read off the metrics.
+pub fn answer(metrics: &Metrics, ask: &str) -> Option<f64> {
+    match metrics {
+        Metrics::Redlock(m) => match ask {
+            "validity_ms" => m.validity_ms.map(|v| v as f64),
+            "max_holders" => Some(f64::from(m.max_holders)),
+            "max_holders_nodes_view" => Some(f64::from(m.max_holders_nodes_view)),
+            "two_holders_ms" => Some(m.two_holders_ms as f64),
+            "stale_writes_accepted" => Some(f64::from(m.stale_writes_accepted)),
+            "foreign_deletes" => Some(f64::from(m.foreign_deletes)),
+            _ => None,
+        },
+        Metrics::Snowflake(m) => match ask {
+            "ids_issued" => Some(f64::from(m.ids_issued)),
+            "duplicate_ids" => Some(f64::from(m.duplicate_ids)),
+            "max_wait_ms" => Some(m.max_wait_ms as f64),
+            "waited" => Some(f64::from(m.waited)),
+            "refused" => Some(f64::from(m.refused)),
+            "years" => Some((m.layout.years * 10.0).round() / 10.0),
+            _ => None,
+        },
+        _ => None,
+    }
 }

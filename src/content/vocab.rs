@@ -18,9 +18,14 @@ use super::lesson::Glossary;
 use crate::i18n::Lang;
 
 /// The interface's string tables, checked as they are compiled into this binary.
-pub const UI_SOURCES: [(&str, &str); 3] = [
+pub const UI_SOURCES: [(&str, &str); 5] = [
     ("src/i18n/mod.rs", include_str!("../i18n/mod.rs")),
     ("src/i18n/sim.rs", include_str!("../i18n/sim.rs")),
+    ("src/i18n/redlock.rs", include_str!("../i18n/redlock.rs")),
+    (
+        "src/i18n/snowflake.rs",
+        include_str!("../i18n/snowflake.rs"),
+    ),
     ("src/quiz/text.rs", include_str!("../quiz/text.rs")),
 ];
 

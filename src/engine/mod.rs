@@ -28,5 +28,7 @@ pub fn run(params: &Params) -> Trace {
         Params::Semaphore(p) => families::queue::run_semaphore(p),
         Params::Election(p) => families::election::run(p),
         Params::Tasks(p) => families::tasks::run(p),
+        Params::Redlock(p) => families::redlock::run(p),
+        Params::Snowflake(p) => families::snowflake::run(p),
     }
 }

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use super::actors::redis_node::{RedisCmd, RedisReply};
 use super::world::{ActorId, Phase};
 use super::zk::tree::{DirId, NodeId, SessionId, Tag, WatchEvent, Watched};
 
@@ -250,6 +251,23 @@ pub enum Msg {
         /// An idempotency key, if the worker sends one.
         key: Option<u64>,
     },
+    // --- Redis nodes (Redlock); `xid` matches a reply to its command on the connection ---
+    Redis {
+        xid: u32,
+        cmd: RedisCmd,
+    },
+    RedisReply {
+        xid: u32,
+        reply: RedisReply,
+    },
+    // --- a registry of Snowflake worker ids ---
+    ClaimWorker {
+        worker: u32,
+    },
+    WorkerClaimed {
+        worker: u32,
+        granted: bool,
+    },
 }
 
 impl Msg {
@@ -271,6 +289,9 @@ impl Msg {
             Msg::RowValue { .. } | Msg::RowCandidates { .. } | Msg::RowDone { .. } => {
                 Phase::Deliver
             }
+            Msg::Redis { cmd, .. } => cmd.phase(),
+            Msg::ClaimWorker { .. } => Phase::Request,
+            Msg::RedisReply { .. } | Msg::WorkerClaimed { .. } => Phase::Deliver,
         }
     }
 
@@ -324,12 +345,28 @@ pub enum Timer {
     AcquireTimeout,
     /// The service looks for empty container directories to delete.
     ContainerCheck,
+    // a Redis node and a Redlock client
+    KeyExpiry,
+    /// A node's or an ID generator's clock is stepped.
+    ClockJump,
+    RequestTimeout,
+    /// A Redlock client's computed validity runs out (it only tells the trace).
+    ValidityEnd,
+    // an ID generator: requests arrive and are served once a millisecond
+    IdTick,
 }
 
 impl Timer {
     pub fn phase(self) -> Phase {
         match self {
-            Timer::SessionExpiry(_) | Timer::LeaseExpiry => Phase::Expiry,
+            // A clock step takes effect before anything else due at that instant.
+            Timer::SessionExpiry(_)
+            | Timer::LeaseExpiry
+            | Timer::KeyExpiry
+            | Timer::ClockJump
+            | Timer::ValidityEnd => Phase::Expiry,
+            Timer::RequestTimeout => Phase::Tick,
+            Timer::IdTick => Phase::Work,
             // A scan is a query to the table: scans due at one instant all reach it before
             // anything they lead to, so workers scanning "at once" really race.
             Timer::Scan => Phase::Request,

@@ -5,6 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::redlock::RedlockSpan;
+use crate::engine::trace::snowflake::IdSpan;
 use crate::engine::trace::{Check, HerdMetrics, Judgement, Lane, Metrics, SpanState, Trace};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
@@ -59,6 +61,22 @@ pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
         SpanState::Value { writer, .. } => by_actor(writer),
         SpanState::Free => "#ffffff",
         SpanState::Empty => "#fafafa",
+        SpanState::Redlock(s) => match s {
+            RedlockSpan::Acquiring { .. } => "#b3e5fc",
+            RedlockSpan::Holding { .. } => "#2e7d32",
+            RedlockSpan::Overdue => "#d84315",
+            RedlockSpan::Backoff => "#bbdefb",
+            RedlockSpan::Key { owner } => by_actor(owner),
+        },
+        SpanState::Snowflake(s) => match s {
+            IdSpan::Issued {
+                duplicate: true, ..
+            } => "#c62828",
+            IdSpan::Issued { held: 1.., .. } => "#9ccc65",
+            IdSpan::Issued { .. } => "#2e7d32",
+            IdSpan::Waiting { .. } => "#fff59d",
+            IdSpan::Refusing { .. } => "#9e9e9e",
+        },
     }
 }
 
@@ -66,7 +84,7 @@ pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
 fn ink(fill: &str) -> &'static str {
     let dark = [
         "#2e7d32", "#ef6c00", "#c62828", "#6a1b9a", "#424242", "#1565c0", "#43a047", "#1e88e5",
-        "#8e24aa",
+        "#8e24aa", "#d84315",
     ];
     if dark.contains(&fill) {
         "#ffffff"
@@ -158,6 +176,27 @@ fn draw_lane(out: &mut String, lane: &Lane, trace: &Trace, y: f64, end: Millis, 
         );
         let label = crate::i18n::sim::state_label(span.state, trace, lang);
         let approx = crate::text::width(&label) as f64 * 6.5;
+        // A millisecond's IDs in a narrow span: the time on one line, worker and sequences below.
+        let lines = match span.state {
+            SpanState::Snowflake(s) => crate::i18n::snowflake::state_label_lines(s, lang),
+            _ => None,
+        };
+        if let Some((top, bottom)) = lines.filter(|_| approx + 8.0 >= x1 - x0) {
+            let wide = crate::text::width(&top).max(crate::text::width(&bottom)) as f64 * 6.5;
+            if wide + 6.0 < x1 - x0 {
+                let c = ink(colour);
+                for (dy, text) in [(-3.0, top), (10.0, bottom)] {
+                    let _ = writeln!(
+                        out,
+                        r#"<text class="span" x="{:.1}" y="{:.1}" fill="{c}" style="fill:{c}">{}</text>"#,
+                        x0 + 3.0,
+                        y + LANE_H / 2.0 + dy,
+                        esc(&text)
+                    );
+                }
+            }
+            continue;
+        }
         if approx + 8.0 < x1 - x0 {
             let _ = writeln!(
                 out,
@@ -173,10 +212,14 @@ fn draw_lane(out: &mut String, lane: &Lane, trace: &Trace, y: f64, end: Millis, 
 }
 
 fn axis(out: &mut String, y: f64, end: Millis, lang: Lang) {
-    let step = [1_000u64, 2_000, 5_000, 10_000, 30_000, 60_000]
-        .into_iter()
-        .find(|s| end / s <= 10)
-        .unwrap_or(120_000);
+    let short = end < crate::export::text::SHORT_RUN_MS;
+    let step = [
+        1u64, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000, 60_000,
+    ]
+    .into_iter()
+    .filter(|s| short || *s >= 1_000)
+    .find(|s| end / s <= 10)
+    .unwrap_or(120_000);
     let _ = writeln!(
         out,
         r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#607d8b"/>"##,
@@ -194,7 +237,7 @@ fn axis(out: &mut String, y: f64, end: Millis, lang: Lang) {
             out,
             r#"<text class="tick" x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
             y + 18.0,
-            fmt_secs(t)
+            if short { t.to_string() } else { fmt_secs(t) }
         );
         t += step;
     }
@@ -203,7 +246,11 @@ fn axis(out: &mut String, y: f64, end: Millis, lang: Lang) {
         r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
         WIDTH - RIGHT,
         y + 32.0,
-        lang.pick("时间（秒）", "time (s)")
+        if short {
+            lang.pick("时间（毫秒）", "time (ms)")
+        } else {
+            lang.pick("时间（秒）", "time (s)")
+        }
     );
 }
 
@@ -280,11 +327,16 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
                 Judgement::StaleAccepted | Judgement::Overwrote => ("alarm", "⚠"),
                 Judgement::StaleRejected | Judgement::Refused => ("bad", "✗"),
             };
+            // A Redlock write carries no token.
+            let token = if w.token == 0 && !w.fencing {
+                String::new()
+            } else {
+                format!(" #{}", w.token)
+            };
             let _ = writeln!(
                 out,
-                r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="middle">{mark} {} #{}</text>"#,
+                r#"<text class="{class}" x="{x:.1}" y="{y:.1}" text-anchor="middle">{mark} {}{token}</text>"#,
                 esc(trace.name(w.writer)),
-                w.token
             );
         }
     }
@@ -299,9 +351,10 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
         );
         let _ = writeln!(
             out,
-            r#"<text class="label" x="{x:.1}" y="{:.1}" text-anchor="middle">t = {} s</text>"#,
+            r#"<text class="label" x="{x:.1}" y="{:.1}" text-anchor="middle">t = {}</text>"#,
             top - 24.0,
-            fmt_secs(at)
+            crate::i18n::sim::short_instant(trace, at, lang)
+                .unwrap_or_else(|| format!("{} s", fmt_secs(at)))
         );
     }
     let mut y = bottom + 60.0;
@@ -322,9 +375,11 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
     if let Some(at) = at
         && let Some(i) = trace.event_index_at(at)
     {
+        let t = trace.events[i].at_ms;
+        let when = crate::i18n::sim::short_instant(trace, t, lang)
+            .unwrap_or_else(|| format!("{} s", fmt_secs(t)));
         lines.push(format!(
-            "{} s: {}",
-            fmt_secs(trace.events[i].at_ms),
+            "{when}: {}",
             describe(&trace.events[i], trace, lang)
         ));
     }
@@ -375,6 +430,9 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
                 m.stale_submits_rejected,
                 m.stale_submits_accepted
             ));
+        }
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            lines.extend(crate::export::summaries::footer(trace, lang));
         }
         Metrics::Queue(m) => {
             lines.push(format!(

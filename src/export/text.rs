@@ -7,11 +7,13 @@ use std::fmt::Write as _;
 
 use crate::engine::params::Params;
 use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::redlock::RedlockSpan;
+use crate::engine::trace::snowflake::IdSpan;
 use crate::engine::trace::{
     AbcMetrics, Check, EventKind, Family, FrozenMetrics, HerdMetrics, Lane, Metrics, Role,
     SpanState, Trace,
 };
-use crate::i18n::sim::state_name;
+use crate::i18n::sim::{short_instant, state_name};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
 /// Columns used for the timeline itself (the label takes 12 more).
@@ -63,6 +65,22 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
         SpanState::Value { writer, .. } => initial(writer),
         SpanState::Free => '_',
         SpanState::Empty => ' ',
+        SpanState::Redlock(s) => match s {
+            RedlockSpan::Acquiring { .. } => '>',
+            RedlockSpan::Holding { .. } => '=',
+            RedlockSpan::Overdue => '*',
+            RedlockSpan::Backoff => '-',
+            RedlockSpan::Key { owner } => initial(owner),
+        },
+        SpanState::Snowflake(s) => match s {
+            IdSpan::Issued {
+                duplicate: true, ..
+            } => '!',
+            IdSpan::Issued { held: 1.., .. } => '+',
+            IdSpan::Issued { .. } => '=',
+            IdSpan::Waiting { .. } => '~',
+            IdSpan::Refusing { .. } => '/',
+        },
     }
 }
 
@@ -82,6 +100,7 @@ fn legend(trace: &Trace, lang: Lang) -> String {
                     | SpanState::Effects { .. }
                     | SpanState::Empty
                     | SpanState::Idle
+                    | SpanState::Redlock(RedlockSpan::Key { .. })
             ) {
                 continue;
             }
@@ -92,10 +111,28 @@ fn legend(trace: &Trace, lang: Lang) -> String {
         }
     }
     let mut parts: Vec<String> = seen.iter().map(|(g, n)| format!("{g} {n}")).collect();
-    parts.push(
-        lang.pick("字母 = 持有者或取值", "letters = holder or value")
-            .to_string(),
-    );
+    let lettered = |s: SpanState| {
+        matches!(
+            s,
+            SpanState::Queue { .. }
+                | SpanState::Leased { .. }
+                | SpanState::Value { .. }
+                | SpanState::Redlock(RedlockSpan::Key { .. })
+        )
+    };
+    // Snowflake's lanes show no holders or values.
+    if trace.family != Family::Snowflake
+        || trace
+            .lanes
+            .iter()
+            .flat_map(|l| &l.spans)
+            .any(|s| lettered(s.state))
+    {
+        parts.push(
+            lang.pick("字母 = 持有者或取值", "letters = holder or value")
+                .to_string(),
+        );
+    }
     wrap_items(&parts, 100)
 }
 
@@ -129,13 +166,20 @@ pub fn lane_row(lane: &Lane, trace: &Trace, end: Millis, cols: usize) -> String 
 
 fn axis(end: Millis, cols: usize) -> (String, String) {
     let step = nice_step(end);
+    let label = |t: Millis| {
+        if end < SHORT_RUN_MS {
+            t.to_string()
+        } else {
+            fmt_secs(t)
+        }
+    };
     let mut labels = vec![' '; cols + 8];
     let mut ticks = vec!['.'; cols + 1];
     let mut t = 0;
     while t <= end {
         let col = (t as u128 * cols as u128 / end.max(1) as u128) as usize;
         ticks[col.min(cols)] = '|';
-        for (j, ch) in fmt_secs(t).chars().enumerate() {
+        for (j, ch) in label(t).chars().enumerate() {
             if let Some(slot) = labels.get_mut(col + j) {
                 *slot = ch;
             }
@@ -146,11 +190,16 @@ fn axis(end: Millis, cols: usize) -> (String, String) {
     (labels.trim_end().to_string(), ticks.into_iter().collect())
 }
 
+/// Runs shorter than this (Snowflake's milliseconds) get an axis in milliseconds.
+pub const SHORT_RUN_MS: Millis = 1_000;
+
 fn nice_step(end: Millis) -> Millis {
     [
-        1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000,
+        1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000,
+        120_000, 300_000,
     ]
     .into_iter()
+    .filter(|s| end < SHORT_RUN_MS || *s >= 1_000)
     .find(|s| end / s <= 10)
     .unwrap_or(600_000)
 }
@@ -179,7 +228,11 @@ pub fn timeline(trace: &Trace, lang: Lang) -> String {
     let cols = TIMELINE_COLS;
     let mut out = String::new();
     let (labels, ticks) = axis(end, cols);
-    let seconds = lang.pick("秒", "s");
+    let seconds = if end < SHORT_RUN_MS {
+        lang.pick("毫秒", "ms")
+    } else {
+        lang.pick("秒", "s")
+    };
     let _ = writeln!(out, "{}{labels}  {seconds}", pad(""));
     let _ = writeln!(out, "{}{ticks}", pad(""));
     for lane in &trace.lanes {
@@ -389,7 +442,7 @@ fn queue_summary(m: &crate::engine::trace::QueueMetrics, lang: Lang) -> String {
 }
 
 /// A metric's label padded to a fixed display width.
-fn key(k: &str, lang: Lang) -> String {
+pub(crate) fn key(k: &str, lang: Lang) -> String {
     let label = crate::i18n::sim::metric_label(k, lang);
     format!(
         "{label}{}",
@@ -477,21 +530,26 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
     let end = trace.end_ms.max(1);
     let col = (at.min(end) as u128 * TIMELINE_COLS as u128 / end as u128) as usize;
     let marker = " ".repeat(col.min(TIMELINE_COLS));
-    let mut out = format!("{}{marker}^ {} s\n", pad(""), fmt_secs(at));
-    let holder = crate::script::holder_at(trace, at, lang);
-    let value = crate::script::value_at(trace, at, lang);
-    let _ = writeln!(
-        out,
-        "  {} {holder}; {} {value}",
-        lang.pick("持锁者（服务视角）：", "holder (service view):"),
-        lang.pick("资源：", "resource:")
-    );
+    let when = short_instant(trace, at, lang).unwrap_or_else(|| format!("{} s", fmt_secs(at)));
+    let mut out = format!("{}{marker}^ {when}\n", pad(""));
+    if let Some(facts) = super::summaries::cursor_facts(trace, at, lang) {
+        let _ = writeln!(out, "  {facts}");
+    } else {
+        let holder = crate::script::holder_at(trace, at, lang);
+        let value = crate::script::value_at(trace, at, lang);
+        let _ = writeln!(
+            out,
+            "  {} {holder}; {} {value}",
+            lang.pick("持锁者（服务视角）：", "holder (service view):"),
+            lang.pick("资源：", "resource:")
+        );
+    }
     if let Some(i) = trace.event_index_at(at) {
         let e = &trace.events[i];
+        let when = short_instant(trace, e.at_ms, lang)
+            .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
         let line = format!(
-            "  {} {}{} {}",
-            fmt_secs(e.at_ms),
-            crate::i18n::sim::s(lang),
+            "  {when}{} {}",
             lang.pick("：", ":"),
             describe(e, trace, lang)
         );
@@ -568,6 +626,14 @@ pub fn report_at(
             out.push('\n');
             out.push_str(&queue_summary(m, lang));
         }
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&super::summaries::summary(trace, lang));
+        }
     }
     let badges: Vec<String> = trace
         .invariants
@@ -584,7 +650,8 @@ pub fn report_at(
         })
         .collect();
     let sep = lang.pick("，", ", ");
-    let _ = writeln!(out, "  {} {}", key("invariants", lang), badges.join(sep));
+    let line = format!("  {} {}", key("invariants", lang), badges.join(sep));
+    out.push_str(&crate::text::wrap_indent(&line, 100, 25));
     let seen: Vec<String> = trace
         .invariants
         .iter()
@@ -601,7 +668,13 @@ pub fn report_at(
     if trace.family != Family::Herd {
         let _ = writeln!(out, "\n{}", lang.pick("事件", "Events"));
         let mut skipped = 0;
-        for e in &trace.events {
+        let routine = super::summaries::routine_events(trace);
+        let mut routine_skipped = 0;
+        for (i, e) in trace.events.iter().enumerate() {
+            if routine[i] {
+                routine_skipped += 1;
+                continue;
+            }
             if matches!(
                 e.kind,
                 EventKind::AcquireRequested | EventKind::AcquireRefused { .. }
@@ -609,7 +682,8 @@ pub fn report_at(
                 skipped += 1;
                 continue;
             }
-            let at = format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang));
+            let at = short_instant(trace, e.at_ms, lang)
+                .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
             let pad = 8usize.saturating_sub(crate::text::width(&at));
             let line = format!("{}{at}  {}", " ".repeat(pad), describe(e, trace, lang));
             out.push_str(&crate::text::wrap_indent(&line, 100, 10));
@@ -619,6 +693,14 @@ pub fn report_at(
                 format!("（省略了 {skipped} 条被拒的获取请求）")
             } else {
                 format!("({skipped} refused acquire attempts not shown)")
+            };
+            let _ = writeln!(out, "{}{note}", " ".repeat(10));
+        }
+        if routine_skipped > 0 {
+            let note = if lang == Lang::Zh {
+                format!("（省略了失败加锁里的 {routine_skipped} 条例行事件）")
+            } else {
+                format!("({routine_skipped} routine events of failed attempts not shown)")
             };
             let _ = writeln!(out, "{}{note}", " ".repeat(10));
         }

@@ -1,7 +1,9 @@
 //! Every user-facing word, in Simplified Chinese and English, by area: [`sim`] words what a run
 //! did; the terminal screens' words follow [`Ui`].
 
+pub mod redlock;
 pub mod sim;
+pub mod snowflake;
 
 pub use sim::{describe, invariant_label, state_label, verdict_short, verdict_text};
 
@@ -202,6 +204,7 @@ pub enum Ui {
     QuizRate,
     QuizOpenRun,
     QuizNoRun,
+    ModelRunAbout,
     QuizClosedBook,
     QuizConfirmLeave,
     QuizSkipped,
@@ -461,6 +464,10 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
         QuizOpenRun => (
             "按 o 在模拟界面打开这一次运行。",
             "Press o to open this very run in its simulation.",
+        ),
+        ModelRunAbout => (
+            "这道推演题这一次抽到的参数所对应的运行。",
+            "The run behind this model question, with the numbers drawn for this attempt.",
         ),
         QuizNoRun => (
             "答完推演题后才能打开它的运行。",

@@ -5,7 +5,7 @@
 
 use crate::engine::time::fmt_secs;
 use crate::engine::trace::event::Request;
-use crate::engine::trace::{Event, EventKind, SpanState, Trace, Verdict};
+use crate::engine::trace::{Event, EventKind, Family, SpanState, Trace, Verdict};
 use crate::engine::zk::tree::{NodeId, Watched};
 
 use super::Lang;
@@ -46,6 +46,8 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Free => ("无人持锁", "free"),
         SpanState::Empty => ("无值", "empty"),
         SpanState::Value { .. } => ("有值", "value"),
+        SpanState::Redlock(s) => return super::redlock::state_name(s, lang),
+        SpanState::Snowflake(s) => return super::snowflake::state_name(s, lang),
     };
     lang.pick(zh, en)
 }
@@ -189,7 +191,11 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
                 format!("lease: {} #{token}", trace.name(holder))
             }
         }
+        // Redlock's writers have no token to show.
+        SpanState::Value { writer, token: 0 } => trace.name(writer).into(),
         SpanState::Value { writer, token } => format!("{} #{token}", trace.name(writer)),
+        SpanState::Redlock(s) => super::redlock::state_label(s, trace, lang),
+        SpanState::Snowflake(s) => super::snowflake::state_label(s, lang),
         other => state_name(other, lang).into(),
     }
 }
@@ -388,6 +394,14 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
             "no completion from an overtaken claim",
         ),
         SCANNER_ALIVE => ("扫描器一直在跑", "the scanner keeps running"),
+        HOLDER_HAS_MAJORITY => ("持锁者有过半节点", "the holder has a majority"),
+        NO_STALE_WRITE_ACCEPTED => ("没有陈旧写入被接受", "no stale write accepted"),
+        RELEASES_OWN_KEY_ONLY => ("释放只删自己的键", "releases delete only their own key"),
+        MAJORITY_ACQUIRED => ("有客户端拿到过半", "a client won a majority"),
+        UNIQUE_IDS => ("ID 不重复", "IDs are unique"),
+        IDS_INCREASE => ("每个生成器的 ID 递增", "each generator's IDs increase"),
+        ID_ISSUED => ("发出过 ID", "an ID was issued"),
+        REQUEST_WAITED => ("有请求等待过", "a request waited"),
         _ => ("不变量", "invariant"),
     };
     lang.pick(zh, en)
@@ -456,10 +470,22 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                 "{who}'s connection breaks and both ends notice at once; whatever was in flight is lost."
             ),
         ),
+        Crashed if matches!(trace.family, Family::Redlock | Family::Snowflake) => pick(
+            format!("{who} 崩溃：进程没了，内存里的东西全部丢失。"),
+            format!(
+                "{who} crashes: the process is gone, and everything it held in memory with it."
+            ),
+        ),
         Crashed => pick(
             format!("{who} 崩溃。它的会话要等服务超时后才会过期。"),
             format!("{who} crashes. Its session only ends once the service's timeout passes."),
         ),
+        Restarted => pick(
+            format!("{who} 重新启动，只剩写进磁盘的东西。"),
+            format!("{who} starts again, with only what it had written to disk."),
+        ),
+        Redlock(ev) => super::redlock::describe(ev, e, trace, lang),
+        Snowflake(ev) => super::snowflake::describe(ev, e, trace, lang),
         SessionOpened {
             session,
             requested_ms,
@@ -964,6 +990,23 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             "The release arrives for a lock the sender no longer owns; the service ignores it."
                 .into(),
         ),
+        // Redlock gives its holders no token: there is nothing to send or to check.
+        WriteSent { token: 0 } if trace.family == Family::Redlock => pick(
+            format!("{who} 向资源写入；它没有栅栏令牌可带。"),
+            format!("{who} writes to the resource; it has no fencing token to send."),
+        ),
+        WriteArrived {
+            writer,
+            token: 0,
+            fencing: false,
+            ..
+        } if trace.family == Family::Redlock => {
+            let w = trace.name(*writer);
+            pick(
+                format!("{w} 的写入到达；资源没有令牌可查，照单全收。"),
+                format!("{w}'s write arrives; the resource has no token to check and takes it."),
+            )
+        }
         WriteSent { token } => pick(
             format!("{who} 向资源写入，带令牌 {token}。"),
             format!("{who} writes to the resource with token {token}."),
@@ -1075,6 +1118,20 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "releases" => "释放次数",
         "invariants" => "不变量",
         "exercised" => "运行中出现过",
+        "validity_ms" => "有效时间",
+        "max_holders_nodes_view" => "节点视角最多持锁",
+        "two_holders_ms" => "两人同时持锁时长",
+        "foreign_deletes" => "删掉别人的锁",
+        "failed_attempts" => "失败的加锁",
+        "acquisitions" => "成功的加锁",
+        "ids_issued" => "发出的 ID",
+        "duplicate_ids" => "重复 ID",
+        "max_wait_ms" => "最长等待",
+        "waited" => "等过的请求",
+        "refused" => "被拒的请求",
+        "pending_at_end" => "结束时仍在等",
+        "layout" => "位布局",
+        "collisions" => "碰撞",
         other => other,
     }
 }
@@ -1114,6 +1171,13 @@ pub fn handover_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> 
     }
 }
 
+/// An instant of a run that lasts only milliseconds (Snowflake's), as `5 ms`; `None` for
+/// runs told in seconds.
+pub fn short_instant(trace: &Trace, t: crate::engine::Millis, lang: Lang) -> Option<String> {
+    (trace.end_ms < crate::export::text::SHORT_RUN_MS)
+        .then(|| format!("{t} {}", lang.pick("毫秒", "ms")))
+}
+
 /// The unit of seconds in this language.
 pub fn s(lang: Lang) -> &'static str {
     lang.pick("秒", "s")
@@ -1128,6 +1192,8 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
     let on = |b: bool| lang.pick(if b { "开" } else { "关" }, if b { "on" } else { "off" });
     let zh = lang == Lang::Zh;
     match params {
+        Params::Redlock(p) => super::redlock::params_line(p, lang),
+        Params::Snowflake(p) => super::snowflake::params_line(p, lang),
         Params::Frozen(p) if zh => format!(
             "TTL {}，续约间隔 {}，{}时停顿 {}，单程延迟 {}，栅栏令牌{}，得知失锁即停{}",
             sec(p.ttl_ms),

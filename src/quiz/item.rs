@@ -93,7 +93,7 @@ pub enum Body {
         correct: Vec<usize>,
     },
     Model {
-        variant: Variant,
+        variant: Box<Variant>,
         answer: ModelAnswer,
         input: ModelInput,
         /// The explanation written from this attempt's run, with its numbers.
@@ -240,6 +240,7 @@ pub fn prepare(
         .cloned()
         .unwrap_or_default();
     let mut prompt = text.prompt;
+    let mut answer = text.answer;
     let asked = match rounds {
         Rounds::None => 0,
         Rounds::First => 1,
@@ -303,14 +304,16 @@ pub fn prepare(
         }
         Kind::Model => {
             let variant = model::variant(q, seed, presets).map_err(|e| err(e.to_string()))?;
-            let (answer, trace) = model::run(q, &variant).map_err(|e| err(e.to_string()))?;
+            let (computed, trace) = model::run(q, &variant).map_err(|e| err(e.to_string()))?;
+            // The prompt and its explanation speak of the numbers drawn for this attempt.
             let case = model::case_text(q, &variant, lang);
             prompt = model::fill_case(&prompt, &variant, case);
-            let input = model_input(q, &answer, lang);
+            answer = model::fill_case(&answer, &variant, model::case_text(q, &variant, lang));
+            let input = model_input(q, &computed, lang);
             let worked = super::explain::worked(q, &variant, &trace, lang);
             Body::Model {
-                variant,
-                answer,
+                variant: Box::new(variant),
+                answer: computed,
                 input,
                 worked,
             }
@@ -332,7 +335,7 @@ pub fn prepare(
         difficulty: *q.difficulty.get_ref(),
         seed,
         prompt,
-        answer: text.answer,
+        answer,
         hint,
         lesson: deck.deck.lesson.get_ref().clone(),
         see: q.see.iter().map(|s| s.get_ref().clone()).collect(),

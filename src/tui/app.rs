@@ -291,12 +291,26 @@ impl App {
                 self.abc.open_params(p);
                 self.screen = ScreenId::Abc;
             }
-            // The queue families have no screen of their own yet; their runs play in the
-            // presenter's lanes.
+            // The other families have no screen of their own yet: the question's run plays in
+            // the presenter's lanes.
             crate::engine::Params::Rwlock(_)
             | crate::engine::Params::Semaphore(_)
             | crate::engine::Params::Election(_)
-            | crate::engine::Params::Tasks(_) => return,
+            | crate::engine::Params::Tasks(_)
+            | crate::engine::Params::Redlock(_)
+            | crate::engine::Params::Snowflake(_) => {
+                let about = |lang| crate::i18n::ui(crate::i18n::Ui::ModelRunAbout, lang).into();
+                self.present_preset(
+                    Preset::of_run(
+                        params,
+                        crate::preset::Text {
+                            zh: about(Lang::Zh),
+                            en: about(Lang::En),
+                        },
+                    ),
+                    false,
+                );
+            }
         }
         self.return_to = Some(ScreenId::Quiz);
     }
@@ -377,7 +391,9 @@ impl App {
             crate::engine::Params::Rwlock(_)
             | crate::engine::Params::Semaphore(_)
             | crate::engine::Params::Election(_)
-            | crate::engine::Params::Tasks(_) => {
+            | crate::engine::Params::Tasks(_)
+            | crate::engine::Params::Redlock(_)
+            | crate::engine::Params::Snowflake(_) => {
                 self.present_preset(p.clone(), false);
             }
         }

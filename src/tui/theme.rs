@@ -6,6 +6,8 @@
 use ratatui::style::{Color, Modifier, Style};
 
 use crate::engine::trace::SpanState;
+use crate::engine::trace::redlock::RedlockSpan;
+use crate::engine::trace::snowflake::IdSpan;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Theme {
@@ -66,6 +68,22 @@ impl Theme {
             SpanState::Idle | SpanState::Released | SpanState::Free | SpanState::Empty => {
                 return Style::new();
             }
+            SpanState::Redlock(s) => match s {
+                RedlockSpan::Acquiring { .. } => Color::LightYellow,
+                RedlockSpan::Holding { .. } => Color::Green,
+                RedlockSpan::Overdue => Color::Magenta,
+                RedlockSpan::Backoff => Color::Yellow,
+                RedlockSpan::Key { .. } => Color::Cyan,
+            },
+            SpanState::Snowflake(s) => match s {
+                IdSpan::Issued {
+                    duplicate: true, ..
+                } => Color::Red,
+                IdSpan::Issued { held: 1.., .. } => Color::LightGreen,
+                IdSpan::Issued { .. } => Color::Green,
+                IdSpan::Waiting { .. } => Color::Yellow,
+                IdSpan::Refusing { .. } => Color::LightRed,
+            },
         };
         Style::new().bg(bg).fg(Color::Black)
     }

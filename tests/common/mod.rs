@@ -46,6 +46,19 @@ pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
         (Metrics::Abc(m), "max_holders") => Expected::Number(f64::from(m.max_holders)),
         (Metrics::Abc(m), "stuck_count") => Expected::Number(m.stuck_clients.len() as f64),
         (Metrics::Abc(_), "believed_holders") => Expected::Number(f64::from(believers(&trace))),
+        (Metrics::Redlock(m), "validity_ms") => {
+            Expected::Number(m.acquisitions.first()?.validity_ms as f64)
+        }
+        (Metrics::Redlock(m), "max_holders") => Expected::Number(f64::from(m.max_holders)),
+        (Metrics::Redlock(m), "stale_writes_accepted") => {
+            Expected::Number(f64::from(m.stale_writes_accepted))
+        }
+        (Metrics::Redlock(m), "foreign_deletes") => Expected::Number(f64::from(m.foreign_deletes)),
+        (Metrics::Snowflake(m), "duplicate_ids") => Expected::Number(m.collisions.len() as f64),
+        (Metrics::Snowflake(m), "max_wait_ms") => Expected::Number(m.max_wait_ms as f64),
+        (Metrics::Snowflake(m), "years") => {
+            Expected::Number((m.layout.years * 10.0).round() / 10.0)
+        }
         _ => return None,
     })
 }

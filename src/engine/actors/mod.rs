@@ -2,15 +2,19 @@
 //! as data (see [`Cx`]). Each lives in its own file with its own tests; the World owns them.
 
 pub mod config;
+pub mod id_generator;
 pub mod lease;
 pub mod lease_client;
 pub mod lock_client;
 pub mod queue_client;
 pub mod recipe;
+pub mod redis_node;
+pub mod redlock_client;
 pub mod resource;
 pub mod rows;
 pub mod runner;
 pub mod worker;
+pub mod worker_registry;
 
 use crate::engine::msg::{Msg, Timer};
 use crate::engine::world::{ActorId, Cx};
@@ -54,6 +58,10 @@ pub enum Actor {
     Outside(rows::Outside),
     Worker(worker::Worker),
     Operator(worker::Operator),
+    Redis(redis_node::RedisNode),
+    Redlock(redlock_client::RedlockClient),
+    IdGen(id_generator::IdGenerator),
+    Registry(worker_registry::WorkerRegistry),
 }
 
 impl Actor {
@@ -69,7 +77,10 @@ impl Actor {
             Actor::Runner(a) => a.on_start(cx),
             Actor::Worker(a) => a.on_start(cx),
             Actor::Operator(a) => a.on_start(cx),
-            Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) => {}
+            Actor::Redis(a) => a.on_start(cx),
+            Actor::Redlock(a) => a.on_start(cx),
+            Actor::IdGen(a) => a.on_start(cx),
+            Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) | Actor::Registry(_) => {}
         }
     }
 
@@ -82,6 +93,10 @@ impl Actor {
             Actor::Lease(a) => a.on_msg(from, msg, cx),
             Actor::Holder(a) => a.on_msg(msg, cx),
             Actor::Seeker(a) => a.on_msg(msg, cx),
+            Actor::Redis(a) => a.on_msg(from, msg, cx),
+            Actor::Redlock(a) => a.on_msg(from, msg, cx),
+            Actor::IdGen(a) => a.on_msg(msg, cx),
+            Actor::Registry(a) => a.on_msg(from, msg, cx),
             Actor::Config(_) => {}
             Actor::Rows(a) => a.on_msg(from, msg, cx),
             Actor::Runner(a) => a.on_msg(from, msg, cx),
@@ -103,7 +118,19 @@ impl Actor {
             Actor::Runner(a) => a.on_timer(timer, cx),
             Actor::Worker(a) => a.on_timer(timer, cx),
             Actor::Operator(a) => a.on_timer(timer, cx),
-            Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) => {}
+            Actor::Redis(a) => a.on_timer(timer, cx),
+            Actor::Redlock(a) => a.on_timer(timer, cx),
+            Actor::IdGen(a) => a.on_timer(timer, cx),
+            Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) | Actor::Registry(_) => {}
+        }
+    }
+
+    /// Back after a crash, with only what the actor kept on disk.
+    pub fn on_restart(&mut self, cx: &mut Cx) {
+        match self {
+            Actor::Redis(a) => a.on_restart(cx),
+            Actor::IdGen(a) => a.on_restart(cx),
+            _ => {}
         }
     }
 
@@ -167,6 +194,27 @@ impl Actor {
     pub fn as_zk(&self) -> Option<&ZkService> {
         match self {
             Actor::Zk(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_redis(&self) -> Option<&redis_node::RedisNode> {
+        match self {
+            Actor::Redis(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_redlock(&self) -> Option<&redlock_client::RedlockClient> {
+        match self {
+            Actor::Redlock(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_id_gen(&self) -> Option<&id_generator::IdGenerator> {
+        match self {
+            Actor::IdGen(a) => Some(a),
             _ => None,
         }
     }

@@ -6,5 +6,7 @@ pub mod frozen;
 pub mod herd;
 pub mod moments;
 pub mod queue;
+pub mod redlock;
+pub mod snowflake;
 pub mod tasks;
 pub mod zk_facts;

@@ -1,6 +1,7 @@
 //! Key moments, for "next key moment" navigation in every family that has them.
 
 use crate::engine::trace::record::Recorder;
+use crate::engine::trace::redlock::RedlockEvent;
 use crate::engine::trace::{
     EventKind, InvariantReport, Judgement, Moment, MomentKind, WriteRecord,
 };
@@ -14,7 +15,10 @@ pub fn moments(rec: &Recorder, writes: &[WriteRecord], checks: &[InvariantReport
             let kind = match e.kind {
                 EventKind::Acquired { .. }
                 | EventKind::Admitted { .. }
-                | EventKind::LearnedGrant { .. } => MomentKind::Grant { actor: e.actor },
+                | EventKind::LearnedGrant { .. }
+                | EventKind::Redlock(RedlockEvent::Acquired { .. }) => {
+                    MomentKind::Grant { actor: e.actor }
+                }
                 EventKind::LeaseGranted { holder, .. } if e.at_ms > 0 => {
                     MomentKind::Grant { actor: holder }
                 }

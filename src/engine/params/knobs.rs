@@ -46,6 +46,12 @@ pub trait Knobs: Sized {
     /// Sets one knob after checking it; numbers are in the knob's unit (seconds for times).
     fn set_knob(&mut self, key: &str, value: &Value) -> Result<(), ParamError>;
 
+    /// Checks what no single knob can: how the values fit together. Called once every knob of
+    /// a file, command line or quiz variant is set.
+    fn validate(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+
     fn knob(key: &str) -> Option<&'static Knob> {
         Self::knobs().iter().find(|k| k.key() == key)
     }

@@ -11,6 +11,8 @@ mod frozen;
 mod herd;
 pub mod knobs;
 mod queue;
+mod redlock;
+mod snowflake;
 mod tasks;
 
 pub use abc::*;
@@ -18,6 +20,8 @@ pub use election::*;
 pub use frozen::*;
 pub use herd::*;
 pub use queue::*;
+pub use redlock::*;
+pub use snowflake::*;
 pub use tasks::*;
 
 /// The unit a numeric parameter is written in.
@@ -116,6 +120,8 @@ pub enum Params {
     Semaphore(SemaphoreParams),
     Election(ElectionParams),
     Tasks(TasksParams),
+    Redlock(RedlockParams),
+    Snowflake(SnowflakeParams),
 }
 
 pub fn on_off(b: bool) -> &'static str {

@@ -50,6 +50,8 @@ pub enum EventKind {
     /// The connection breaks and both ends notice at once.
     ConnectionReset,
     Crashed,
+    /// A crashed process starts again, with only what it kept on disk.
+    Restarted,
 
     // --- a ZooKeeper client library ---
     SessionOpened {
@@ -261,4 +263,8 @@ pub enum EventKind {
         not_notified: u32,
     },
     RunEnded,
+
+    // --- Redlock and Snowflake IDs, worded by their own modules ---
+    Redlock(super::redlock::RedlockEvent),
+    Snowflake(super::snowflake::IdEvent),
 }

@@ -134,6 +134,9 @@ pub enum SpanState {
         writer: ActorId,
         token: u64,
     },
+    // --- Redlock's clients and nodes, Snowflake's generators ---
+    Redlock(super::redlock::RedlockSpan),
+    Snowflake(super::snowflake::IdSpan),
 }
 
 impl SpanState {
@@ -169,6 +172,8 @@ impl SpanState {
             SpanState::Free => "free",
             SpanState::Empty => "empty",
             SpanState::Value { .. } => "value",
+            SpanState::Redlock(s) => s.name(),
+            SpanState::Snowflake(s) => s.name(),
         }
     }
 
@@ -184,6 +189,10 @@ impl SpanState {
                 | SpanState::Frozen {
                     believes_holding: true
                 }
+                | SpanState::Redlock(
+                    super::redlock::RedlockSpan::Holding { .. }
+                        | super::redlock::RedlockSpan::Overdue
+                )
         )
     }
 }

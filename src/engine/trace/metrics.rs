@@ -101,6 +101,16 @@ pub mod invariant {
     pub const EFFECT_ONCE: &str = "effect_once";
     pub const NO_STALE_COMPLETION: &str = "no_stale_completion";
     pub const SCANNER_ALIVE: &str = "scanner_alive";
+    // redlock
+    pub const HOLDER_HAS_MAJORITY: &str = "holder_has_majority";
+    pub const NO_STALE_WRITE_ACCEPTED: &str = "no_stale_write_accepted";
+    pub const RELEASES_OWN_KEY_ONLY: &str = "releases_own_key_only";
+    pub const MAJORITY_ACQUIRED: &str = "majority_acquired";
+    // snowflake
+    pub const UNIQUE_IDS: &str = "unique_ids";
+    pub const IDS_INCREASE: &str = "ids_increase";
+    pub const ID_ISSUED: &str = "id_issued";
+    pub const REQUEST_WAITED: &str = "request_waited";
 
     /// Every "always" name, in the order views show them.
     pub const ALWAYS: [&str; 4] = [
@@ -120,6 +130,8 @@ pub enum Metrics {
     Queue(QueueMetrics),
     Election(ElectionMetrics),
     Tasks(TaskMetrics),
+    Redlock(super::redlock::RedlockMetrics),
+    Snowflake(super::snowflake::SnowflakeMetrics),
 }
 
 /// How the frozen holder's story ended.

@@ -11,6 +11,8 @@ pub mod event;
 pub mod lane;
 mod metrics;
 pub mod record;
+pub mod redlock;
+pub mod snowflake;
 
 use serde::Serialize;
 
@@ -39,10 +41,12 @@ pub enum Family {
     Semaphore,
     Election,
     Tasks,
+    Redlock,
+    Snowflake,
 }
 
 impl Family {
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 9] = [
         Family::Frozen,
         Family::Abc,
         Family::Herd,
@@ -50,6 +54,8 @@ impl Family {
         Family::Semaphore,
         Family::Election,
         Family::Tasks,
+        Family::Redlock,
+        Family::Snowflake,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +67,8 @@ impl Family {
             Family::Semaphore => "semaphore",
             Family::Election => "election",
             Family::Tasks => "tasks",
+            Family::Redlock => "redlock",
+            Family::Snowflake => "snowflake",
         }
     }
 
@@ -87,6 +95,8 @@ pub enum Role {
     Outside,
     /// A person acting on the table (an operator cancelling a task).
     Operator,
+    /// One of several independent Redis nodes (Redlock).
+    Node,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

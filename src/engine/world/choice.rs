@@ -17,6 +17,8 @@ pub enum FaultAction {
     /// The connection breaks and both ends notice at once: what was in flight is lost.
     Reset(ActorId),
     Crash(ActorId),
+    /// A crashed process starts again with whatever it kept on disk (see `Actor::on_restart`).
+    Restart(ActorId),
     /// The actor finishes its work early and releases (a holder's node vanishes between another
     /// client's read and its watch).
     ReleaseNow(ActorId),
@@ -31,6 +33,7 @@ impl FaultAction {
             | FaultAction::Restore(a)
             | FaultAction::Reset(a)
             | FaultAction::Crash(a)
+            | FaultAction::Restart(a)
             | FaultAction::ReleaseNow(a) => a,
         }
     }
@@ -38,7 +41,7 @@ impl FaultAction {
     pub fn phase(self) -> Phase {
         match self {
             FaultAction::Freeze(_) | FaultAction::Cut(_) | FaultAction::Crash(_) => Phase::Freeze,
-            FaultAction::Thaw(_) | FaultAction::Restore(_) => Phase::Wake,
+            FaultAction::Thaw(_) | FaultAction::Restore(_) | FaultAction::Restart(_) => Phase::Wake,
             FaultAction::Reset(_) | FaultAction::ReleaseNow(_) => Phase::Work,
         }
     }

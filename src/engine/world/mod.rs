@@ -291,6 +291,14 @@ impl World {
             }
         };
         let s = &mut self.status[a.0 as usize];
+        if let FaultAction::Restart(_) = f {
+            if s.crashed {
+                s.crashed = false;
+                log(rec, EventKind::Restarted);
+                self.dispatch(a, now, rec, |actor, cx| actor.on_restart(cx));
+            }
+            return;
+        }
         if s.crashed {
             return;
         }
@@ -349,6 +357,7 @@ impl World {
             FaultAction::ReleaseNow(_) => {
                 self.dispatch(a, now, rec, |actor, cx| actor.on_release_now(cx));
             }
+            FaultAction::Restart(_) => {}
         }
     }
 

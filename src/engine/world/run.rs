@@ -87,6 +87,16 @@ impl Plan {
             fault: FaultAction::Crash(a),
         });
     }
+
+    /// Crashes `a` at `at` and starts it again `down` later (in the same instant for 0, after
+    /// the crash).
+    pub fn crash_restart(&mut self, a: ActorId, at: Millis, down: Millis) {
+        self.crash(a, at);
+        self.planned.push(Planned {
+            at: at + down,
+            fault: FaultAction::Restart(a),
+        });
+    }
 }
 
 /// Something a family looks at after every step: lanes, invariants, facts for the trace.

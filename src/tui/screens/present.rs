@@ -141,15 +141,24 @@ fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut 
     let track = Rect::new(area.x + LABEL, area.y, area.width - LABEL, area.height);
     let per_lane = ((area.height - 1) / lanes.len() as u16).clamp(1, 3);
     // Axis on the first row.
-    let step = [1_000u64, 2_000, 5_000, 10_000, 20_000, 60_000]
-        .into_iter()
-        .find(|st| (end / st) as u16 * 6 <= track.width)
-        .unwrap_or(120_000);
+    // Snowflake's runs last milliseconds: their axis counts them.
+    let short = end < crate::export::text::SHORT_RUN_MS;
+    let step = [
+        1u64, 2, 5, 10, 100, 1_000, 2_000, 5_000, 10_000, 20_000, 60_000,
+    ]
+    .into_iter()
+    .filter(|st| short || *st >= 1_000)
+    .find(|st| (end / st) as u16 * 6 <= track.width)
+    .unwrap_or(120_000);
     let col_of = |t: Millis| (t as u128 * track.width as u128 / end as u128) as u16;
     let mut t = 0;
     while t <= end {
         let x = track.x + col_of(t).min(track.width - 1);
-        let text = format!("|{}", fmt_secs(t));
+        let text = if short {
+            format!("|{t}")
+        } else {
+            format!("|{}", fmt_secs(t))
+        };
         let room = (track.right() - x) as usize;
         if room >= text.len() {
             buf.set_stringn(x, area.y, &text, room, theme.dim());
@@ -229,6 +238,9 @@ fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
             lang.pick("最多同时读者", "most readers at once"),
             m.max_concurrent_readers
         )],
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            crate::export::summaries::footer(trace, lang)
+        }
         Metrics::Herd(m) => vec![format!(
             "{} {}   {} {}   {} {} ms",
             lang.pick("通知", "notifications"),
@@ -247,8 +259,11 @@ fn event_line(s: &PresentState, lang: Lang) -> Option<String> {
     let i = s.trace.event_index_at(s.shown_until())?;
     let e = &s.trace.events[i];
     let is_outcome = matches!(e.kind, crate::engine::trace::EventKind::WriteArrived { .. });
-    (s.outcome_visible() || !is_outcome)
-        .then(|| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)))
+    (s.outcome_visible() || !is_outcome).then(|| {
+        let when = crate::i18n::sim::short_instant(&s.trace, e.at_ms, lang)
+            .unwrap_or_else(|| format!("{} s", fmt_secs(e.at_ms)));
+        format!("{when}  {}", describe(e, &s.trace, lang))
+    })
 }
 
 pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {

@@ -250,6 +250,9 @@ fn model_numbers_are_scored_by_the_engine_and_the_run_opens_after() {
                 crate::engine::Params::Frozen(p) => assert_eq!(&a.frozen.params, p),
                 crate::engine::Params::Abc(p) => assert_eq!(&a.abc.params, p),
                 crate::engine::Params::Herd(p) => assert_eq!(a.herd.params.waiters, p.waiters),
+                crate::engine::Params::Redlock(_) | crate::engine::Params::Snowflake(_) => {
+                    assert_eq!(&a.present.as_ref().unwrap().preset.params, &variant.params)
+                }
                 other => panic!("no model question runs this family yet: {other:?}"),
             }
             press(&mut a, key('q'));
@@ -658,4 +661,42 @@ fn quiz_snapshots_at_80x24() {
     press(&mut recall, key('r'));
     press(&mut recall, key('2'));
     insta::assert_snapshot!("quiz_recall_ticking_zh", screen(&recall));
+}
+
+#[test]
+fn redlock_and_snowflake_model_runs_open_in_the_presenter_with_their_explanations_filled() {
+    for (lang, family) in [(Lang::En, "redlock"), (Lang::Zh, "snowflake")] {
+        let item = item_of(Kind::Model, lang, |i| {
+            matches!(
+                (&i.body, family),
+                (Body::Model { variant, .. }, "redlock")
+                    if matches!(variant.params, crate::engine::Params::Redlock(_))
+            ) || matches!(
+                (&i.body, family),
+                (Body::Model { variant, .. }, "snowflake")
+                    if matches!(variant.params, crate::engine::Params::Snowflake(_))
+            )
+        });
+        // The explanation speaks of this attempt's numbers, not of placeholders.
+        assert!(!item.answer.contains('{'), "{}", item.answer);
+        let Some(ModelResponse::Number(x)) = model_expected(&item) else {
+            panic!("a numeric answer")
+        };
+        let mut a = quiz_app(item.clone(), lang, (120, 40));
+        for c in crate::content::model::fmt_value(x).chars() {
+            press(&mut a, key(c));
+        }
+        press(&mut a, code(KeyCode::Enter));
+        assert_eq!(phase(&a), Phase::Answered);
+        press(&mut a, key('o'));
+        assert_eq!(a.screen, ScreenId::Present, "{family}");
+        let Body::Model { variant, .. } = &item.body else {
+            panic!()
+        };
+        assert_eq!(&a.present.as_ref().unwrap().preset.params, &variant.params);
+        let s = screen(&a);
+        assert!(s.contains(ui(Ui::ModelRunAbout, lang)), "{s}");
+        press(&mut a, key('q'));
+        assert_eq!(a.screen, ScreenId::Quiz);
+    }
 }

@@ -448,3 +448,22 @@ fn snapshots_of_the_reader() {
         insta::assert_snapshot!(name, screen(&a));
     }
 }
+
+#[test]
+fn redlock_and_snowflake_links_open_their_presets_in_the_presenter() {
+    for lang in LANGS {
+        for (lesson, target) in [
+            ("07-redis-locks", "sim:redlock-restart"),
+            ("11-distributed-ids", "sim:snowflake-rollback"),
+        ] {
+            let mut a = reading(lang, (80, 24), lesson);
+            select_link(&mut a, target);
+            press(&mut a, code(KeyCode::Enter));
+            assert_eq!(a.screen, ScreenId::Present, "{target}");
+            let name = target.trim_start_matches("sim:");
+            assert_eq!(a.present.as_ref().unwrap().preset.name, name);
+            press(&mut a, key('q'));
+            assert_eq!(a.screen, ScreenId::Reader, "{target}");
+        }
+    }
+}

@@ -1,0 +1,293 @@
+//! The text report's numbers for Redlock and Snowflake runs, and what the cursor line says about
+//! them. Everything shown is read off the trace.
+
+use std::fmt::Write as _;
+
+use crate::engine::time::fmt_secs;
+use crate::engine::trace::redlock::RedlockMetrics;
+use crate::engine::trace::snowflake::SnowflakeMetrics;
+use crate::engine::trace::{Family, Metrics, Trace};
+use crate::i18n::{Lang, invariant_label};
+
+use super::text::key;
+
+fn list(v: &[String], lang: Lang) -> String {
+    if v.is_empty() {
+        "-".into()
+    } else {
+        v.join(lang.pick("、", ", "))
+    }
+}
+
+/// The metrics block of a Redlock or Snowflake report (empty for other families).
+pub fn summary(trace: &Trace, lang: Lang) -> String {
+    match &trace.metrics {
+        Metrics::Redlock(m) => redlock(m, lang),
+        Metrics::Snowflake(m) => snowflake(trace, m, lang),
+        _ => String::new(),
+    }
+}
+
+fn violations(v: &[String], lang: Lang) -> String {
+    let labels: Vec<String> = v
+        .iter()
+        .map(|v| invariant_label(v, lang).to_string())
+        .collect();
+    list(&labels, lang)
+}
+
+fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
+    let ms = lang.pick("毫秒", "ms");
+    let mut out = String::new();
+    let validity = match m.acquisitions.first() {
+        Some(a) => format!(
+            "{} − {} − {} = {} {ms}",
+            a.ttl_ms, a.elapsed_ms, a.drift_ms, a.validity_ms
+        ),
+        None => "-".into(),
+    };
+    let rows = [
+        ("validity_ms", validity),
+        ("failed_attempts", m.failed_attempts.to_string()),
+        ("max_holders", m.max_holders.to_string()),
+        (
+            "max_holders_nodes_view",
+            m.max_holders_nodes_view.to_string(),
+        ),
+        ("two_holders_ms", format!("{} {ms}", m.two_holders_ms)),
+        ("stale_writes_accepted", m.stale_writes_accepted.to_string()),
+        ("foreign_deletes", m.foreign_deletes.to_string()),
+        (
+            "final_value",
+            m.final_value.clone().unwrap_or_else(|| "-".into()),
+        ),
+        ("violations", violations(&m.violations, lang)),
+    ];
+    for (k, v) in rows {
+        out.push_str(&crate::text::wrap_indent(
+            &format!("  {} {v}", key(k, lang)),
+            100,
+            25,
+        ));
+    }
+    for a in &m.acquisitions {
+        let line = if lang == Lang::Zh {
+            format!(
+                "    {} 在 {} 秒拿到 {}，有效时间 {} 毫秒，到 {} 秒",
+                a.client,
+                fmt_secs(a.acquired_ms),
+                a.ok_nodes.join(" "),
+                a.validity_ms,
+                fmt_secs(a.valid_until_ms)
+            )
+        } else {
+            format!(
+                "    {} at {} s on {}: validity {} ms, to {} s",
+                a.client,
+                fmt_secs(a.acquired_ms),
+                a.ok_nodes.join(" "),
+                a.validity_ms,
+                fmt_secs(a.valid_until_ms)
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// At most this many collisions are listed; the count says how many there were.
+const COLLISIONS_SHOWN: usize = 12;
+
+fn snowflake(trace: &Trace, m: &SnowflakeMetrics, lang: Lang) -> String {
+    let ms = lang.pick("毫秒", "ms");
+    let l = &m.layout;
+    let layout = if lang == Lang::Zh {
+        format!(
+            "{} + {} + {} 位：每毫秒 {} 个，{} 个 worker 编号，约 {:.1} 年",
+            l.time_bits, l.worker_bits, l.sequence_bits, l.ids_per_ms, l.workers, l.years
+        )
+    } else {
+        format!(
+            "{} + {} + {} bits: {} per ms, {} worker ids, about {:.1} years",
+            l.time_bits, l.worker_bits, l.sequence_bits, l.ids_per_ms, l.workers, l.years
+        )
+    };
+    let rows = [
+        ("layout", layout),
+        ("ids_issued", m.ids_issued.to_string()),
+        ("duplicate_ids", m.duplicate_ids.to_string()),
+        ("max_wait_ms", format!("{} {ms}", m.max_wait_ms)),
+        ("waited", m.waited.to_string()),
+        ("refused", m.refused.to_string()),
+        ("pending_at_end", m.pending_at_end.to_string()),
+        ("violations", violations(&m.violations, lang)),
+    ];
+    let mut out = String::new();
+    for (k, v) in rows {
+        out.push_str(&crate::text::wrap_indent(
+            &format!("  {} {v}", key(k, lang)),
+            100,
+            25,
+        ));
+    }
+    if !m.collisions.is_empty() {
+        let _ = writeln!(out, "  {}", key("collisions", lang).trim_end());
+    }
+    for c in m.collisions.iter().take(COLLISIONS_SHOWN) {
+        let (first, again) = (trace.name(c.first), trace.name(c.again));
+        let line = if lang == Lang::Zh {
+            format!(
+                "    {}|{}|{} = {}：{first} 在 {} 毫秒，{again} 在 {} 毫秒又发一次",
+                c.time, c.worker, c.sequence, c.id, c.first_at_ms, c.again_at_ms
+            )
+        } else {
+            format!(
+                "    {}|{}|{} = {}: {first} at {} ms, {again} again at {} ms",
+                c.time, c.worker, c.sequence, c.id, c.first_at_ms, c.again_at_ms
+            )
+        };
+        let _ = writeln!(out, "{line}");
+    }
+    if m.collisions.len() > COLLISIONS_SHOWN {
+        let more = m.collisions.len() - COLLISIONS_SHOWN;
+        let _ = writeln!(
+            out,
+            "    {}",
+            if lang == Lang::Zh {
+                format!("……还有 {more} 次")
+            } else {
+                format!("... {more} more")
+            }
+        );
+    }
+    out
+}
+
+/// The cursor line's facts for the families that have no single holder: who holds and whose
+/// key each node has (Redlock), the IDs issued at that instant (Snowflake).
+pub fn cursor_facts(trace: &Trace, at: u64, lang: Lang) -> Option<String> {
+    match trace.family {
+        Family::Redlock => Some(format!(
+            "{} {}; {} {}; {} {}",
+            lang.pick("自认持锁且有效：", "holding with validity:"),
+            crate::script::holders_at(trace, at, lang),
+            lang.pick("节点：", "nodes:"),
+            crate::script::keys_at(trace, at, lang),
+            lang.pick("资源：", "resource:"),
+            crate::script::value_at(trace, at, lang)
+        )),
+        Family::Snowflake => Some(format!(
+            "{} {}",
+            lang.pick("这一毫秒发出的 ID：", "IDs issued at this instant:"),
+            crate::script::ids_at(trace, at, lang)
+        )),
+        _ => None,
+    }
+}
+
+/// The lines under an SVG's lanes for Redlock and Snowflake runs.
+pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
+    let ms = lang.pick("毫秒", "ms");
+    match &trace.metrics {
+        Metrics::Redlock(m) => {
+            let validity = m.acquisitions.first().map_or_else(
+                || "-".to_string(),
+                |a| {
+                    format!(
+                        "{} − {} − {} = {} {ms}",
+                        a.ttl_ms, a.elapsed_ms, a.drift_ms, a.validity_ms
+                    )
+                },
+            );
+            vec![
+                format!(
+                    "{} {validity}   {} {} ({} {})",
+                    lang.pick("有效时间", "validity"),
+                    lang.pick("最多同时自认持锁", "most holders at once"),
+                    m.max_holders,
+                    lang.pick("节点视角", "nodes' view"),
+                    m.max_holders_nodes_view
+                ),
+                format!(
+                    "{} {}   {} {}   {} {} {ms}",
+                    lang.pick("被接受的陈旧写入", "stale writes accepted"),
+                    m.stale_writes_accepted,
+                    lang.pick("删掉别人的锁", "keys deleted by another client"),
+                    m.foreign_deletes,
+                    lang.pick("两人同时持锁", "two holders for"),
+                    m.two_holders_ms
+                ),
+            ]
+        }
+        Metrics::Snowflake(m) => {
+            let mut lines = vec![format!(
+                "{} {}   {} {}   {} {} {ms}   {} {}",
+                lang.pick("发出的 ID", "IDs issued"),
+                m.ids_issued,
+                lang.pick("重复 ID", "duplicates"),
+                m.duplicate_ids,
+                lang.pick("最长等待", "longest wait"),
+                m.max_wait_ms,
+                lang.pick("被拒的请求", "refused"),
+                m.refused
+            )];
+            let (colon, comma) = (lang.pick("：", ": "), lang.pick("，", ", "));
+            for c in m.collisions.iter().take(2) {
+                lines.push(format!(
+                    "{} {}|{}|{} = {}{colon}{} {} {ms}{comma}{} {} {ms}",
+                    lang.pick("重复", "duplicate"),
+                    c.time,
+                    c.worker,
+                    c.sequence,
+                    c.id,
+                    trace.name(c.first),
+                    c.first_at_ms,
+                    trace.name(c.again),
+                    c.again_at_ms
+                ));
+            }
+            lines
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Which events a Redlock report leaves out: the routine part of every attempt that failed
+/// (its start, each node's answer and refusal, the keys its cleanup left alone). What the
+/// attempt got, its failure and anything it set or deleted stay.
+pub fn routine_events(trace: &Trace) -> Vec<bool> {
+    use crate::engine::trace::EventKind;
+    use crate::engine::trace::redlock::RedlockEvent as R;
+    let mut hidden = vec![false; trace.events.len()];
+    if trace.family != Family::Redlock {
+        return hidden;
+    }
+    let n = trace.actors.len();
+    let mut attempt: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut cleaning = vec![false; n];
+    for (i, e) in trace.events.iter().enumerate() {
+        let EventKind::Redlock(ev) = &e.kind else {
+            continue;
+        };
+        let me = e.actor.0 as usize;
+        match ev {
+            R::AttemptStarted { .. } => {
+                attempt[me] = vec![i];
+                cleaning[me] = false;
+            }
+            R::SetAnswered { .. } | R::SetTimedOut { .. } => attempt[me].push(i),
+            R::SetRefused { by, .. } => attempt[by.0 as usize].push(i),
+            R::AttemptFailed { .. } => {
+                for &j in &attempt[me] {
+                    hidden[j] = true;
+                }
+                attempt[me].clear();
+                cleaning[me] = true;
+            }
+            R::Acquired { .. } => attempt[me].clear(),
+            R::KeyKept { by, .. } if cleaning[by.0 as usize] => hidden[i] = true,
+            _ => {}
+        }
+    }
+    hidden
+}
