@@ -184,7 +184,9 @@ fn follow(
         observer.observe(world, rec);
     }
     loop {
-        world.untimed_choices(&mut scratch);
+        // Everything enabled but the timers time abstraction holds back.
+        world.choices(&mut scratch);
+        scratch.retain(|c| !matches!(*c, Choice::Fire(i) if !world.may_fire(i)));
         let Some((key, c)) = scratch
             .iter()
             .map(|&c| (world.key(c), c))

@@ -38,7 +38,10 @@ const TIMERS: [(&str, Timer); 10] = [
     ("acquire_retry", Timer::AcquireRetry),
 ];
 
-const FAULTS: [(&str, fn(ActorId) -> FaultAction); 7] = [
+/// A fault's verb and how to make it for an actor.
+type FaultVerb = (&'static str, fn(ActorId) -> FaultAction);
+
+const FAULTS: [FaultVerb; 7] = [
     ("freeze", FaultAction::Freeze),
     ("thaw", FaultAction::Thaw),
     ("cut", FaultAction::Cut),

@@ -8,8 +8,10 @@
 //! rules once its schedule ends:
 //!
 //! * **Heartbeats** (`Ping`) never fire: a client that can reach the service keeps its session.
-//! * **Session expiry** fires only while the session's client cannot heartbeat: it is frozen,
-//!   crashed, or its link is cut. Then any length of silence is possible, so it may expire.
+//! * **Session expiry** fires only while the session's client cannot heartbeat: it is frozen
+//!   or crashed, or its link is cut and it has noticed. A client notices silence after two
+//!   thirds of the session timeout, so a cut client always learns of the cut before the
+//!   service can expire its session; after that any length of silence is possible.
 //! * **Read timeout** (the client notices silence) fires only while its link is cut.
 //! * **Reconnect** fires only while the client is reconnecting and its last attempt can no
 //!   longer be answered: nothing is on its way between it and the service.
@@ -22,7 +24,22 @@
 //!   the order of its sender's steps, which already range over every interleaving; replies and
 //!   notifications to clients stay in flight for any number of steps, which is where a lock
 //!   recipe's races live. See [`World::deliver_requests`].
+//! * **Clients start in order** (A, then B, then C). This is a symmetry reduction, not a
+//!   restriction: the clients run the same recipe and differ only in their names and GUIDs
+//!   (which matter only for being equal or not), so any run in which they start in another order
+//!   is the same story with the names swapped, and every checked property treats clients alike.
 //! * Other deliveries are free: any channel's head may arrive next (per-channel FIFO is kept).
+//!
+//! Faults are taken as one step each, where time would only add orderings that lead to the
+//! same states (see [`World::step_untimed`]):
+//!
+//! * **Freeze** is a pause long enough for the session to expire: the client freezes, the
+//!   service expires its session, the client thaws, none the wiser. A shorter pause changes
+//!   nothing a clockless search can see (the client simply takes no step for a while), and any
+//!   step the client would take while frozen can as well be taken later.
+//! * **Crash** ends the process and, in the same step, its session: whatever others do between
+//!   the crash and the expiry can as well be done before the crash.
+//! * A fault only hits a client that has started and not yet finished with the service.
 
 use super::{ActorId, Choice, FaultAction, World};
 use crate::engine::actors::lock_client::Step;
@@ -130,34 +147,94 @@ pub fn kind_of(f: FaultAction) -> FaultKind {
 }
 
 impl World {
+    /// Takes one step of a clockless search: the choice (a fault as described in the module
+    /// notes), then every request it sent arriving. `seen` is shown each step taken with the
+    /// state it is taken in (to replay it as a timed run, or to notice what it does).
+    pub fn step_untimed(&mut self, c: Choice, seen: &mut impl FnMut(&World, Choice)) {
+        let mut take = |w: &mut World, c: Choice| {
+            seen(w, c);
+            let now = w.now;
+            w.apply(c, now, &mut None);
+        };
+        take(self, c);
+        match c {
+            Choice::Fault(FaultAction::Freeze(a)) => {
+                if let Some(i) = self.expiry_of(a) {
+                    take(self, Choice::Fire(i));
+                }
+                take(self, Choice::Fault(FaultAction::Thaw(a)));
+            }
+            Choice::Fault(FaultAction::Crash(a)) => {
+                if let Some(i) = self.expiry_of(a) {
+                    take(self, Choice::Fire(i));
+                }
+            }
+            _ => {}
+        }
+        self.deliver_requests(&mut take);
+    }
+
+    /// The armed session-expiry timer of a linked client's session, if any.
+    pub fn expiry_of(&self, client: ActorId) -> Option<usize> {
+        let service = self.links[client.0 as usize]?;
+        let zk = self.actor(service).as_zk()?;
+        self.timers.iter().position(|t| {
+            t.owner == service
+                && matches!(t.timer, Timer::SessionExpiry(s) if zk.owner(s) == client)
+        })
+    }
+
     /// Delivers every request that can arrive now (see the module notes), in channel order,
-    /// until none is left; `trail` receives each delivery with the state it was taken in.
-    pub fn deliver_requests(&mut self, mut trail: Option<&mut Vec<(World, Choice)>>) {
+    /// until none is left; `take` applies each.
+    pub fn deliver_requests(&mut self, take: &mut impl FnMut(&mut World, Choice)) {
         loop {
             let next = self.channels.iter().position(|ch| {
                 !ch.queue.is_empty()
-                    && self.links[ch.to.0 as usize].is_none()
                     && self.can_act(ch.to)
                     && !self.link_down(ch.from, ch.to)
+                    && (self.links[ch.to.0 as usize].is_none() || self.ignored(ch))
             });
             let Some(i) = next else {
                 return;
             };
-            if let Some(t) = trail.as_deref_mut() {
-                t.push((self.clone(), Choice::Deliver(i)));
-            }
-            let now = self.now;
-            self.apply(Choice::Deliver(i), now, &mut None);
+            take(self, Choice::Deliver(i));
         }
+    }
+
+    /// Whether the head of a channel to a client would be ignored on arrival: it travels on a
+    /// connection the client has given up, or the client has closed its session or learned it
+    /// expired. Such a message is dropped the moment it arrives, like a request is delivered:
+    /// when it does so changes nothing.
+    fn ignored(&self, ch: &super::Channel) -> bool {
+        let Some(head) = ch.queue.first() else {
+            return false;
+        };
+        let c = ch.to.0 as usize;
+        self.links[c] == Some(ch.from)
+            && (head.epoch != self.conn_epoch[c]
+                || self.actors[c].as_lock().is_some_and(|l| {
+                    matches!(l.conn.state, ConnState::Closed | ConnState::Expired)
+                }))
+    }
+
+    /// Delivers the requests a clockless search's first state has on their way.
+    pub fn settle_untimed(&mut self) {
+        self.deliver_requests(&mut |w: &mut World, c| {
+            let now = w.now;
+            w.apply(c, now, &mut None);
+        });
     }
 
     /// The choices this state offers without a clock (see the module notes), faults aside.
     pub fn untimed_choices(&self, out: &mut Vec<Choice>) {
         self.choices(out);
         out.retain(|c| match *c {
-            // Requests are delivered as they are sent; only those held by a cut link wait,
-            // and those are not enabled.
-            Choice::Deliver(i) => self.links[self.channels[i].to.0 as usize].is_some(),
+            // Requests (and messages a client ignores) are delivered as they are sent; only
+            // those held by a cut link wait, and those are not enabled.
+            Choice::Deliver(i) => {
+                let ch = &self.channels[i];
+                self.links[ch.to.0 as usize].is_some() && !self.ignored(ch)
+            }
             Choice::Fire(i) => self.may_fire(i),
             Choice::Fault(_) => false,
         });
@@ -169,6 +246,10 @@ impl World {
         let owner = t.owner;
         match t.timer {
             Timer::Ping => false,
+            Timer::Start => !self
+                .timers
+                .iter()
+                .any(|u| u.timer == Timer::Start && u.owner < owner),
             Timer::ReadTimeout => self.status(owner).is_cut(),
             Timer::Reconnect => {
                 let Some(client) = self.actor(owner).as_lock() else {
@@ -185,7 +266,11 @@ impl World {
                 };
                 let client = zk.owner(s);
                 let st = self.status(client);
-                st.crashed || st.is_frozen() || st.is_cut()
+                let noticed = self
+                    .actor(client)
+                    .as_lock()
+                    .is_none_or(|c| c.conn.state != ConnState::Connected);
+                st.crashed || st.is_frozen() || (st.is_cut() && noticed)
             }
             other if other.phase() == Phase::Work => {
                 // One actor's planned work happens in the order it is due.
@@ -223,9 +308,18 @@ impl World {
                 continue;
             }
             let client = self.actor(id).as_lock();
+            // Only a client between its start and its release with the service.
+            let involved = client.is_none_or(|c| {
+                c.step != Step::Idle
+                    && !matches!(c.conn.state, ConnState::Closed | ConnState::Expired)
+            });
+            if !involved {
+                continue;
+            }
+            let can_expire = self.expiry_of(id).is_some();
             for k in kinds.iter() {
                 let f = match k {
-                    FaultKind::Freeze if !st.is_frozen() => FaultAction::Freeze(id),
+                    FaultKind::Freeze if !st.is_frozen() && can_expire => FaultAction::Freeze(id),
                     FaultKind::Disconnect if !st.is_cut() => FaultAction::Cut(id),
                     FaultKind::Crash => FaultAction::Crash(id),
                     FaultKind::LostResponse
@@ -254,6 +348,7 @@ mod tests {
     use super::*;
     use crate::engine::families::abc;
     use crate::engine::params::AbcParams;
+    use crate::engine::zk::tree::SessionId;
 
     fn started() -> World {
         let (mut w, _) = abc::build(&AbcParams::default());
@@ -261,63 +356,84 @@ mod tests {
         w
     }
 
-    fn timer_choice(w: &World, owner: ActorId, timer: Timer) -> Option<usize> {
+    fn timer(w: &World, owner: ActorId, timer: Timer) -> usize {
         w.timers
             .iter()
             .position(|t| t.owner == owner && t.timer == timer)
+            .expect("armed")
+    }
+
+    fn offered(w: &World, c: Choice) -> bool {
+        let mut out = Vec::new();
+        w.untimed_choices(&mut out);
+        out.contains(&c)
     }
 
     #[test]
     fn heartbeats_never_fire_and_a_healthy_session_never_expires() {
         let w = started();
-        let mut out = Vec::new();
-        w.untimed_choices(&mut out);
         let a = ActorId(0);
-        let ping = timer_choice(&w, a, Timer::Ping).expect("armed");
-        let read = timer_choice(&w, a, Timer::ReadTimeout).expect("armed");
-        let expiry = timer_choice(
-            &w,
-            abc::SERVICE,
-            Timer::SessionExpiry(crate::engine::zk::tree::SessionId(0)),
-        )
-        .expect("armed");
-        for i in [ping, read, expiry] {
-            assert!(!out.contains(&Choice::Fire(i)), "{:?}", w.timers[i].timer);
+        for i in [
+            timer(&w, a, Timer::Ping),
+            timer(&w, a, Timer::ReadTimeout),
+            timer(&w, abc::SERVICE, Timer::SessionExpiry(SessionId(0))),
+        ] {
+            assert!(!offered(&w, Choice::Fire(i)), "{:?}", w.timers[i].timer);
         }
-        assert!(out.contains(&Choice::Fire(
-            timer_choice(&w, a, Timer::Start).expect("armed")
-        )));
+        assert!(offered(&w, Choice::Fire(timer(&w, a, Timer::Start))));
+        // B starts only after A: the clients are interchangeable.
+        let b = ActorId(1);
+        assert!(!offered(&w, Choice::Fire(timer(&w, b, Timer::Start))));
     }
 
     #[test]
-    fn a_cut_lets_the_read_timeout_and_the_expiry_fire() {
+    fn a_cut_client_notices_before_its_session_can_expire() {
         let mut w = started();
         w.apply(Choice::Fault(FaultAction::Cut(ActorId(0))), 0, &mut None);
-        let mut out = Vec::new();
-        w.untimed_choices(&mut out);
-        let read = timer_choice(&w, ActorId(0), Timer::ReadTimeout).expect("armed");
-        let expiry = timer_choice(
-            &w,
-            abc::SERVICE,
-            Timer::SessionExpiry(crate::engine::zk::tree::SessionId(0)),
-        )
-        .expect("armed");
-        assert!(out.contains(&Choice::Fire(read)) && out.contains(&Choice::Fire(expiry)));
+        let expiry = |w: &World| timer(w, abc::SERVICE, Timer::SessionExpiry(SessionId(0)));
+        let read = timer(&w, ActorId(0), Timer::ReadTimeout);
+        assert!(offered(&w, Choice::Fire(read)));
+        assert!(!offered(&w, Choice::Fire(expiry(&w))));
+        w.apply(Choice::Fire(read), 0, &mut None);
+        assert!(offered(&w, Choice::Fire(expiry(&w))));
     }
 
     #[test]
     fn the_budget_decides_which_faults_are_offered() {
         let mut w = started();
+        let start = timer(&w, ActorId(0), Timer::Start);
+        w.step_untimed(Choice::Fire(start), &mut |_, _| {});
         let mut out = Vec::new();
         w.fault_choices(FaultKinds::all(), 0, &mut out);
         assert!(out.is_empty(), "{out:?}");
-        let kinds: FaultKinds = [FaultKind::Freeze].into_iter().collect();
+        let kinds: FaultKinds = [FaultKind::Disconnect].into_iter().collect();
         w.fault_choices(kinds, 1, &mut out);
-        assert_eq!(out.len(), 3, "one freeze per client: {out:?}");
-        w.apply(Choice::Fault(FaultAction::Freeze(ActorId(1))), 0, &mut None);
+        assert_eq!(
+            out,
+            [Choice::Fault(FaultAction::Cut(ActorId(0)))],
+            "only A has started"
+        );
+        w.apply(out[0], 0, &mut None);
         out.clear();
         w.fault_choices(kinds, 0, &mut out);
-        assert_eq!(out, [Choice::Fault(FaultAction::Thaw(ActorId(1)))]);
-        assert!(!costs(FaultAction::Thaw(ActorId(1))) && costs(FaultAction::Crash(ActorId(0))));
+        assert_eq!(out, [Choice::Fault(FaultAction::Restore(ActorId(0)))]);
+        assert!(!costs(FaultAction::Restore(ActorId(0))) && costs(FaultAction::Crash(ActorId(0))));
+    }
+
+    #[test]
+    fn a_freeze_is_a_pause_long_enough_for_the_session_to_expire() {
+        let mut w = started();
+        let start = timer(&w, ActorId(0), Timer::Start);
+        w.step_untimed(Choice::Fire(start), &mut |_, _| {});
+        let mut steps = Vec::new();
+        w.step_untimed(
+            Choice::Fault(FaultAction::Freeze(ActorId(0))),
+            &mut |w, c| {
+                steps.push(super::super::schedule::Scheduled::of(w, c).text(&abc::ACTOR_NAMES))
+            },
+        );
+        assert_eq!(steps[..3], ["freeze A", "service expire A", "thaw A"]);
+        let zk = w.actor(abc::SERVICE).as_zk().expect("service");
+        assert!(!zk.tree.is_live(SessionId(0)) && !w.status(ActorId(0)).is_frozen());
     }
 }

@@ -1,0 +1,78 @@
+//! The explorer: every interleaving of a small A/B/C configuration, breadth first, so the first
+//! story found to break a recipe is a shortest one; then that story as a timed run.
+//!
+//! The engine offers the steps ([`crate::engine::world::step`]: the choices of a state with
+//! time abstracted, and the faults a budget allows); this module searches them
+//! ([`search`]), checks every state ([`props`]), turns what it finds into a trace and a scenario
+//! file ([`counterexample`], [`save`]) and reports it ([`report`], [`cmd`]).
+
+pub mod cmd;
+pub mod counterexample;
+pub mod props;
+pub mod report;
+pub mod save;
+pub mod search;
+pub mod variants;
+
+use crate::engine::params::{AbcParams, Fault};
+use crate::engine::world::step::{FaultKind, FaultKinds};
+
+pub use search::{Bounds, Found, Progress, Search};
+
+/// The ranges the explorer accepts, named in its errors.
+pub const MAX_FAULTS: u8 = 4;
+pub const MAX_DEPTH: u32 = 200;
+/// About 60 bytes of visited set and path per distinct state, plus the frontier: ten million
+/// states stay under about 1 GB.
+pub const MAX_STATES: u64 = 10_000_000;
+
+pub const DEFAULT_FAULTS: u8 = 2;
+pub const DEFAULT_DEPTH: u32 = 60;
+pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
+
+/// The fault kinds a scenario allows: those its own faults are of, or every kind when it plans
+/// none.
+pub fn kinds_for(params: &AbcParams) -> FaultKinds {
+    let kinds: FaultKinds = params
+        .faults
+        .iter()
+        .map(|f| match f {
+            Fault::Freeze { .. } => FaultKind::Freeze,
+            Fault::Disconnect { .. } => FaultKind::Disconnect,
+            Fault::Crash { .. } => FaultKind::Crash,
+            Fault::DropCreateResponse { .. } => FaultKind::LostResponse,
+            Fault::DeleteBetween { .. } => FaultKind::ReleaseEarly,
+        })
+        .collect();
+    if kinds.is_empty() {
+        FaultKinds::all()
+    } else {
+        kinds
+    }
+}
+
+/// The parameters a search starts from: the scenario's recipe and timings, without its planned
+/// faults or schedule (the search injects faults itself).
+pub fn search_params(params: &AbcParams) -> AbcParams {
+    AbcParams {
+        faults: Vec::new(),
+        schedule: Vec::new(),
+        ..params.clone()
+    }
+}
+
+/// A bound out of range, worded with the limit.
+pub fn check_bounds(faults: u64, depth: u64, max_states: u64) -> Result<(), String> {
+    if faults > u64::from(MAX_FAULTS) {
+        return Err(format!("--faults must be 0 to {MAX_FAULTS} (got {faults})"));
+    }
+    if !(1..=u64::from(MAX_DEPTH)).contains(&depth) {
+        return Err(format!("--depth must be 1 to {MAX_DEPTH} (got {depth})"));
+    }
+    if !(1..=MAX_STATES).contains(&max_states) {
+        return Err(format!(
+            "--max-states must be 1 to {MAX_STATES} (got {max_states}): more would need over 1 GB of memory"
+        ));
+    }
+    Ok(())
+}
