@@ -271,17 +271,17 @@ pub struct RunArgs {
 pub struct ExploreArgs {
     /// An A/B/C preset name (see `locklab sim list`) or a scenario file.
     pub scenario: String,
-    /// Faults that may be injected on one path (0 to 4, default 2).
+    /// Faults that may be injected on one path (0 to 4, default 1).
     #[arg(long, value_name = "N", value_parser = whole(0, 4), allow_negative_numbers = true)]
     pub faults: Option<u64>,
     /// Choices on one path before the search stops following it (1 to 200, default 60).
     #[arg(long, value_name = "D", value_parser = whole(1, 200), allow_negative_numbers = true)]
     pub depth: Option<u64>,
-    /// Stop (incomplete) after this many distinct states (1 to 10000000, default 2000000).
+    /// Stop (incomplete) after this many distinct states (1 to 8000000, default 3000000).
     #[arg(
         long,
         value_name = "S",
-        value_parser = whole(1, 10_000_000),
+        value_parser = whole(1, 8_000_000),
         allow_negative_numbers = true
     )]
     pub max_states: Option<u64>,

@@ -22,13 +22,13 @@ pub use search::{Bounds, Found, Progress, Search};
 /// The ranges the explorer accepts, named in its errors.
 pub const MAX_FAULTS: u8 = 4;
 pub const MAX_DEPTH: u32 = 200;
-/// About 60 bytes of visited set and path per distinct state, plus the frontier: ten million
-/// states stay under about 1 GB.
-pub const MAX_STATES: u64 = 10_000_000;
+/// Measured at about 450 bytes per distinct state (visited set, paths and the frontier of
+/// states still to expand): eight million states need about 4 GB.
+pub const MAX_STATES: u64 = 8_000_000;
 
-pub const DEFAULT_FAULTS: u8 = 2;
+pub const DEFAULT_FAULTS: u8 = 1;
 pub const DEFAULT_DEPTH: u32 = 60;
-pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
+pub const DEFAULT_MAX_STATES: u64 = 3_000_000;
 
 /// The fault kinds a scenario allows: those its own faults are of, or every kind when it plans
 /// none.
@@ -71,7 +71,7 @@ pub fn check_bounds(faults: u64, depth: u64, max_states: u64) -> Result<(), Stri
     }
     if !(1..=MAX_STATES).contains(&max_states) {
         return Err(format!(
-            "--max-states must be 1 to {MAX_STATES} (got {max_states}): more would need over 1 GB of memory"
+            "--max-states must be 1 to {MAX_STATES} (got {max_states}): more would need over 4 GB of memory"
         ));
     }
     Ok(())

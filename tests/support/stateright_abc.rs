@@ -184,7 +184,8 @@ impl Model for Abc {
             if st.is_frozen() {
                 out.push(Choice::Fault(FaultAction::Thaw(a)));
             }
-            if st.is_cut() {
+            let waiting = w.in_flight(a, SERVICE).count() + w.in_flight(SERVICE, a).count();
+            if st.is_cut() && waiting > 0 {
                 out.push(Choice::Fault(FaultAction::Restore(a)));
             }
             let l = lock(w, a).expect("a client");
@@ -235,6 +236,15 @@ impl Model for Abc {
                 }
                 FaultAction::Crash(a) => {
                     if let Some(i) = expiry_timer(&w, a) {
+                        apply(&mut w, Choice::Fire(i), &mut stale);
+                    }
+                }
+                // Cut off, and noticed at once if it was connected.
+                FaultAction::Cut(a) => {
+                    let read = (0..w.timers.len()).find(|&i| {
+                        w.timers[i].owner == a && w.timers[i].timer == Timer::ReadTimeout
+                    });
+                    if let Some(i) = read {
                         apply(&mut w, Choice::Fire(i), &mut stale);
                     }
                 }

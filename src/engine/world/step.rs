@@ -40,6 +40,13 @@
 //! * **Crash** ends the process and, in the same step, its session: whatever others do between
 //!   the crash and the expiry can as well be done before the crash.
 //! * A fault only hits a client that has started and not yet finished with the service.
+//! * **A cut is noticed at once**: the link goes silent and, in the same step, the client's read
+//!   timeout fires (if it was connected). What a client does in the blind window between is
+//!   either not on the link (a write to the resource, which can as well come first) or a
+//!   request held on the link, which the notice then throws away like a request never sent.
+//! * **A cut ends only when something waits on the link.** Ending it earlier is the same as
+//!   never cutting (the client heard nothing it could not as well have heard later, and a
+//!   request it sends can as well be sent later), with one fault less to spend.
 
 use super::{ActorId, Choice, FaultAction, World};
 use crate::engine::actors::lock_client::Step;
@@ -169,9 +176,26 @@ impl World {
                     take(self, Choice::Fire(i));
                 }
             }
+            Choice::Fault(FaultAction::Cut(a)) => {
+                let read_timeout = self
+                    .timers
+                    .iter()
+                    .position(|t| t.owner == a && t.timer == Timer::ReadTimeout);
+                if let Some(i) = read_timeout {
+                    take(self, Choice::Fire(i));
+                }
+            }
             _ => {}
         }
         self.deliver_requests(&mut take);
+    }
+
+    /// Whether anything waits on a client's link, either way.
+    fn held_on_link(&self, client: ActorId) -> bool {
+        self.links[client.0 as usize].is_some_and(|service| {
+            self.in_flight(client, service).next().is_some()
+                || self.in_flight(service, client).next().is_some()
+        })
     }
 
     /// The armed session-expiry timer of a linked client's session, if any.
@@ -301,7 +325,7 @@ impl World {
             if st.is_frozen() {
                 out.push(Choice::Fault(FaultAction::Thaw(id)));
             }
-            if st.is_cut() {
+            if st.is_cut() && self.held_on_link(id) {
                 out.push(Choice::Fault(FaultAction::Restore(id)));
             }
             if left == 0 {
