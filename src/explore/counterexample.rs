@@ -120,3 +120,8 @@ pub fn correct_recipe(params: &AbcParams) -> AbcParams {
         ..params.clone()
     }
 }
+
+/// The same schedule under the correct recipe, run long enough to show how it ends.
+pub fn correct_twin(params: &AbcParams) -> AbcParams {
+    params_for(&correct_recipe(params), params.schedule.clone())
+}

@@ -18,6 +18,8 @@ pub enum Item {
     /// An index into the A/B/C presets.
     Abc(usize),
     Herd,
+    /// The explorer.
+    Explore,
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -61,6 +63,7 @@ impl HomeState {
         let mut items = vec![Item::Frozen];
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
+        items.push(Item::Explore);
         if lessons > 0 {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
@@ -83,7 +86,7 @@ impl HomeState {
         let at = self
             .items
             .iter()
-            .position(|i| *i == Item::Herd)
+            .position(|i| *i == Item::Explore)
             .map_or(self.items.len(), |p| p + 1);
         let mut quiz = vec![Item::Quizzes, Item::Review, Item::Exam, Item::Progress];
         quiz.extend((0..decks).map(Item::Deck));
@@ -169,6 +172,10 @@ fn words(item: Item, ctx: &Context, lang: Lang) -> (String, String) {
         Item::Herd => (
             ui(Ui::HomeHerd, lang).into(),
             ui(Ui::HomeHerdAbout, lang).into(),
+        ),
+        Item::Explore => (
+            ui(Ui::HomeExplore, lang).into(),
+            ui(Ui::HomeExploreAbout, lang).into(),
         ),
         Item::Present(i) => crate::preset::active()
             .get(i)
