@@ -53,6 +53,8 @@ pub enum Command {
         /// A preset name (see `locklab sim list`) or a scenario file.
         scenario: String,
     },
+    /// Search every interleaving of an A/B/C scenario for the shortest story that breaks it.
+    Explore(ExploreArgs),
     /// Test yourself closed-book; every answer is saved as you go.
     Quiz(QuizArgs),
     /// A mock interview: recall questions, each followed by up to three deeper follow-ups.
@@ -369,6 +371,40 @@ pub struct RunArgs {
     pub output: Output,
 }
 
+#[derive(Debug, Args)]
+pub struct ExploreArgs {
+    /// An A/B/C preset name (see `locklab sim list`) or a scenario file.
+    pub scenario: String,
+    /// Faults that may be injected on one path (0 to 4, default 1).
+    #[arg(long, value_name = "N", value_parser = whole(0, 4), allow_negative_numbers = true)]
+    pub faults: Option<u64>,
+    /// Choices on one path before the search stops following it (1 to 200, default 60).
+    #[arg(long, value_name = "D", value_parser = whole(1, 200), allow_negative_numbers = true)]
+    pub depth: Option<u64>,
+    /// Stop (incomplete) after this many distinct states (1 to 8000000, default 3000000).
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = whole(1, 8_000_000),
+        allow_negative_numbers = true
+    )]
+    pub max_states: Option<u64>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the shortest counterexample as a scenario file.
+    #[arg(long, value_name = "FILE.toml", allow_negative_numbers = true)]
+    pub save: Option<PathBuf>,
+}
+
+/// A clap value parser for a whole number in `min..=max`, naming the range when it fails.
+fn whole(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync {
+    move |s: &str| match s.trim().parse::<u64>() {
+        Ok(v) if (min..=max).contains(&v) => Ok(v),
+        _ => Err(format!("must be a whole number, {min} to {max}")),
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
     Svg,
@@ -450,7 +486,7 @@ mod tests {
             {
                 ["sim", "run"] | ["progress", "merge"] => argv.push("f.toml".into()),
                 ["export"] => argv.extend(["chain".into(), "--format".into(), "txt".into()]),
-                ["present"] => argv.push("chain".into()),
+                ["present"] | ["explore"] => argv.push("chain".into()),
                 _ => {}
             }
             if path == ["sim", "herd"] && long != "waiters" && long != "fanout" {

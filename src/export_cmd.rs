@@ -69,7 +69,7 @@ pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserErro
 /// A symbolic link the user named is followed to the file it points to, which is then replaced
 /// (the link stays a link); a link that points nowhere, or at something other than a regular
 /// file, is refused, so an export never creates a file somewhere the user did not name.
-fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::unix::fs::PermissionsExt;
     let target = match std::fs::symlink_metadata(path) {

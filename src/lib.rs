@@ -5,6 +5,7 @@ pub mod check_cmd;
 pub mod cli;
 pub mod content;
 pub mod engine;
+pub mod explore;
 pub mod export;
 pub mod export_cmd;
 pub mod i18n;

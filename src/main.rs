@@ -22,6 +22,7 @@ fn main() {
         Some(Command::Sim(cmd)) => sim_cmd::run(cmd, lang, &source),
         Some(Command::Export(args)) => locklab::export_cmd::run(args, lang, &source),
         Some(Command::Check(args)) => locklab::check_cmd::run(&args, lang, &source),
+        Some(Command::Explore(args)) => locklab::explore::cmd::run(args, lang, &source),
         Some(Command::Quiz(args)) if args.plain || !interactive() => {
             data_dir(cli.data_dir.as_deref())
                 .and_then(|dir| locklab::quiz::cmd::run(&args, lang, &source, &dir))

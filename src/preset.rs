@@ -105,6 +105,9 @@ struct RawPreset {
     locked: Vec<Spanned<String>>,
     #[serde(default)]
     script: Vec<Spanned<RawStep>>,
+    /// An exact order of steps (an explorer's counterexample), for the abc family.
+    #[serde(default)]
+    schedule: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -222,7 +225,10 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
             "`about` needs a sentence in both zh and en",
         ));
     }
-    let params = family_params(&ctx, family, &raw.params, &raw.faults)?;
+    let mut params = family_params(&ctx, family, &raw.params, &raw.faults)?;
+    let schedule = schedule(&ctx, family, &raw.schedule)?;
+    set_schedule(&mut params, &schedule);
+    check_schedule(&ctx, &params, &raw.schedule)?;
     let valid = match family {
         Family::Frozen => FrozenParams::keys(),
         Family::Herd => HerdParams::keys(),
@@ -246,7 +252,10 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         }
         locked.push(key.get_ref().clone());
     }
-    let script = script_steps(&ctx, family, &raw)?;
+    let mut script = script_steps(&ctx, family, &raw)?;
+    for step in &mut script {
+        set_schedule(&mut step.params, &schedule);
+    }
     Ok(Preset {
         name: name.to_string(),
         family,
@@ -256,6 +265,56 @@ pub fn parse(name: &str, file: &str, text: &str) -> Result<Preset, PresetError> 
         script,
         origin: file.to_string(),
     })
+}
+
+/// Reads the `schedule` strings; only the abc family takes one.
+fn schedule(
+    ctx: &Ctx,
+    family: Family,
+    raw: &[Spanned<String>],
+) -> Result<Vec<crate::engine::world::schedule::Scheduled>, PresetError> {
+    use crate::engine::world::schedule::Scheduled;
+    if family != Family::Abc
+        && let Some(first) = raw.first()
+    {
+        return Err(ctx.err(
+            first.span(),
+            Some("schedule"),
+            "only the abc family takes a schedule",
+        ));
+    }
+    let names = crate::engine::families::abc::ACTOR_NAMES;
+    raw.iter()
+        .map(|s| {
+            Scheduled::parse(s.get_ref(), &names)
+                .map_err(|e| ctx.err(s.span(), Some("schedule"), e))
+        })
+        .collect()
+}
+
+fn set_schedule(params: &mut Params, schedule: &[crate::engine::world::schedule::Scheduled]) {
+    if let Params::Abc(p) = params {
+        p.schedule = schedule.to_vec();
+    }
+}
+
+/// Every step of a schedule must be able to happen when its turn comes.
+fn check_schedule(ctx: &Ctx, params: &Params, raw: &[Spanned<String>]) -> Result<(), PresetError> {
+    let Params::Abc(p) = params else {
+        return Ok(());
+    };
+    match crate::engine::families::abc::check_schedule(p) {
+        Ok(()) => Ok(()),
+        Err(i) => Err(ctx.err(
+            raw[i].span(),
+            Some("schedule"),
+            format!(
+                "step {} (`{}`) cannot happen at that point of the run",
+                i + 1,
+                raw[i].get_ref()
+            ),
+        )),
+    }
 }
 
 fn family_params(

@@ -152,10 +152,15 @@ pub fn check(source: &Source) -> Report {
         .collect();
     let lesson_ids: BTreeSet<&str> = lessons.iter().map(|l| l.id.as_str()).collect();
     let preset_names: BTreeSet<&str> = presets.iter().map(|p| p.name.as_str()).collect();
+    let abc_names: BTreeSet<&str> = presets
+        .iter()
+        .filter(|p| p.family == crate::engine::trace::Family::Abc)
+        .map(|p| p.name.as_str())
+        .collect();
 
     check_lessons(&lessons, &mut r);
     for l in &lessons {
-        check_links(l, &preset_names, &deck_ids, &lesson_ids, &mut r);
+        check_links(l, &preset_names, &abc_names, &deck_ids, &lesson_ids, &mut r);
     }
     let glossaries = check_glossaries(source, &lesson_ids, &mut r);
 
@@ -314,6 +319,7 @@ fn check_lessons(lessons: &[Lesson], r: &mut Report) {
 fn check_links(
     l: &Lesson,
     presets: &BTreeSet<&str>,
+    abc: &BTreeSet<&str>,
     decks: &BTreeSet<&str>,
     lessons: &BTreeSet<&str>,
     r: &mut Report,
@@ -321,6 +327,7 @@ fn check_links(
     for link in &l.links {
         let (ok, what) = match link.action() {
             Some(Action::Sim(p)) => (presets.contains(p), "preset"),
+            Some(Action::Explore(p)) => (abc.contains(p), "A/B/C preset"),
             Some(Action::Quiz(d)) => (decks.contains(d), "deck"),
             Some(Action::Lesson(id)) => (lessons.contains(id), "lesson"),
             None => continue,

@@ -1,7 +1,7 @@
 //! Lessons (`content/{zh,en}/NN-topic.md`) and glossaries (`content/glossary/NN-topic.toml`).
 //!
 //! A lesson is read for what the reader and the checker need: its title, its outline and the
-//! links it turns into actions (`sim:`, `quiz:`, `lesson:`).
+//! links it turns into actions (`sim:`, `explore:`, `quiz:`, `lesson:`).
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use serde::Deserialize;
@@ -30,16 +30,20 @@ pub struct Link {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action<'a> {
     Sim(&'a str),
+    /// The explorer, on an A/B/C preset.
+    Explore(&'a str),
     Quiz(&'a str),
     Lesson(&'a str),
 }
 
 impl Link {
-    /// The action behind a `sim:`, `quiz:` or `lesson:` link; `None` for an ordinary link.
+    /// The action behind a `sim:`, `explore:`, `quiz:` or `lesson:` link; `None` for an
+    /// ordinary link.
     pub fn action(&self) -> Option<Action<'_>> {
         let (scheme, rest) = self.target.split_once(':')?;
         match scheme {
             "sim" => Some(Action::Sim(rest)),
+            "explore" => Some(Action::Explore(rest)),
             "quiz" => Some(Action::Quiz(rest)),
             "lesson" => Some(Action::Lesson(rest)),
             _ => None,

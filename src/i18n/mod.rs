@@ -1,6 +1,7 @@
 //! Every user-facing word, in Simplified Chinese and English, by area: [`sim`] words what a run
 //! did; the terminal screens' words follow [`Ui`].
 
+pub mod explore;
 pub mod redlock;
 pub mod sim;
 pub mod snowflake;
@@ -185,6 +186,12 @@ pub enum Ui {
     KeyGlossary,
     KeyMouseWheel,
     KeyMouseLink,
+    HomeExplore,
+    HomeExploreAbout,
+    KeyExploreMove,
+    KeyExploreChange,
+    KeyExploreRun,
+    KeyExploreCancel,
     HomeQuizzes,
     HomeReview,
     HomeReviewAbout,
@@ -423,6 +430,24 @@ pub fn ui(t: Ui, lang: Lang) -> &'static str {
             "点击链接选中，再点一次打开",
             "click a link to select it, again to open it",
         ),
+        HomeExplore => ("探索：找出最短反例", "Explore: break a recipe"),
+        HomeExploreAbout => (
+            "穷举三个客户端的所有交错和有限个故障，给出最短反例，并在 A/B/C 画面里播放。",
+            "Every interleaving of three clients and a few faults, breadth first: the shortest story that breaks a recipe, played in the A/B/C lanes.",
+        ),
+        KeyExploreMove => (
+            "选择场景、故障数或结果",
+            "choose the scenario, the faults or a result",
+        ),
+        KeyExploreChange => (
+            "换场景或改故障数",
+            "change the scenario or the fault budget",
+        ),
+        KeyExploreRun => (
+            "开始搜索；在结果上则在 A/B/C 画面打开",
+            "start the search; on a result, open it in the A/B/C screen",
+        ),
+        KeyExploreCancel => ("取消正在进行的搜索", "cancel the running search"),
         HomeQuizzes => ("闭卷测验", "Closed-book quizzes"),
         HomeReview => ("现在复习（{} 题到期）", "Review now ({} due)"),
         HomeReviewAbout => (

@@ -17,6 +17,7 @@ use crate::preset::{self, Preset};
 use crate::tui::learn::Learning;
 use crate::tui::screens;
 use crate::tui::screens::abc::{AbcState, Variant};
+use crate::tui::screens::explore::ExploreState;
 use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::screens::home::{HomeState, Item};
@@ -43,6 +44,8 @@ pub enum ScreenId {
     Quiz,
     /// Progress: mastery, score history, forecast, streak.
     Stats,
+    /// The explorer: search every interleaving for what breaks a recipe.
+    Explore,
 }
 
 /// Something the user asked for.
@@ -84,6 +87,10 @@ pub enum Msg {
     OpenPreset(usize),
     /// Open a lesson (an index into the reader's topics).
     OpenLesson(usize),
+    /// Open the explorer on an A/B/C preset (an index into the A/B/C presets).
+    OpenExplore(usize),
+    /// Stop what is running (the explorer's search).
+    Cancel,
     /// Start a closed-book quiz (an index into `content::deck::load_all`).
     StartQuiz(usize),
     /// A key for the lesson reader.
@@ -111,6 +118,7 @@ pub struct App {
     pub frozen: FrozenState,
     pub abc: AbcState,
     pub herd: HerdState,
+    pub explore: ExploreState,
     pub present: Option<PresentState>,
     /// Leaving the presenter quits instead of going home (it was opened from the command line).
     pub present_only: bool,
@@ -159,6 +167,7 @@ impl App {
             frozen: FrozenState::new(FrozenParams::default()),
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
+            explore: ExploreState::new(presets.clone()),
             present: None,
             present_only: false,
             presets,
@@ -434,6 +443,7 @@ impl App {
         match self.screen {
             ScreenId::Frozen => self.frozen.tl.playing,
             ScreenId::Abc => self.abc.tl.playing,
+            ScreenId::Explore => self.explore.is_running(),
             _ => false,
         }
     }
@@ -532,6 +542,11 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             _ => sliders().or_else(timeline),
         },
         ScreenId::Herd => sliders(),
+        ScreenId::Explore => match key.code {
+            KeyCode::Char('x') => Some(Msg::Cancel),
+            KeyCode::Enter => Some(Msg::Enter),
+            _ => sliders(),
+        },
         ScreenId::Abc => match key.code {
             KeyCode::Char('p') | KeyCode::Tab => Some(Msg::Preset(1)),
             KeyCode::Char('P') | KeyCode::BackTab => Some(Msg::Preset(-1)),
@@ -581,10 +596,18 @@ fn apply(app: &mut App, msg: Msg) {
             }
             app.quit = true;
         }
-        Msg::OpenLesson(_) | Msg::OpenPreset(_) | Msg::StartQuiz(_) if app.closed_book() => {
+        Msg::OpenLesson(_) | Msg::OpenPreset(_) | Msg::OpenExplore(_) | Msg::StartQuiz(_)
+            if app.closed_book() =>
+        {
             app.refuse();
         }
         Msg::OpenLesson(i) => app.open_lesson(i),
+        Msg::OpenExplore(i) => {
+            if let Some(p) = app.presets.get(i) {
+                app.explore.choose(&p.name);
+                app.screen = ScreenId::Explore;
+            }
+        }
         Msg::StartQuiz(i) => match app.reader.decks.get(i).cloned() {
             Some(deck) if app.learn.bank.is_some() => {
                 let req = QuizRequest {
@@ -606,6 +629,8 @@ fn apply(app: &mut App, msg: Msg) {
             app.help = false;
             app.frozen.tl.playing = false;
             app.abc.tl.playing = false;
+            // A search never goes on out of sight.
+            app.explore.cancel();
             if app.screen == ScreenId::Reader {
                 app.reader.leave();
             }
@@ -625,6 +650,7 @@ fn apply(app: &mut App, msg: Msg) {
                     q.tick(now);
                 }
             }
+            ScreenId::Explore => app.explore.work(),
             _ => {}
         },
         _ => screen_update(app, msg),
@@ -654,6 +680,7 @@ fn screen_update(app: &mut App, msg: Msg) {
             Msg::Enter => match app.home.current() {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
+                Item::Explore => app.screen = ScreenId::Explore,
                 Item::Present(i) => {
                     if let Some(p) = preset::active().get(i) {
                         app.present_preset(p.clone(), false);
@@ -763,6 +790,26 @@ fn screen_update(app: &mut App, msg: Msg) {
             }
         }
         ScreenId::Stats => {}
+        ScreenId::Explore => {
+            let s = &mut app.explore;
+            match msg {
+                Msg::Up => s.move_focus(-1),
+                Msg::Down => s.move_focus(1),
+                Msg::Adjust { dir, .. } => s.adjust(dir),
+                Msg::Cancel => s.cancel(),
+                Msg::Enter if s.is_running() => {}
+                Msg::Enter => match s.selected() {
+                    Some(f) => {
+                        let (name, about) = s.story_words(f);
+                        app.abc.open_counterexample(f.params.clone(), name, about);
+                        app.screen = ScreenId::Abc;
+                        app.return_to = Some(ScreenId::Explore);
+                    }
+                    None => s.start(),
+                },
+                _ => {}
+            }
+        }
         ScreenId::Reader => {
             let r = match msg {
                 Msg::Reader(r) => r,
@@ -771,7 +818,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 _ => return,
             };
             if let Some(next) = app.reader.update(r) {
-                if matches!(next, Msg::OpenPreset(_)) {
+                if matches!(next, Msg::OpenPreset(_) | Msg::OpenExplore(_)) {
                     app.return_to = Some(ScreenId::Reader);
                 }
                 apply(app, next);
@@ -814,6 +861,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             }
         }
         ScreenId::Stats => screens::stats::render(&app.learn, lang, theme, area, buf),
+        ScreenId::Explore => screens::explore::render(&app.explore, lang, theme, area, buf),
     }
     if app.help {
         screens::help::render(app.screen, lang, theme, area, buf);

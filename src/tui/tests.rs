@@ -18,6 +18,7 @@ use crate::engine::trace::{Metrics, Verdict};
 use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
 use crate::quiz::sched::Calendar;
 
+mod explore;
 mod quiz;
 mod quiz_modes;
 mod reader;

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::{NumSpec, ParamError, Unit, unknown};
 use crate::engine::time::{Millis, from_secs};
+use crate::engine::world::schedule::Scheduled;
 
 pub use crate::engine::actors::recipe::{
     OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
@@ -86,6 +87,18 @@ pub struct AbcParams {
     pub faults: Vec<Fault>,
     /// Seeds the GUIDs the clients put in their node names.
     pub seed: u64,
+    /// An exact order of steps to follow (an explorer's counterexample); empty for the usual
+    /// timed run. When given, it holds the faults too.
+    #[serde(
+        serialize_with = "schedule_text",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub schedule: Vec<Scheduled>,
+}
+
+fn schedule_text<S: serde::Serializer>(steps: &[Scheduled], s: S) -> Result<S::Ok, S::Error> {
+    let names = crate::engine::families::abc::ACTOR_NAMES;
+    s.collect_seq(steps.iter().map(|step| step.text(&names)))
 }
 
 pub const ABC_SPECS: [NumSpec; 7] = [
@@ -170,6 +183,7 @@ impl Default for AbcParams {
             container_check_ms: None,
             faults: Vec::new(),
             seed: 1,
+            schedule: Vec::new(),
         }
     }
 }

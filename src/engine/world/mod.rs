@@ -18,6 +18,8 @@ mod choice;
 mod cx;
 mod rng;
 pub mod run;
+pub mod schedule;
+pub mod step;
 
 use serde::Serialize;
 
@@ -451,14 +453,23 @@ impl World {
                 self.timers.retain(|t| !(t.owner == me && t.timer == timer));
                 let seq = self.bump();
                 let frozen = self.status(me).is_frozen() && clock == Clock::Own;
-                self.timers.push(Armed {
-                    owner: me,
-                    timer,
-                    due: at,
-                    clock,
-                    left: frozen.then(|| at.saturating_sub(now)),
-                    seq: Bookkeeping(seq),
-                });
+                // Kept in (owner, timer) order, not arming order: ties in time are broken by
+                // `seq`, so the position means nothing, and two states with the same timers
+                // armed compare equal however they got there.
+                let at_index = self
+                    .timers
+                    .partition_point(|t| (t.owner, t.timer) < (me, timer));
+                self.timers.insert(
+                    at_index,
+                    Armed {
+                        owner: me,
+                        timer,
+                        due: at,
+                        clock,
+                        left: frozen.then(|| at.saturating_sub(now)),
+                        seq: Bookkeeping(seq),
+                    },
+                );
             }
             Effect::Teardown => self.teardown(me, rec),
             Effect::Cancel(timer) => self.timers.retain(|t| !(t.owner == me && t.timer == timer)),
@@ -478,8 +489,12 @@ impl World {
         {
             return i;
         }
-        self.channels.push(Channel::new(from, to));
-        self.channels.len() - 1
+        // In (from, to) order, so the position says nothing about who sent first.
+        let i = self
+            .channels
+            .partition_point(|c| (c.from, c.to) < (from, to));
+        self.channels.insert(i, Channel::new(from, to));
+        i
     }
 
     /// Whether anything is on its way to `to` from `from`.

@@ -1,7 +1,14 @@
 //! The timed run: one schedule of the World's choices, always the earliest by
 //! (time, phase, order scheduled), with faults planned at given instants or triggered by a
 //! particular message.
+//!
+//! A run can also follow a given schedule (an explorer's counterexample): each step happens at
+//! the earliest instant it can (a timer never fires before it is due; a message may arrive
+//! later than one network delay), and once the schedule is done the run carries on earliest
+//! first under the explorer's rules for time (see [`super::step`]), so heartbeats it never
+//! drew cannot make a session expire after the fact.
 
+use super::schedule::Scheduled;
 use super::{ActorId, Choice, Delivered, FaultAction, World};
 use crate::engine::msg::{Msg, ZkOp};
 use crate::engine::time::Millis;
@@ -50,6 +57,9 @@ impl Trigger {
 pub struct Plan {
     pub planned: Vec<Planned>,
     pub triggers: Vec<Trigger>,
+    /// Steps to follow before anything else; when given, planned faults and triggers are not
+    /// used (the schedule holds its faults).
+    pub schedule: Vec<Scheduled>,
 }
 
 impl Plan {
@@ -121,6 +131,11 @@ pub fn run(
     world.start(&mut Some(&mut *rec));
     world.touched.0 = None;
     observer.observe(world, rec);
+    if !plan.schedule.is_empty() {
+        follow(world, &plan.schedule, end, rec, observer);
+        world.now = world.now.max(end);
+        return;
+    }
     loop {
         let best = world.next_timed();
         let fault = planned.get(next_planned);
@@ -155,4 +170,45 @@ pub fn run(
         observer.observe(world, rec);
     }
     world.now = world.now.max(end);
+}
+
+/// Follows a schedule, skipping any step that is not enabled when its turn comes (a schedule
+/// replayed under another recipe), then carries on under the explorer's rules for time.
+fn follow(
+    world: &mut World,
+    schedule: &[Scheduled],
+    end: Millis,
+    rec: &mut Recorder,
+    observer: &mut impl Observer,
+) {
+    let mut scratch = Vec::new();
+    for step in schedule {
+        let Some(c) = step.choice(world, &mut scratch) else {
+            continue;
+        };
+        let at = world.key(c).0.max(world.now);
+        if at > end {
+            return;
+        }
+        world.apply(c, at, &mut Some(&mut *rec));
+        observer.observe(world, rec);
+    }
+    loop {
+        // Everything enabled but the timers time abstraction holds back.
+        world.choices(&mut scratch);
+        scratch.retain(|c| !matches!(*c, Choice::Fire(i) if !world.may_fire(i)));
+        let Some((key, c)) = scratch
+            .iter()
+            .map(|&c| (world.key(c), c))
+            .min_by_key(|(k, _)| *k)
+        else {
+            return;
+        };
+        let at = key.0.max(world.now);
+        if at > end {
+            return;
+        }
+        world.apply(c, at, &mut Some(&mut *rec));
+        observer.observe(world, rec);
+    }
 }

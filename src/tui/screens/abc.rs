@@ -14,7 +14,7 @@ use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Metrics, Trace};
 use crate::engine::{Params, run};
 use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
-use crate::preset::Preset;
+use crate::preset::{Preset, Text};
 use crate::tui::theme::Theme;
 use crate::tui::timeline::Timeline;
 use crate::tui::widgets::lanes::{self, Lanes};
@@ -132,6 +132,15 @@ impl Variant {
     }
 }
 
+/// An explorer's counterexample: its name and story, and the same schedule under the correct
+/// recipe for compare.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Story {
+    pub name: String,
+    pub about: Text,
+    pub correct: AbcParams,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct AbcState {
     pub presets: Vec<&'static Preset>,
@@ -142,6 +151,8 @@ pub struct AbcState {
     pub other: Option<Trace>,
     /// The variant compare flips: the last one toggled, the watch mode at first.
     pub last: Variant,
+    /// An explorer's counterexample on show, if any.
+    pub story: Option<Story>,
     pub tl: Timeline,
 }
 
@@ -175,6 +186,7 @@ impl AbcState {
             trace,
             other: None,
             last: Variant::Watch,
+            story: None,
             tl,
         }
     }
@@ -192,6 +204,9 @@ impl AbcState {
     }
 
     fn flipped(&self) -> AbcParams {
+        if let Some(story) = &self.story {
+            return story.correct.clone();
+        }
         let mut p = self.params.clone();
         self.last.flip(&mut p);
         p
@@ -202,13 +217,27 @@ impl AbcState {
             return;
         }
         self.index = index % self.presets.len();
+        self.story = None;
         self.params = self.preset().map_or_else(AbcParams::default, preset_params);
         self.tl = Timeline::default();
         self.rerun();
     }
 
+    /// Shows an explorer's counterexample; compare (`c`) runs the same schedule under the
+    /// correct recipe.
+    pub fn open_counterexample(&mut self, params: AbcParams, name: String, about: Text) {
+        let correct = crate::explore::counterexample::correct_twin(&params);
+        self.open_params(params);
+        self.story = Some(Story {
+            name,
+            about,
+            correct,
+        });
+    }
+
     /// Shows a run with these exact parameters (a model question's), keeping the preset list.
     pub fn open_params(&mut self, params: AbcParams) {
+        self.story = None;
         self.params = params;
         self.other = None;
         self.tl = Timeline::default();
@@ -377,41 +406,52 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     let c = colon(lang);
     let cursor = s.tl.cursor_ms;
     let end = s.end_ms();
-    let name = s.preset().map_or("-", |p| p.name.as_str());
+    let name = match &s.story {
+        Some(story) => story.name.as_str(),
+        None => s.preset().map_or("-", |p| p.name.as_str()),
+    };
     let play = s.tl.status(lang);
+    // A counterexample has a name of its own, not a place in the preset list.
+    let which = match &s.story {
+        Some(_) => name.to_string(),
+        None => format!("{} {}/{}", ui(Ui::Preset, lang), name, s.presets.len()),
+    };
     line(
         buf,
         lay.title,
         &format!(
-            "{}   {} {}/{}   {} {} / {} s   {play}",
+            "{}   {which}   {} {} / {} s   {play}",
             ui(Ui::HomeAbc, lang),
-            ui(Ui::Preset, lang),
-            name,
-            s.presets.len(),
             ui(Ui::Cursor, lang),
             fmt_secs(cursor),
             fmt_secs(end),
         ),
         theme.title(),
     );
-    if let Some(p) = s.preset() {
-        wrapped(
-            buf,
-            lay.about,
-            lang.pick(&p.about.zh, &p.about.en),
-            theme.dim(),
-        );
+    let about = match &s.story {
+        Some(story) => Some(&story.about),
+        None => s.preset().map(|p| &p.about),
+    };
+    if let Some(about) = about {
+        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
     }
     lanes_widget(&s.trace, end, cursor, lang, theme).render(lay.lanes, buf);
     if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.other) {
         let mut flipped = s.params.clone();
         s.last.flip(&mut flipped);
         let (_, words) = s.last.describe(&flipped, lang);
-        let text = format!(
-            "{}{c}{}",
-            ui(Ui::Compare, lang),
-            ui(Ui::Flipped, lang).replace("{}", &words)
-        );
+        let text = match &s.story {
+            Some(_) => format!(
+                "{}{c}{}",
+                ui(Ui::Compare, lang),
+                crate::i18n::explore::compare_caption(lang)
+            ),
+            None => format!(
+                "{}{c}{}",
+                ui(Ui::Compare, lang),
+                ui(Ui::Flipped, lang).replace("{}", &words)
+            ),
+        };
         let l = badges(other, cursor, lang, theme, true);
         line(buf, cap, &text, theme.title());
         let used = crate::text::width(&text) as u16 + 3;

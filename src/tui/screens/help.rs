@@ -69,6 +69,12 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("q Esc", Ui::KeyQuizLeave));
         }
         ScreenId::Stats => {}
+        ScreenId::Explore => {
+            keys.push(("Up/Down j/k", Ui::KeyExploreMove));
+            keys.push(("Left/Right h/l", Ui::KeyExploreChange));
+            keys.push(("Enter", Ui::KeyExploreRun));
+            keys.push(("x", Ui::KeyExploreCancel));
+        }
         ScreenId::Reader => {
             keys.push(("Up/Down j/k", Ui::KeyScroll));
             keys.push(("PgUp/PgDn Space", Ui::KeyPage));

@@ -20,6 +20,8 @@ pub enum Item {
     /// An index into the A/B/C presets.
     Abc(usize),
     Herd,
+    /// The explorer.
+    Explore,
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -91,6 +93,7 @@ impl HomeState {
         let mut items = vec![Item::Frozen];
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
+        items.push(Item::Explore);
         if lessons > 0 {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
@@ -130,7 +133,7 @@ impl HomeState {
         let at = self
             .items
             .iter()
-            .position(|i| *i == Item::Herd)
+            .position(|i| *i == Item::Explore)
             .map_or(self.items.len(), |p| p + 1);
         let mut quiz = vec![
             Item::Quizzes,
@@ -251,6 +254,10 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
         Item::Herd => (
             ui(Ui::HomeHerd, lang).into(),
             ui(Ui::HomeHerdAbout, lang).into(),
+        ),
+        Item::Explore => (
+            ui(Ui::HomeExplore, lang).into(),
+            ui(Ui::HomeExploreAbout, lang).into(),
         ),
         Item::Present(i) => crate::preset::active()
             .get(i)

@@ -1,6 +1,7 @@
 //! One file per screen: its state, how messages change it, and how it is drawn.
 
 pub mod abc;
+pub mod explore;
 pub mod frozen;
 pub mod help;
 pub mod herd;

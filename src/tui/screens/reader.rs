@@ -536,6 +536,11 @@ impl ReaderState {
                 .iter()
                 .position(|p| p.name == name)
                 .map(Msg::OpenPreset),
+            Some(Action::Explore(name)) => crate::preset::active()
+                .iter()
+                .filter(|p| p.family == crate::engine::trace::Family::Abc)
+                .position(|p| p.name == name)
+                .map(Msg::OpenExplore),
             Some(Action::Lesson(id)) => self
                 .topics
                 .iter()

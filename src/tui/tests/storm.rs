@@ -209,6 +209,8 @@ storm!(frozen, plain_screen!(Frozen), |a| a.screen
     == ScreenId::Frozen);
 storm!(abc, plain_screen!(Abc), |a| a.screen == ScreenId::Abc);
 storm!(herd, plain_screen!(Herd), |a| a.screen == ScreenId::Herd);
+storm!(explore, plain_screen!(Explore), |a| a.screen
+    == ScreenId::Explore);
 storm!(reader, open_reader, |a| a.screen == ScreenId::Reader);
 storm!(quiz, open_quiz, |a| a.screen == ScreenId::Quiz);
 storm!(stats, open_stats, |a| a.screen == ScreenId::Stats);

@@ -22,6 +22,8 @@ use crate::engine::zk::tree::{DirId, Tree};
 use observer::AbcObserver;
 
 pub const NAMES: [&str; 3] = ["A", "B", "C"];
+/// Every actor's name, by id, as schedules write them.
+pub const ACTOR_NAMES: [&str; 5] = ["A", "B", "C", "service", "resource"];
 pub const SERVICE: ActorId = ActorId(3);
 pub const RESOURCE: ActorId = ActorId(4);
 pub(crate) const DIR: DirId = DirId(0);
@@ -87,7 +89,10 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
     for i in 0..NAMES.len() {
         world.link(ActorId(i as u8), SERVICE);
     }
-    let mut plan = Plan::default();
+    let mut plan = Plan {
+        schedule: p.schedule.clone(),
+        ..Plan::default()
+    };
     for fault in &p.faults {
         let Some(c) = client_id(fault.client()) else {
             continue;
@@ -112,6 +117,20 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
         }
     }
     (world, plan)
+}
+
+/// Checks that every step of the parameters' schedule can happen when its turn comes; the error
+/// is the index of the first that cannot.
+pub fn check_schedule(p: &AbcParams) -> Result<(), usize> {
+    let (mut world, _) = build(p);
+    world.start(&mut None);
+    let mut scratch = Vec::new();
+    for (i, step) in p.schedule.iter().enumerate() {
+        let c = step.choice(&world, &mut scratch).ok_or(i)?;
+        let at = world.key(c).0.max(world.now);
+        world.apply(c, at, &mut None);
+    }
+    Ok(())
 }
 
 /// Runs the A/B/C queue.

@@ -1,0 +1,305 @@
+//! The explorer's words: its report on the command line and its screen.
+
+use super::Lang;
+use crate::engine::world::step::FaultKind;
+
+/// A fault kind in a few words.
+pub fn fault_kind(k: FaultKind, lang: Lang) -> &'static str {
+    let (zh, en) = match k {
+        FaultKind::Freeze => ("停顿", "freeze"),
+        FaultKind::Disconnect => ("断连", "disconnect"),
+        FaultKind::Crash => ("崩溃", "crash"),
+        FaultKind::LostResponse => ("响应丢失", "lost response"),
+        FaultKind::ReleaseEarly => ("读与监听之间删除", "delete between read and watch"),
+    };
+    lang.pick(zh, en)
+}
+
+/// The bounds in words: "3 clients, one acquisition each, up to 2 faults (freeze, crash), depth 60".
+pub fn bounds(faults: u8, kinds: &[FaultKind], depth: u32, lang: Lang) -> String {
+    let names: Vec<&str> = kinds.iter().map(|k| fault_kind(*k, lang)).collect();
+    match lang {
+        Lang::Zh => format!(
+            "3 个客户端，各取锁一次，至多 {faults} 个故障（{}），深度 {depth}",
+            names.join("、")
+        ),
+        Lang::En => format!(
+            "3 clients, one acquisition each, up to {faults} fault{} ({}), depth {depth}",
+            if faults == 1 { "" } else { "s" },
+            names.join(", ")
+        ),
+    }
+}
+
+/// The search's numbers.
+pub fn numbers(
+    states: u64,
+    distinct: u64,
+    depth: u32,
+    elapsed_ms: u64,
+    per_sec: u64,
+    lang: Lang,
+) -> String {
+    let secs = elapsed_ms as f64 / 1000.0;
+    match lang {
+        Lang::Zh => format!(
+            "生成状态 {states} 个，其中不同的 {distinct} 个，到达深度 {depth}，用时 {secs:.2} 秒，每秒 {per_sec} 个状态"
+        ),
+        Lang::En => format!(
+            "{states} states generated, {distinct} distinct, depth {depth} reached, {secs:.2} s, {per_sec} states/s"
+        ),
+    }
+}
+
+pub fn complete(lang: Lang) -> &'static str {
+    lang.pick(
+        "有界空间已全部搜索完毕：",
+        "The whole bounded space was explored: ",
+    )
+}
+
+pub fn incomplete(max_states: u64, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "搜索在 --max-states {max_states} 处停下，有界空间没有搜完：结果不完整，没搜到的状态里有没有违例，这里不作结论。"
+        ),
+        Lang::En => format!(
+            "The search stopped at --max-states {max_states} before the bounded space was explored: the result is incomplete and says nothing about the states it did not reach."
+        ),
+    }
+}
+
+pub fn cancelled(lang: Lang) -> &'static str {
+    lang.pick(
+        "搜索已取消：结果不完整。",
+        "The search was cancelled: the result is incomplete.",
+    )
+}
+
+pub fn depth_limited(lang: Lang) -> &'static str {
+    lang.pick(
+        "有些路径比深度上限更长，在上限处被截断。",
+        "Some paths go on past the depth bound; they were cut there.",
+    )
+}
+
+pub fn fails(steps: usize, after_ms: u64, lang: Lang) -> String {
+    let secs = after_ms as f64 / 1000.0;
+    match lang {
+        Lang::Zh => format!("被打破，最短反例 {steps} 步（搜索 {secs:.2} 秒时找到）："),
+        Lang::En => {
+            format!("fails; shortest counterexample: {steps} steps (found after {secs:.2} s):")
+        }
+    }
+}
+
+pub fn holds(lang: Lang) -> &'static str {
+    lang.pick("在到达的每个状态中都成立", "holds in every state reached")
+}
+
+pub fn replayed(detail: &str, at: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("按时间重放：{detail}，始于 {at} 秒。"),
+        Lang::En => format!("Replayed as a timed run: {detail}, from {at} s."),
+    }
+}
+
+pub fn sometimes(lang: Lang) -> &'static str {
+    lang.pick("「有时」性质：", "Sometimes:")
+}
+
+pub fn witness(steps: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("有见证，{steps} 步"),
+        Lang::En => format!("witness in {steps} steps"),
+    }
+}
+
+pub fn no_witness(lang: Lang) -> &'static str {
+    lang.pick("界内没有见证", "no witness within the bounds")
+}
+
+pub fn clean(bounds: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("界内没有不变量被打破（{bounds}）。"),
+        Lang::En => format!("No invariant fails within the bounds ({bounds})."),
+    }
+}
+
+pub fn nothing_found_yet(lang: Lang) -> &'static str {
+    lang.pick(
+        "到目前为止没有发现违例，但搜索不完整，不能据此断言没有违例。",
+        "No violation found so far, but the search is incomplete: that is no claim that none exists.",
+    )
+}
+
+pub fn saved(path: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("反例已存为场景文件 {path}（可用 sim run、present、export 打开）。"),
+        Lang::En => format!(
+            "Counterexample saved as the scenario file {path} (for sim run, present and export)."
+        ),
+    }
+}
+
+pub fn nothing_to_save(lang: Lang) -> &'static str {
+    lang.pick(
+        "没有可保存的反例：界内没有不变量被打破。",
+        "Nothing to save: no invariant failed within the bounds.",
+    )
+}
+
+pub fn about_counterexample(preset: &str, invariant: &str, steps: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "locklab explore 在 {preset} 中找到的最短反例：{steps} 步之后，「{invariant}」被打破。"
+        ),
+        Lang::En => format!(
+            "The shortest counterexample locklab explore found in {preset}: after {steps} steps, “{invariant}” fails."
+        ),
+    }
+}
+
+/// The Explore screen's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Title,
+    Lead,
+    Scenario,
+    Faults,
+    Kinds,
+    Bounds,
+    Idle,
+    Searching,
+    Done,
+    Cancelled,
+    Incomplete,
+    Violations,
+    Witnesses,
+    NoneYet,
+    Clean,
+    Hint,
+    HintRunning,
+    Open,
+}
+
+pub fn screen(t: Screen, lang: Lang) -> &'static str {
+    use Screen::*;
+    let (zh, en) = match t {
+        Title => (
+            "探索：找出打破配方的交错",
+            "Explore: find the interleaving that breaks a recipe",
+        ),
+        Lead => (
+            "广度优先穷举三个客户端的每一种交错，外加有限个故障；最先找到的违例就是最短的反例。",
+            "Every interleaving of three clients and a few faults, breadth first: the first violation found is a shortest one.",
+        ),
+        Scenario => ("场景", "Scenario"),
+        Faults => ("故障数", "Faults"),
+        Kinds => ("故障种类", "kinds"),
+        Bounds => ("界", "Bounds"),
+        Idle => ("按回车开始搜索。", "Press Enter to search."),
+        Searching => ("正在搜索……按 x 取消。", "Searching... x cancels."),
+        Done => (
+            "有界空间已全部搜完。",
+            "The whole bounded space was explored.",
+        ),
+        Cancelled => (
+            "已取消：结果不完整，没搜到的部分不作结论。",
+            "Cancelled: incomplete, and no claim about what was not reached.",
+        ),
+        Incomplete => (
+            "达到状态上限而停下：结果不完整，没搜到的部分不作结论。",
+            "Stopped at the state limit: incomplete, and no claim about what was not reached.",
+        ),
+        Violations => ("被打破的不变量", "Invariants broken"),
+        Witnesses => ("「有时」性质", "Sometimes"),
+        NoneYet => ("到目前为止没有违例。", "No violation so far."),
+        Clean => (
+            "界内没有不变量被打破。",
+            "No invariant fails within the bounds.",
+        ),
+        Hint => (
+            "↑↓ 选择  ←→ 修改  回车 搜索/打开  ? 帮助  Esc 返回",
+            "Up/Down choose  Left/Right change  Enter search/open  ? help  Esc back",
+        ),
+        HintRunning => ("x 取消  Esc 返回", "x cancel  Esc back"),
+        Open => (
+            "回车：在 A/B/C 画面打开，按 c 对比正确配方",
+            "Enter: open in the A/B/C screen; c there compares the correct recipe",
+        ),
+    };
+    lang.pick(zh, en)
+}
+
+/// The progress line: "12,345 states, 4,567 distinct, depth 21, 321 waiting, 45,678/s, 1.2 s".
+pub fn progress(
+    states: u64,
+    distinct: u64,
+    depth: u32,
+    waiting: usize,
+    rate: u64,
+    ms: u64,
+    lang: Lang,
+) -> String {
+    let secs = ms as f64 / 1000.0;
+    match lang {
+        Lang::Zh => format!(
+            "状态 {states}，不同 {distinct}，深度 {depth}，待展开 {waiting}，每秒 {rate}，{secs:.1} 秒"
+        ),
+        Lang::En => format!(
+            "{states} states, {distinct} distinct, depth {depth}, {waiting} waiting, {rate}/s, {secs:.1} s"
+        ),
+    }
+}
+
+/// One result row.
+pub fn violation_row(label: &str, choices: usize, steps: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("✗ {label}：{choices} 个选择即被打破（连同请求到达共 {steps} 步）"),
+        Lang::En => format!("✗ {label}: broken in {choices} choices ({steps} steps in all)"),
+    }
+}
+
+pub fn witness_row(label: &str, found: Option<usize>, lang: Lang) -> String {
+    match (found, lang) {
+        (Some(n), Lang::Zh) => format!("✓ {label}：{n} 个选择的见证"),
+        (Some(n), Lang::En) => format!("✓ {label}: a witness in {n} choices"),
+        (None, Lang::Zh) => format!("- {label}：界内没有见证"),
+        (None, Lang::En) => format!("- {label}: no witness within the bounds"),
+    }
+}
+
+/// What the progress bar measures.
+pub fn bar_label(max_states: u64, complete: bool, lang: Lang) -> String {
+    match (complete, lang) {
+        (true, Lang::Zh) => "已搜完".into(),
+        (true, Lang::En) => "all explored".into(),
+        (false, Lang::Zh) => format!("占状态上限 {max_states} 的比例"),
+        (false, Lang::En) => format!("of the {max_states}-state limit"),
+    }
+}
+
+/// The A/B/C screen's compare caption for a counterexample.
+pub fn compare_caption(lang: Lang) -> &'static str {
+    lang.pick("同一调度，正确配方", "the same schedule, correct recipe")
+}
+
+/// The A/B/C screen's title for a counterexample: "watch-race-broken: nobody stuck".
+pub fn story_name(preset: &str, label: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("{preset} 的反例：{label}"),
+        Lang::En => format!("{preset}: {label}"),
+    }
+}
+
+pub fn about_witness(preset: &str, property: &str, steps: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "locklab explore 在 {preset} 中找到的最短见证：{steps} 步之内，「{property}」成立了一次。"
+        ),
+        Lang::En => format!(
+            "The shortest witness locklab explore found in {preset}: within {steps} steps, “{property}” happens."
+        ),
+    }
+}
