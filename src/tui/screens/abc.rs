@@ -490,8 +490,10 @@ pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLa
     // The event first, then the lock directory (which grows), the badges and the recipe.
     let event = take(event_h + u16::from(compare && !wide));
     let service = take(service_h + if wide { extra } else { 0 });
-    let badges = take(badges_h);
-    let recipe = take(recipe_h);
+    // Rows the lanes could not use go to the badges and the recipe, so neither is cut.
+    let spare = if wide { 0 } else { extra };
+    let badges = take(badges_h + spare.min(1));
+    let recipe = take(recipe_h + spare.saturating_sub(1));
     let log = wide.then(|| {
         Rect::new(
             area.x + left_w + 1,
@@ -581,23 +583,32 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     let cursor = tl.cursor_ms;
     let end = s.end_ms();
     let name = s.preset().map_or("-", |p| p.name.as_str());
-    line(
-        buf,
-        lay.title,
-        &format!(
-            "{}   {} {} ({}/{})   {} {} / {} s   {}",
-            ui(Ui::HomeAbc, lang),
-            ui(Ui::Preset, lang),
-            name,
+    let full = format!(
+        "{}   {} {} ({}/{})   {} {} / {} s   {}",
+        ui(Ui::HomeAbc, lang),
+        ui(Ui::Preset, lang),
+        name,
+        s.index + 1,
+        s.presets.len(),
+        ui(Ui::Cursor, lang),
+        fmt_secs(cursor),
+        fmt_secs(end),
+        tl.status(lang),
+    );
+    // On a narrow terminal the title keeps what changes: the preset, the time, the playback.
+    let title = if crate::text::width(&full) <= lay.title.width as usize {
+        full
+    } else {
+        format!(
+            "{name} ({}/{})  {} / {} s  {}",
             s.index + 1,
             s.presets.len(),
-            ui(Ui::Cursor, lang),
             fmt_secs(cursor),
             fmt_secs(end),
-            tl.status(lang),
-        ),
-        theme.title(),
-    );
+            tl.status(lang)
+        )
+    };
+    line(buf, lay.title, &title, theme.title());
     if let Some(p) = s.preset() {
         wrapped(
             buf,

@@ -33,7 +33,8 @@ pub fn first_row(shown: usize, focus: Option<usize>, rows: usize) -> usize {
     if rows == 0 || shown <= rows {
         return 0;
     }
-    let focus = focus.unwrap_or(shown - 1).min(shown - 1);
+    // Nothing current yet: the top, where the run begins.
+    let focus = focus.unwrap_or(0).min(shown - 1);
     focus.saturating_sub(rows / 2).min(shown - rows)
 }
 
@@ -148,6 +149,6 @@ mod tests {
         assert_eq!(first_row(5, Some(4), 10), 0);
         assert_eq!(first_row(100, Some(50), 10), 45);
         assert_eq!(first_row(100, Some(99), 10), 90);
-        assert_eq!(first_row(100, None, 10), 90);
+        assert_eq!(first_row(100, None, 10), 0);
     }
 }
