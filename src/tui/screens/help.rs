@@ -90,13 +90,21 @@ pub fn legend_items(screen: ScreenId, theme: Theme, lang: Lang) -> Vec<Item> {
 /// its left border (a terminal draws a wide character over both its cells).
 pub fn clear_popup(area: Rect, buf: &mut Buffer) {
     Clear.render(area, buf);
-    if area.x == 0 {
-        return;
-    }
+    let area = area.intersection(buf.area);
     for y in area.y..area.bottom() {
-        let left = &mut buf[(area.x - 1, y)];
-        if crate::text::width(left.symbol()) > 1 {
-            left.set_char(' ');
+        if area.x > 0 {
+            let left = &mut buf[(area.x - 1, y)];
+            if crate::text::width(left.symbol()) > 1 {
+                left.set_char(' ');
+            }
+        }
+        // The second half of a wide character the popup cut in two is left as a bare
+        // continuation cell: make it a plain space so the right border stands alone.
+        if area.right() < buf.area.right() {
+            let right = &mut buf[(area.right(), y)];
+            if right.symbol().is_empty() {
+                right.set_char(' ');
+            }
         }
     }
 }
@@ -176,5 +184,10 @@ mod tests {
         // The popup starts at column 4: the wide character at 3 would spill into it.
         clear_popup(Rect::new(4, 0, 10, 3), &mut buf);
         assert_eq!(buf[(3, 1)].symbol(), " ");
+        // And one cut by its right edge leaves no bare half outside.
+        let mut buf = Buffer::empty(Rect::new(0, 0, 20, 3));
+        buf.set_string(13, 1, "停顿", Style::new());
+        clear_popup(Rect::new(4, 0, 10, 3), &mut buf);
+        assert_eq!(buf[(14, 1)].symbol(), " ");
     }
 }
