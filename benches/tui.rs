@@ -65,6 +65,44 @@ fn draw_screens(c: &mut Criterion) {
         }
         group.bench_function(name, |b| b.iter(|| draw(std::hint::black_box(&a))));
     }
+    // The lab's other views, the whole run revealed so everything is drawn.
+    let views: [(&str, ScreenId, &[Msg]); 5] = [
+        (
+            "frozen_compare",
+            ScreenId::Frozen,
+            &[Msg::Reveal, Msg::Compare],
+        ),
+        (
+            "frozen_sequence",
+            ScreenId::Frozen,
+            &[Msg::Reveal, Msg::ToggleSequence],
+        ),
+        (
+            "abc_panel_and_log",
+            ScreenId::Abc,
+            &[Msg::Reveal, Msg::Jump(true)],
+        ),
+        ("abc_compare", ScreenId::Abc, &[Msg::Reveal, Msg::Compare]),
+        (
+            "abc_sequence",
+            ScreenId::Abc,
+            &[Msg::Reveal, Msg::ToggleSequence],
+        ),
+    ];
+    for (name, screen, msgs) in views {
+        let mut a = app(screen);
+        for m in msgs {
+            update(&mut a, *m);
+        }
+        group.bench_function(name, |b| b.iter(|| draw(std::hint::black_box(&a))));
+    }
+    let mut a = app(ScreenId::Home);
+    if let Some(p) = locklab::preset::find("lost-create-blind") {
+        a.present_preset(p.clone(), false);
+        update(&mut a, Msg::Step(1));
+        update(&mut a, Msg::Reveal);
+    }
+    group.bench_function("present", |b| b.iter(|| draw(std::hint::black_box(&a))));
     group.finish();
 }
 

@@ -39,8 +39,11 @@ pub enum Command {
     Export(ExportArgs),
     /// Validate lessons, quiz decks, glossaries and presets; exit 1 if anything is wrong.
     Check(CheckArgs),
-    /// Open the frozen-holder screen.
-    Frozen,
+    /// Open the frozen-holder screen, on a frozen-holder preset if named (see `locklab sim list`).
+    Frozen {
+        /// The frozen-holder preset to open (for example frozen-no-fencing).
+        preset: Option<String>,
+    },
     /// Open the A/B/C queue screen, on a preset (see `locklab sim list`).
     Abc {
         /// The A/B/C preset to open first.

@@ -63,7 +63,12 @@ fn main() {
         }
         Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())
             .and_then(|dir| locklab::progress::cmd::run(&args, lang, &source, &dir)),
-        Some(Command::Frozen) => tui(Start::Frozen, lang, &source, cli.data_dir.as_deref()),
+        Some(Command::Frozen { preset }) => tui(
+            Start::Frozen(preset),
+            lang,
+            &source,
+            cli.data_dir.as_deref(),
+        ),
         Some(Command::Abc { preset }) => {
             tui(Start::Abc(preset), lang, &source, cli.data_dir.as_deref())
         }

@@ -74,6 +74,10 @@ fn frozen_screen_in_a_real_terminal() {
         }
     });
 
+    // The outcome stays hidden until the whole run is shown.
+    screen.wait_for("future hidden");
+    writer.write_all(b"v").expect("press v");
+    writer.flush().expect("flush");
     screen.wait_for("stale write rejected");
     writer.write_all(b"f").expect("press f");
     writer.flush().expect("flush");

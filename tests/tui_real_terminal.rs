@@ -27,9 +27,7 @@ struct Running {
 impl Running {
     fn start() -> Self {
         let r = Self::spawn(&["frozen"]);
-        r.wait_until("the first frame", |r| {
-            r.screen().contains("stale write rejected")
-        });
+        r.wait_until("the first frame", |r| r.screen().contains("Frozen holder"));
         r
     }
 
@@ -169,8 +167,7 @@ fn suspend_restores_stops_and_continue_takes_the_terminal_back() {
         after.contains(ALT_ON) && after.contains(MOUSE_ON) && !restored(&r.raw())
     });
     r.wait_until("a redraw", |r| {
-        r.raw_from(stopped_at).contains("stale write rejected")
-            && r.screen().contains("stale write rejected")
+        r.raw_from(stopped_at).contains("Frozen holder") && r.screen().contains("Frozen holder")
     });
     assert_ne!(r.state(), Some('T'));
     // Ctrl-Z in raw mode is a key; it suspends the same way.

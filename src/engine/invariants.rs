@@ -88,7 +88,13 @@ pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> u32 {
             directly |= bit(c);
             continue;
         }
-        if let Watched::Node(node) = target
+        // The node whose deletion this client needs: the one it watches, or, for a children
+        // watch, the first child (only its going can make the watcher first).
+        let needed = match target {
+            Watched::Node(node) => Some(node),
+            Watched::Children(dir) => zk.tree.first_child(dir).filter(|f| client.node != Some(*f)),
+        };
+        if let Some(node) = needed
             && let Some(owner) = zk.tree.node(node).owner.map(|s| zk.owner(s).0 as usize)
             && owner < n
         {

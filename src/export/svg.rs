@@ -5,8 +5,6 @@
 use std::fmt::Write as _;
 
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::redlock::RedlockSpan;
-use crate::engine::trace::snowflake::IdSpan;
 use crate::engine::trace::{Check, HerdMetrics, Judgement, Lane, Metrics, SpanState, Trace};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
@@ -16,75 +14,36 @@ const RIGHT: f64 = 30.0;
 const LANE_H: f64 = 34.0;
 const LANE_GAP: f64 = 12.0;
 
-/// Fill colour of a span. Holders and values are coloured by who they are.
-pub fn fill(state: SpanState, trace: &Trace) -> &'static str {
-    let by_actor = |a| match trace.name(a) {
-        "A" => "#43a047",
-        "B" => "#1e88e5",
-        "C" => "#8e24aa",
-        _ => "#bdbdbd",
-    };
-    match state {
-        SpanState::Holding { .. } => "#2e7d32",
-        SpanState::HoldingRead { .. } => "#66bb6a",
-        SpanState::Leading { .. } => "#2e7d32",
-        SpanState::Row { owner, .. } | SpanState::Task { owner, .. } => {
-            owner.map_or("#eceff1", by_actor)
-        }
-        SpanState::Claimed { .. } => "#2e7d32",
-        SpanState::ScannerStopped => "#424242",
-        SpanState::GaveUp { left_node: true } => "#8d6e63",
-        SpanState::GaveUp { .. } => "#cfd8dc",
-        SpanState::Backlog { waiting: 0, .. } => "#eceff1",
-        SpanState::Backlog { .. } => "#ffe082",
-        SpanState::Effects { count: 0 } => "#eceff1",
-        SpanState::Effects { count: 1 } => "#a5d6a7",
-        SpanState::Effects { .. } => "#ef9a9a",
-        SpanState::Frozen {
-            believes_holding: true,
-        } => "#ef6c00",
-        SpanState::Frozen { .. } => "#ffcc80",
-        SpanState::Suspended { .. } => "#fdd835",
-        SpanState::Reconnecting => "#fff59d",
-        SpanState::Lost => "#c62828",
-        SpanState::Released => "#cfd8dc",
-        SpanState::Stuck { .. } => "#6a1b9a",
-        SpanState::Crashed => "#424242",
-        SpanState::Retrying => "#bbdefb",
-        SpanState::Idle => "#f5f5f5",
-        SpanState::Creating => "#b3e5fc",
-        SpanState::OutcomeUnknown => "#ffe082",
-        SpanState::Reading | SpanState::Checking { .. } => "#81d4fa",
-        SpanState::Waiting { .. } => "#e3f2fd",
-        SpanState::Queue { holder, .. } => holder.map_or("#ffffff", by_actor),
-        SpanState::Leased { holder, .. } => by_actor(holder),
-        SpanState::Value { writer, .. } => by_actor(writer),
-        SpanState::Free => "#ffffff",
-        SpanState::Empty => "#fafafa",
-        SpanState::Redlock(s) => match s {
-            RedlockSpan::Acquiring { .. } => "#b3e5fc",
-            RedlockSpan::Holding { .. } => "#2e7d32",
-            RedlockSpan::Overdue => "#d84315",
-            RedlockSpan::Backoff => "#bbdefb",
-            RedlockSpan::Key { owner } => by_actor(owner),
-        },
-        SpanState::Snowflake(s) => match s {
-            IdSpan::Issued {
-                duplicate: true, ..
-            } => "#c62828",
-            IdSpan::Issued { held: 1.., .. } => "#9ccc65",
-            IdSpan::Issued { .. } => "#2e7d32",
-            IdSpan::Waiting { .. } => "#fff59d",
-            IdSpan::Refusing { .. } => "#9e9e9e",
-        },
+/// Fill colour of a span: the colour of its class on every terminal screen
+/// ([`crate::tui::theme::Class`]), in tones that print well, so a slide and the lab agree.
+pub fn fill(state: SpanState, _trace: &Trace) -> &'static str {
+    use crate::tui::theme::Class;
+    match Class::of(state) {
+        Class::Holding => "#2e7d32",
+        Class::FrozenHolding => "#ad1457",
+        Class::Frozen => "#f48fb1",
+        Class::Suspended => "#90caf9",
+        Class::Waiting => "#fdd835",
+        Class::Busy => "#b3e5fc",
+        Class::Unknown => "#fff59d",
+        Class::Lost => "#c62828",
+        Class::Stuck => "#ef5350",
+        Class::Crashed => "#424242",
+        Class::Released => "#eceff1",
+        Class::ServiceHeld => "#bdbdbd",
+        Class::Value => "#26c6da",
+        Class::Abandoned => "#1a237e",
+        Class::Overdue => "#ad1457",
+        Class::Duplicate => "#e65100",
+        Class::Refusing => "#a5d6a7",
+        Class::Nothing => "#fafafa",
     }
 }
 
 /// Text colour that stays readable on `fill`.
 fn ink(fill: &str) -> &'static str {
     let dark = [
-        "#2e7d32", "#ef6c00", "#c62828", "#6a1b9a", "#424242", "#1565c0", "#43a047", "#1e88e5",
-        "#8e24aa", "#d84315",
+        "#2e7d32", "#ad1457", "#c62828", "#424242", "#1565c0", "#1a237e", "#e65100",
     ];
     if dark.contains(&fill) {
         "#ffffff"

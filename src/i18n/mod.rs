@@ -2,6 +2,7 @@
 //! did; the terminal screens' words follow [`Ui`].
 
 pub mod explore;
+pub mod lab;
 pub mod redlock;
 pub mod sim;
 pub mod snowflake;

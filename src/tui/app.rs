@@ -99,6 +99,28 @@ pub enum Msg {
     Quiz(QuizMsg),
     /// A mouse-wheel notch: up (-1) or down (1).
     Wheel(i8),
+    /// Playback by event or by time.
+    TogglePace,
+    /// The next (`1`) or previous key moment.
+    Moment(i8),
+    /// The first invariant violation.
+    FirstViolation,
+    /// Zoom the time axis in (`1`), out (`-1`) or back to the whole run (`0`).
+    Zoom(i8),
+    /// Pan the zoomed time axis.
+    Pan(i8),
+    /// The sequence chart instead of the lanes, or back.
+    ToggleSequence,
+    /// Heartbeats in the sequence chart: shown, faint, hidden.
+    ToggleHeartbeats,
+    /// Move the event log's (or chart's) pick by one.
+    LogMove(i8),
+    /// A page up (`-1`) or down in the log, the chart or the herd rows.
+    Scroll(i8),
+    /// Herd: scroll the release rows by one.
+    Rows(i8),
+    /// Scroll the help popup.
+    HelpScroll(i8),
     /// A left click or drag at a cell.
     Pointer {
         col: u16,
@@ -111,6 +133,8 @@ pub struct App {
     pub theme: Theme,
     pub screen: ScreenId,
     pub help: bool,
+    /// The first row the help popup shows.
+    pub help_top: u16,
     pub size: (u16, u16),
     pub quit: bool,
     pub presets: Vec<&'static Preset>,
@@ -161,6 +185,7 @@ impl App {
             theme,
             screen,
             help: false,
+            help_top: 0,
             size: (MIN_COLS, MIN_ROWS),
             quit: false,
             home: HomeState::new(presets.len(), reader.topics.len()),
@@ -381,9 +406,10 @@ impl App {
             return;
         };
         match &p.params {
-            crate::engine::Params::Frozen(params) => {
-                self.frozen = FrozenState::new(params.clone());
-                self.frozen.locked = p.locked.clone();
+            crate::engine::Params::Frozen(_) => {
+                if let Some(f) = FrozenState::from_preset(p) {
+                    self.frozen = f;
+                }
                 self.screen = ScreenId::Frozen;
             }
             crate::engine::Params::Herd(params) => {
@@ -441,8 +467,8 @@ impl App {
     /// Whether a playback is running, so the loop should wake for ticks.
     pub fn playing(&self) -> bool {
         match self.screen {
-            ScreenId::Frozen => self.frozen.tl.playing,
-            ScreenId::Abc => self.abc.tl.playing,
+            ScreenId::Frozen => self.frozen.view.tl.playing,
+            ScreenId::Abc => self.abc.view.tl.playing,
             ScreenId::Explore => self.explore.is_running(),
             _ => false,
         }
@@ -459,7 +485,6 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         return None;
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     match key.code {
         KeyCode::Char('c') if ctrl => return Some(Msg::Quit),
         _ => {}
@@ -481,46 +506,19 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         KeyCode::Char('?') => return Some(Msg::ToggleHelp),
         KeyCode::Char('L') => return Some(Msg::ToggleLang),
         KeyCode::Esc | KeyCode::Char('q') if app.help => return Some(Msg::ToggleHelp),
+        KeyCode::Up | KeyCode::Char('k') if app.help => return Some(Msg::HelpScroll(-1)),
+        KeyCode::Down | KeyCode::Char('j') if app.help => return Some(Msg::HelpScroll(1)),
+        KeyCode::PageUp if app.help => return Some(Msg::HelpScroll(-10)),
+        KeyCode::PageDown if app.help => return Some(Msg::HelpScroll(10)),
         KeyCode::Esc | KeyCode::Char('q') => return Some(Msg::Back),
         _ if app.help || ctrl => return None,
         _ => {}
     }
-    let timeline = || match key.code {
-        KeyCode::Char(',') | KeyCode::Char('[') => Some(Msg::Step(-1)),
-        KeyCode::Char('.') | KeyCode::Char(']') => Some(Msg::Step(1)),
-        KeyCode::Home => Some(Msg::Jump(false)),
-        KeyCode::End => Some(Msg::Jump(true)),
-        KeyCode::Char(' ') => Some(Msg::TogglePlay),
-        KeyCode::Char('+') | KeyCode::Char('=') => Some(Msg::Speed(1)),
-        KeyCode::Char('-') | KeyCode::Char('_') => Some(Msg::Speed(-1)),
-        KeyCode::Char('c') => Some(Msg::Compare),
-        _ => None,
-    };
-    let sliders = || match key.code {
-        KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
-        KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
-        KeyCode::Left | KeyCode::Char('h') => Some(Msg::Adjust {
-            dir: -1,
-            coarse: shift,
-        }),
-        KeyCode::Right | KeyCode::Char('l') => Some(Msg::Adjust {
-            dir: 1,
-            coarse: shift,
-        }),
-        _ => None,
-    };
+    // The simulation screens read their keys from one table, which `?` help lists too.
+    if crate::tui::keys::drives(app.screen) {
+        return crate::tui::keys::map(app.screen, &key);
+    }
     match app.screen {
-        ScreenId::Present => match key.code {
-            KeyCode::Char(' ') | KeyCode::Right | KeyCode::Char('l') | KeyCode::PageDown => {
-                Some(Msg::Step(1))
-            }
-            KeyCode::Left | KeyCode::Char('h') | KeyCode::PageUp | KeyCode::Backspace => {
-                Some(Msg::Step(-1))
-            }
-            KeyCode::Char('r') => Some(Msg::Reveal),
-            KeyCode::Char('b') => Some(Msg::Blank),
-            _ => None,
-        },
         ScreenId::Home => match key.code {
             KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
@@ -536,31 +534,13 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             }),
             _ => None,
         },
-        ScreenId::Frozen => match key.code {
-            KeyCode::Char('f') => Some(Msg::ToggleFencing),
-            KeyCode::Char('s') => Some(Msg::ToggleStopOnLoss),
-            _ => sliders().or_else(timeline),
-        },
-        ScreenId::Herd => sliders(),
-        ScreenId::Explore => match key.code {
-            KeyCode::Char('x') => Some(Msg::Cancel),
-            KeyCode::Enter => Some(Msg::Enter),
-            _ => sliders(),
-        },
-        ScreenId::Abc => match key.code {
-            KeyCode::Char('p') | KeyCode::Tab => Some(Msg::Preset(1)),
-            KeyCode::Char('P') | KeyCode::BackTab => Some(Msg::Preset(-1)),
-            KeyCode::Left => Some(Msg::Step(-1)),
-            KeyCode::Right => Some(Msg::Step(1)),
-            KeyCode::Char('w') => Some(Msg::Variant(Variant::Watch)),
-            KeyCode::Char('r') => Some(Msg::Variant(Variant::Recovery)),
-            KeyCode::Char('a') => Some(Msg::Variant(Variant::Registration)),
-            KeyCode::Char('f') => Some(Msg::Variant(Variant::Fencing)),
-            KeyCode::Char('s') => Some(Msg::Variant(Variant::OnLoss)),
-            _ => timeline(),
-        },
         ScreenId::Reader => reader::map_key(key),
         ScreenId::Quiz | ScreenId::Stats => None,
+        ScreenId::Frozen
+        | ScreenId::Abc
+        | ScreenId::Herd
+        | ScreenId::Present
+        | ScreenId::Explore => None,
     }
 }
 
@@ -618,7 +598,13 @@ fn apply(app: &mut App, msg: Msg) {
             }
             _ => app.reader.quiz_pending(i),
         },
-        Msg::ToggleHelp => app.help = !app.help,
+        Msg::ToggleHelp => {
+            app.help = !app.help;
+            app.help_top = 0;
+        }
+        Msg::HelpScroll(d) => {
+            app.help_top = (i32::from(app.help_top) + i32::from(d)).clamp(0, 200) as u16;
+        }
         Msg::ToggleLang => app.lang = app.lang.toggle(),
         Msg::Resize(w, h) => app.size = (w, h),
         Msg::OpenPreset(i) => app.open_preset(i),
@@ -627,8 +613,8 @@ fn apply(app: &mut App, msg: Msg) {
         }
         Msg::Back => {
             app.help = false;
-            app.frozen.tl.playing = false;
-            app.abc.tl.playing = false;
+            app.frozen.view.tl.playing = false;
+            app.abc.view.tl.playing = false;
             // A search never goes on out of sight.
             app.explore.cancel();
             if app.screen == ScreenId::Reader {
@@ -642,8 +628,8 @@ fn apply(app: &mut App, msg: Msg) {
             }
         }
         Msg::Tick => match app.screen {
-            ScreenId::Frozen => app.frozen.tl.tick(&app.frozen.trace),
-            ScreenId::Abc => app.abc.tl.tick(&app.abc.trace),
+            ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.trace),
+            ScreenId::Abc => app.abc.view.tl.tick(&app.abc.trace),
             ScreenId::Quiz => {
                 let now = (app.clock)();
                 if let Some(q) = app.quiz.as_mut() {
@@ -729,47 +715,27 @@ fn screen_update(app: &mut App, msg: Msg) {
             Msg::Pointer { row, .. } if !app.too_small() => app.home.click(area, row),
             _ => {}
         },
-        ScreenId::Frozen => {
-            let s = &mut app.frozen;
-            match msg {
-                Msg::Up => s.focus_by(-1),
-                Msg::Down => s.focus_by(1),
-                Msg::Adjust { dir, coarse } => s.adjust(dir, coarse),
-                Msg::Step(d) => s.tl.step(&s.trace, d),
-                Msg::Jump(e) => s.tl.jump(&s.trace, e),
-                Msg::TogglePlay => s.tl.toggle_play(&s.trace),
-                Msg::Speed(d) => s.tl.change_speed(d),
-                Msg::ToggleFencing => s.toggle_fencing(),
-                Msg::ToggleStopOnLoss => s.toggle_stop_on_loss(),
-                Msg::Compare => s.toggle_compare(),
-                Msg::Pointer { col, row } if !small => s.click(area, col, row),
-                _ => {}
-            }
-        }
+        ScreenId::Frozen => match msg {
+            Msg::Pointer { .. } if small => {}
+            m => app.frozen.update(m, area, app.lang),
+        },
         ScreenId::Herd => {
             let s = &mut app.herd;
             match msg {
                 Msg::Up => s.focus_by(-1),
                 Msg::Down => s.focus_by(1),
-                Msg::Adjust { dir, coarse } => s.adjust(dir, coarse),
-                Msg::Pointer { col, row } if !small => s.click(area, col, row),
+                Msg::Adjust { dir, coarse } => s.adjust(dir, coarse, app.lang),
+                Msg::Rows(d) => s.scroll(i64::from(d)),
+                Msg::Scroll(d) => s.scroll(i64::from(d) * 10),
+                Msg::Wheel(d) => s.scroll(i64::from(d) * 3),
+                Msg::Pointer { col, row } if !small => s.click(area, col, row, app.lang),
                 _ => {}
             }
         }
-        ScreenId::Abc => {
-            let s = &mut app.abc;
-            match msg {
-                Msg::Step(d) => s.tl.step(&s.trace, d),
-                Msg::Jump(e) => s.tl.jump(&s.trace, e),
-                Msg::TogglePlay => s.tl.toggle_play(&s.trace),
-                Msg::Speed(d) => s.tl.change_speed(d),
-                Msg::Variant(v) => s.toggle(v),
-                Msg::Preset(d) => s.cycle(d),
-                Msg::Compare => s.toggle_compare(),
-                Msg::Pointer { col, row } if !small => s.click(area, col, row),
-                _ => {}
-            }
-        }
+        ScreenId::Abc => match msg {
+            Msg::Pointer { .. } if small => {}
+            m => app.abc.update(m, area, app.lang),
+        },
         ScreenId::Quiz => {
             let (Msg::Quiz(m), Some(q)) = (msg, app.quiz.as_mut()) else {
                 return;
@@ -864,7 +830,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ScreenId::Explore => screens::explore::render(&app.explore, lang, theme, area, buf),
     }
     if app.help {
-        screens::help::render(app.screen, lang, theme, area, buf);
+        screens::help::render(app.screen, app.help_top, lang, theme, area, buf);
     }
 }
 

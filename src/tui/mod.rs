@@ -4,6 +4,8 @@
 //! at once when a signal arrives, see [`signals`]), maps it to a message, updates and redraws.
 
 pub mod app;
+pub mod compare;
+pub mod keys;
 pub mod learn;
 pub mod markdown;
 pub mod reading;
@@ -37,7 +39,7 @@ const IDLE_WAKE: Duration = Duration::from_millis(500);
 #[derive(Debug, Clone, PartialEq)]
 pub enum Start {
     Home,
-    Frozen,
+    Frozen(Option<String>),
     Abc(Option<String>),
     Herd,
     /// The presenter view of a preset or scenario file.
@@ -67,20 +69,25 @@ impl TuiError {
 
 /// Checks what the command line asked to open before touching the terminal.
 pub fn check_start(start: &Start) -> Result<(), String> {
-    if let Start::Abc(Some(name)) = start {
-        let abc: Vec<&str> = crate::preset::active()
-            .iter()
-            .filter(|p| p.family == crate::engine::trace::Family::Abc)
-            .map(|p| p.name.as_str())
-            .collect();
-        if !abc.contains(&name.as_str()) {
-            return Err(format!(
-                "no A/B/C preset named `{name}`; choose one of: {}",
-                abc.join(", ")
-            ));
-        }
+    use crate::engine::trace::Family;
+    let (name, family, what) = match start {
+        Start::Abc(Some(name)) => (name, Family::Abc, "A/B/C"),
+        Start::Frozen(Some(name)) => (name, Family::Frozen, "frozen-holder"),
+        _ => return Ok(()),
+    };
+    let known: Vec<&str> = crate::preset::active()
+        .iter()
+        .filter(|p| p.family == family)
+        .map(|p| p.name.as_str())
+        .collect();
+    if known.contains(&name.as_str()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "no {what} preset named `{name}`; choose one of: {}",
+            known.join(", ")
+        ))
     }
-    Ok(())
 }
 
 /// How long the loop gets to wind down by itself after the terminal hangs up.
@@ -152,9 +159,13 @@ pub fn run(
         return Err(TuiError::NotATerminal);
     }
     let mut quiz = None;
+    let mut frozen = None;
     let (screen, preset, present) = match start {
         Start::Home => (ScreenId::Home, None, None),
-        Start::Frozen => (ScreenId::Frozen, None, None),
+        Start::Frozen(name) => {
+            frozen = name;
+            (ScreenId::Frozen, None, None)
+        }
         Start::Abc(p) => (ScreenId::Abc, p, None),
         Start::Herd => (ScreenId::Herd, None, None),
         Start::Present(p) => (ScreenId::Home, None, Some(p)),
@@ -174,6 +185,13 @@ pub fn run(
     );
     if let Some(p) = present {
         app.present_preset(*p, true);
+    }
+    if let Some(f) = frozen
+        .as_deref()
+        .and_then(|n| crate::preset::active().iter().find(|p| p.name == n))
+        .and_then(screens::frozen::FrozenState::from_preset)
+    {
+        app.frozen = f;
     }
     let now = crate::quiz::cmd::now();
     let calendar = crate::quiz::cmd::calendar(now);

@@ -19,6 +19,7 @@ use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
 use crate::quiz::sched::Calendar;
 
 mod explore;
+mod lab;
 mod quiz;
 mod quiz_modes;
 mod reader;
@@ -90,6 +91,9 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
         for lang in LANGS {
             let mut a = app(ScreenId::Frozen, lang, size);
             assert_eq!(frozen_verdict(&a.frozen), Verdict::StaleWriteRejected);
+            // The outcome stays hidden until the whole run is shown.
+            assert!(!screen(&a).contains(verdict_short(Verdict::StaleWriteRejected, lang)));
+            press(&mut a, key('v'));
             let s = screen(&a);
             assert!(
                 s.contains(verdict_short(Verdict::StaleWriteRejected, lang)),
@@ -109,7 +113,7 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
             );
             assert!(s.contains(&filled), "{filled} missing:\n{s}");
             // The cursor starts at the beginning of the run, and the title says so.
-            assert_eq!(a.frozen.tl.cursor_ms, 0);
+            assert_eq!(a.frozen.view.tl.cursor_ms, 0);
             let title = format!(
                 "{} {} / {} s",
                 ui(Ui::Cursor, lang),
@@ -136,7 +140,7 @@ fn frozen_cursor_walks_events_and_shows_the_resource() {
     let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
     press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     let end = a.frozen.trace.end_ms;
-    assert_eq!(a.frozen.tl.cursor_ms, end);
+    assert_eq!(a.frozen.view.tl.cursor_ms, end);
     let s = screen(&a);
     let Metrics::Frozen(m) = &a.frozen.trace.metrics else {
         panic!()
@@ -152,16 +156,19 @@ fn frozen_cursor_walks_events_and_shows_the_resource() {
     );
     let final_value = m.final_value.clone().unwrap();
     assert!(
-        s.contains(&format!("{}: {final_value}", ui(Ui::LastWriter, Lang::En))),
+        s.contains(&format!(
+            "{}: {final_value} (token",
+            ui(Ui::Value, Lang::En)
+        )),
         "{s}"
     );
     // Stepping back lands on events, each explained in words.
     press(&mut a, key(','));
-    let e = a.frozen.tl.current(&a.frozen.trace).unwrap().clone();
-    assert_eq!(a.frozen.tl.cursor_ms, e.at_ms);
+    let e = a.frozen.view.tl.current(&a.frozen.trace).unwrap().clone();
+    assert_eq!(a.frozen.view.tl.cursor_ms, e.at_ms);
     assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.frozen.trace, Lang::En)[..30]));
     press(&mut a, KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
-    assert_eq!(a.frozen.tl.cursor_ms, 0);
+    assert_eq!(a.frozen.view.tl.cursor_ms, 0);
 }
 
 #[test]
@@ -179,6 +186,7 @@ fn frozen_sliders_rerun_the_engine() {
     assert_eq!(a.frozen.params.pause_len_ms, 0);
     assert_ne!(a.frozen.trace, before);
     assert_eq!(frozen_verdict(&a.frozen), Verdict::NoIncident);
+    press(&mut a, key('v'));
     assert!(screen(&a).contains(verdict_short(Verdict::NoIncident, Lang::En)));
 }
 
@@ -204,10 +212,14 @@ fn frozen_mouse_sets_sliders_and_cursor() {
         map_mouse(click(lanes.x + lanes.width / 2, lay.lanes.y + 2)).unwrap(),
     );
     assert_eq!(
-        a.frozen.tl.cursor_ms,
-        super::widgets::lanes::time_at(lanes, a.frozen.trace.end_ms, lanes.x + lanes.width / 2)
+        a.frozen.view.tl.cursor_ms,
+        super::widgets::lanes::time_at(
+            lanes,
+            (0, a.frozen.trace.end_ms),
+            lanes.x + lanes.width / 2
+        )
     );
-    assert!(a.frozen.tl.cursor_ms > 0);
+    assert!(a.frozen.view.tl.cursor_ms > 0);
 }
 
 #[test]
@@ -216,6 +228,7 @@ fn frozen_compare_shows_both_runs_with_one_cursor() {
         for lang in LANGS {
             let mut a = app(ScreenId::Frozen, lang, size);
             press(&mut a, key('c'));
+            press(&mut a, key('v'));
             let s = screen(&a);
             assert!(
                 s.contains(verdict_short(Verdict::StaleWriteRejected, lang)),
@@ -248,9 +261,11 @@ fn herd_totals_come_from_three_engine_runs() {
             let s = screen(&a);
             assert!(s.contains(&herd.to_string()), "{s}");
             assert!(s.contains(&chain.to_string()), "{s}");
-            assert!(s.contains(ui(Ui::HerdLegend, lang)));
-            // The first chart row: the winner, then 49 woken for nothing.
-            assert!(s.contains(&format!("#{}", "+".repeat(49))), "{s}");
+            // Both sides of the picture name their totals, for the same N.
+            let side = format!("k=50: {herd} {}", ui(Ui::Notifications, lang));
+            assert!(s.contains(&side), "{side} missing:\n{s}");
+            let side = format!("k=1: {chain} {}", ui(Ui::Notifications, lang));
+            assert!(s.contains(&side), "{side} missing:\n{s}");
         }
     }
 }
@@ -294,7 +309,7 @@ fn abc_badges_turn_red_from_the_first_violation() {
             let s = screen(&a);
             assert!(s.contains(&format!("[ok] {label}")), "{s}");
             press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
-            assert!(a.abc.tl.cursor_ms >= inv.first_violation_ms().unwrap());
+            assert!(a.abc.view.tl.cursor_ms >= inv.first_violation_ms().unwrap());
             let s = screen(&a);
             assert!(s.contains(&format!("[!!] {label}")), "{s}");
             assert!(s.contains("watch-race-broken"));
@@ -331,6 +346,7 @@ fn abc_variants_and_presets_rerun_the_engine() {
     // The herd preset wakes more than one per release; the chain preset exactly one.
     let mut a = App::new(ScreenId::Abc, Some("herd"), Lang::En, Theme::default());
     a.size = (160, 48);
+    press(&mut a, key('v'));
     let Metrics::Abc(m) = &a.abc.trace.metrics else {
         panic!()
     };
@@ -376,13 +392,13 @@ fn help_overlay_lists_the_keys_of_each_screen() {
         ScreenId::Reader,
     ] {
         for lang in LANGS {
-            let mut a = app(screen_id, lang, (160, 48));
+            let mut a = app(screen_id, lang, (160, 90));
             press(&mut a, key('?'));
             assert!(a.help);
             let s = screen(&a);
             for (k, what) in super::screens::help::keys(screen_id) {
-                assert!(s.contains(k), "{k} missing");
-                assert!(s.contains(ui(what, lang)), "{:?} missing:\n{s}", what);
+                assert!(s.contains(&k), "{k} missing");
+                assert!(s.contains(what.text(lang)), "{:?} missing:\n{s}", what);
             }
             // While help is open, screen keys do nothing; Esc closes it.
             press(&mut a, key('f'));
@@ -421,22 +437,27 @@ fn small_terminals_ask_to_enlarge_and_never_panic() {
 
 #[test]
 fn chinese_labels_keep_lanes_aligned() {
-    let a = app(ScreenId::Frozen, Lang::Zh, (80, 24));
-    let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
-    super::app::render(&a, buf.area, &mut buf);
-    let lay = super::screens::frozen::layout(buf.area, false);
-    let x = super::widgets::lanes::LABEL_COLS;
-    for (i, lane) in a.frozen.trace.lanes.iter().enumerate() {
-        let y = lay.lanes.y + 1 + i as u16;
-        let want = crate::export::text::glyph(lane.spans[0].state, &a.frozen.trace);
-        let got = buf[(x + 1, y)].symbol().to_string();
-        assert_eq!(
-            got,
-            want.to_string(),
-            "lane {} row {y}: {}",
-            a.frozen.trace.name(lane.actor),
-            text(&buf)
-        );
+    for mono in [false, true] {
+        let mut a = app(ScreenId::Frozen, Lang::Zh, (80, 24));
+        a.theme = Theme { mono };
+        press(&mut a, key('v'));
+        let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+        super::app::render(&a, buf.area, &mut buf);
+        let lay = super::screens::frozen::layout(buf.area, false);
+        let x = super::widgets::lanes::LABEL_COLS + 1;
+        let per = (lay.lanes.height - 2) / a.frozen.trace.lanes.len() as u16;
+        for (i, lane) in a.frozen.trace.lanes.iter().enumerate() {
+            let y = lay.lanes.y + 1 + i as u16 * per;
+            // The lower half of each bar starts right after the Chinese label, in its colour
+            // (or, without colour, its class's glyph).
+            let class = super::theme::Class::of(lane.spans[0].state);
+            let cell = &buf[(x, y + per - 1)];
+            if mono {
+                assert_eq!(cell.symbol(), class.glyph().to_string(), "{}", text(&buf));
+            } else if let Some(c) = class.colour() {
+                assert_eq!(cell.fg, c, "lane {i}: {}", text(&buf));
+            }
+        }
     }
 }
 
@@ -519,11 +540,19 @@ fn playback_advances_and_stops_at_the_end() {
     let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
     press(&mut a, key(' '));
     assert!(a.playing());
-    for _ in 0..super::timeline::TICKS_PER_RUN + 5 {
+    // By event: each notable event gets its ticks, then playback stops at the end.
+    let notable = a
+        .frozen
+        .trace
+        .events
+        .iter()
+        .filter(|e| super::timeline::notable(e))
+        .count() as u32;
+    for _ in 0..(notable + 2) * super::timeline::TICKS_PER_EVENT {
         update(&mut a, Msg::Tick);
     }
     assert!(!a.playing());
-    assert_eq!(a.frozen.tl.cursor_ms, a.frozen.trace.end_ms);
+    assert_eq!(a.frozen.view.tl.cursor_ms, a.frozen.trace.end_ms);
 }
 
 fn input() -> impl Strategy<Value = Input> {
@@ -572,9 +601,12 @@ fn check_consistent(a: &App) {
     assert!(a.herd.focus < crate::engine::params::HERD_SPECS.len());
     assert!(a.herd.params.fanout >= 1 && a.herd.params.fanout <= a.herd.params.waiters);
     assert!(a.herd.params.waiters <= super::screens::herd::SCREEN_MAX_WAITERS);
-    assert!(a.frozen.tl.cursor_ms <= a.frozen.trace.end_ms);
-    assert!(a.abc.tl.cursor_ms <= a.abc.trace.end_ms);
-    for (tl, trace) in [(&a.frozen.tl, &a.frozen.trace), (&a.abc.tl, &a.abc.trace)] {
+    assert!(a.frozen.view.tl.cursor_ms <= a.frozen.trace.end_ms);
+    assert!(a.abc.view.tl.cursor_ms <= a.abc.trace.end_ms);
+    for (tl, trace) in [
+        (&a.frozen.view.tl, &a.frozen.trace),
+        (&a.abc.view.tl, &a.abc.trace),
+    ] {
         if let Some(i) = tl.event {
             assert!(i < trace.events.len());
         }
@@ -671,15 +703,21 @@ proptest! {
 fn no_color_draws_states_by_glyph_alone() {
     let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
     a.theme = Theme { mono: true };
+    press(&mut a, key('v'));
     let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
     super::app::render(&a, buf.area, &mut buf);
     use ratatui::style::Color;
     for cell in &buf.content {
         assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset));
     }
-    // Held, frozen-while-holding and lost still read differently.
+    // Held, frozen-while-holding and lost still read differently, on A's own row.
+    use super::theme::Class;
+    let lay = super::screens::frozen::layout(buf.area, false);
     let s = text(&buf);
-    assert!(s.contains("=#") && s.contains("#x"), "{s}");
+    let a_row = s.lines().nth(lay.lanes.y as usize + 2).unwrap_or_default();
+    for c in [Class::Holding, Class::FrozenHolding, Class::Lost] {
+        assert!(a_row.contains(c.glyph()), "{c:?} in {a_row}\n{s}");
+    }
 }
 
 #[test]
@@ -757,6 +795,33 @@ ask = "verdict"
 question = { zh = "结论是什么？", en = "What is the verdict?" }
 "#;
 
+/// Whether a presenter screen shows `caption`: written out, or in large type (the first row of
+/// the same large letters drawn on their own appears on screen).
+fn shows_caption(screen_text: &str, caption: &str, screen_width: u16) -> bool {
+    use super::widgets::big_caption::big_lines;
+    use ratatui::widgets::Widget;
+    let first: String = caption.chars().take(6).collect();
+    if screen_text.contains(&first) {
+        return true;
+    }
+    let width = screen_width - 2;
+    let Some(lines) = big_lines(caption, width, u16::MAX) else {
+        return false;
+    };
+    let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, width, 4));
+    tui_big_text::BigText::builder()
+        .pixel_size(tui_big_text::PixelSize::Quadrant)
+        .lines(vec![ratatui::text::Line::from(lines[0].clone())])
+        .build()
+        .render(buf.area, &mut buf);
+    let rows = text(&buf);
+    let row = rows
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default();
+    !row.trim().is_empty() && screen_text.contains(row.trim())
+}
+
 fn presenter(lang: Lang, size: (u16, u16)) -> App {
     let preset = crate::preset::parse("demo", "demo.toml", SCRIPTED).expect("valid script");
     let mut a = app(ScreenId::Home, lang, size);
@@ -770,7 +835,7 @@ fn the_presenter_steps_hides_and_reveals_engine_answers() {
         let mut a = presenter(Lang::En, size);
         let first = screen(&a);
         assert!(
-            first.contains("A freezes.") && first.contains("1/4"),
+            shows_caption(&first, "A freezes.", size.0) && first.contains("1/4"),
             "{first}"
         );
         press(&mut a, key(' '));
@@ -843,8 +908,11 @@ fn every_shipped_script_steps_to_the_end_in_both_languages() {
                     let s = screen(&a);
                     let step = a.present.as_ref().map_or(0, |s| s.step);
                     let caption = lang.pick(&p.script[step].caption.zh, &p.script[step].caption.en);
-                    let first_words: String = caption.chars().take(6).collect();
-                    assert!(s.contains(&first_words), "{} step {step}: {s}", p.name);
+                    assert!(
+                        shows_caption(&s, caption, size.0),
+                        "{} step {step}: {s}",
+                        p.name
+                    );
                     press(&mut a, key(' '));
                 }
                 let st = a.present.as_ref().unwrap();
@@ -859,14 +927,16 @@ fn every_shipped_script_steps_to_the_end_in_both_languages() {
 #[test]
 fn playback_speed_changes_how_far_a_tick_moves() {
     let mut a = app(ScreenId::Frozen, Lang::En, (100, 30));
+    press(&mut a, key('e'));
+    assert_eq!(a.frozen.view.tl.pace, super::timeline::Pace::Time);
     press(&mut a, key(' '));
     update(&mut a, Msg::Tick);
-    let normal = a.frozen.tl.cursor_ms;
+    let normal = a.frozen.view.tl.cursor_ms;
     press(&mut a, key('+'));
     press(&mut a, key('+'));
     update(&mut a, Msg::Tick);
     assert_eq!(
-        a.frozen.tl.cursor_ms - normal,
+        a.frozen.view.tl.cursor_ms - normal,
         4 * normal,
         "four times faster"
     );
@@ -875,7 +945,7 @@ fn playback_speed_changes_how_far_a_tick_moves() {
         press(&mut a, key('-'));
     }
     assert_eq!(
-        a.frozen.tl.speed_factor(),
+        a.frozen.view.tl.speed_factor(),
         0.25,
         "the slowest speed is a quarter"
     );
@@ -897,5 +967,12 @@ fn a_preset_s_locked_sliders_do_not_move() {
     let before = a.frozen.params.ttl_ms;
     press(&mut a, KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
     assert_eq!(a.frozen.params.ttl_ms, before, "TTL is locked");
+    // Touching it says so, naming the slider.
+    assert!(
+        screen(&a).contains("\"TTL\" is locked by this preset"),
+        "{}",
+        screen(&a)
+    );
+    press(&mut a, key('.'));
     assert!(screen(&a).contains("[parameters locked by this preset]"));
 }

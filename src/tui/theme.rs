@@ -1,7 +1,9 @@
-//! Styles for every screen, in one place.
+//! Styles for every screen, in one place, with one meaning per colour and per glyph.
 //!
-//! With `NO_COLOR` set the theme is monochrome: lane states then differ only by their glyph
-//! (the same characters as the text export), so nothing depends on colour to be understood.
+//! Every lane state belongs to one [`Class`]; the class decides the colour and the glyph on every
+//! screen (frozen holder, A/B/C, presenter, legend, help), so green always means "holds the lock"
+//! and yellow always "waits for it". With `NO_COLOR` set the theme is monochrome: each class then
+//! keeps its own fill glyph, so nothing depends on colour to be understood.
 
 use ratatui::style::{Color, Modifier, Style};
 
@@ -13,6 +15,226 @@ use crate::engine::trace::snowflake::IdSpan;
 pub struct Theme {
     /// No colours at all: glyphs, bold and reverse video only.
     pub mono: bool,
+}
+
+/// What a span means to a learner: the unit of the legend and of the colour scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Holds the lock (and believes it).
+    Holding,
+    /// Frozen in a pause while still believing it holds the lock: the dangerous one.
+    FrozenHolding,
+    /// Frozen, not holding.
+    Frozen,
+    /// Holds the lock but holds back its side effects (knows it is disconnected).
+    Suspended,
+    /// Waits for the lock: a watch, or asking again and again.
+    Waiting,
+    /// Talking to the service: creating, reading, checking, reconnecting.
+    Busy,
+    /// A create whose reply was lost.
+    Unknown,
+    /// Knows it lost the lock.
+    Lost,
+    /// Waits for something that can never happen.
+    Stuck,
+    Crashed,
+    /// Done with the lock.
+    Released,
+    /// The service's view: someone holds the lock (a lease or the first child).
+    ServiceHeld,
+    /// The resource holds a value.
+    Value,
+    /// Gave up waiting and left its node in the queue, where it blocks whoever is behind it.
+    Abandoned,
+    /// Believes it holds after the time it computed for itself ran out (Redlock's validity).
+    Overdue,
+    /// Something that must happen once happened again: an ID issued twice, a charge made twice.
+    Duplicate,
+    /// A defence at work: requests turned down until it is safe again.
+    Refusing,
+    /// Nothing: idle, free, empty.
+    Nothing,
+}
+
+impl Class {
+    /// Every class a legend can show, in legend order.
+    pub const ALL: [Class; 18] = [
+        Class::Holding,
+        Class::FrozenHolding,
+        Class::Frozen,
+        Class::Suspended,
+        Class::Waiting,
+        Class::Busy,
+        Class::Unknown,
+        Class::Lost,
+        Class::Stuck,
+        Class::Crashed,
+        Class::Released,
+        Class::ServiceHeld,
+        Class::Value,
+        Class::Abandoned,
+        Class::Overdue,
+        Class::Duplicate,
+        Class::Refusing,
+        Class::Nothing,
+    ];
+
+    pub fn of(state: SpanState) -> Class {
+        match state {
+            SpanState::Holding { .. }
+            | SpanState::HoldingRead { .. }
+            | SpanState::Leading { .. }
+            | SpanState::Claimed { .. } => Class::Holding,
+            SpanState::Frozen {
+                believes_holding: true,
+            } => Class::FrozenHolding,
+            SpanState::Frozen { .. } => Class::Frozen,
+            SpanState::Suspended { .. } => Class::Suspended,
+            SpanState::Waiting { .. } | SpanState::Retrying => Class::Waiting,
+            SpanState::Backlog { waiting: 0, .. } => Class::Nothing,
+            SpanState::Backlog { .. } => Class::Waiting,
+            SpanState::Creating
+            | SpanState::Reading
+            | SpanState::Checking { .. }
+            | SpanState::Reconnecting => Class::Busy,
+            SpanState::OutcomeUnknown => Class::Unknown,
+            SpanState::Lost => Class::Lost,
+            SpanState::Stuck { .. } | SpanState::ScannerStopped => Class::Stuck,
+            SpanState::Crashed => Class::Crashed,
+            SpanState::Released | SpanState::GaveUp { left_node: false } => Class::Released,
+            SpanState::GaveUp { left_node: true } => Class::Abandoned,
+            SpanState::Queue {
+                holder: Some(_), ..
+            }
+            | SpanState::Leased { .. } => Class::ServiceHeld,
+            SpanState::Value { .. } | SpanState::Row { .. } | SpanState::Task { .. } => {
+                Class::Value
+            }
+            SpanState::Effects { count: 0 } => Class::Nothing,
+            SpanState::Effects { count: 1 } => Class::Value,
+            SpanState::Effects { .. } => Class::Duplicate,
+            SpanState::Redlock(s) => match s {
+                RedlockSpan::Acquiring { .. } => Class::Busy,
+                RedlockSpan::Holding { .. } => Class::Holding,
+                RedlockSpan::Overdue => Class::Overdue,
+                RedlockSpan::Backoff => Class::Waiting,
+                RedlockSpan::Key { .. } => Class::ServiceHeld,
+            },
+            SpanState::Snowflake(s) => match s {
+                IdSpan::Issued {
+                    duplicate: true, ..
+                } => Class::Duplicate,
+                IdSpan::Issued { .. } => Class::Value,
+                IdSpan::Waiting { .. } => Class::Waiting,
+                IdSpan::Refusing { .. } => Class::Refusing,
+            },
+            SpanState::Queue { holder: None, .. }
+            | SpanState::Idle
+            | SpanState::Free
+            | SpanState::Empty => Class::Nothing,
+        }
+    }
+
+    /// The fill glyph of this class under `NO_COLOR` (and in the legend). No two classes share
+    /// one, and none is a letter, so a lane never reads as a run of repeated letters.
+    pub fn glyph(self) -> char {
+        match self {
+            Class::Holding => '█',
+            Class::FrozenHolding => '▓',
+            Class::Frozen => '▒',
+            Class::Suspended => '▞',
+            Class::Waiting => '░',
+            Class::Busy => '┄',
+            Class::Unknown => '?',
+            Class::Lost => '╳',
+            Class::Stuck => '!',
+            Class::Crashed => '▁',
+            Class::Released => '·',
+            Class::ServiceHeld => '▬',
+            Class::Value => '≡',
+            Class::Abandoned => '⌧',
+            Class::Overdue => '▙',
+            Class::Duplicate => '‼',
+            Class::Refusing => '⊖',
+            Class::Nothing => ' ',
+        }
+    }
+
+    /// The colour of this class's bars.
+    pub fn colour(self) -> Option<Color> {
+        Some(match self {
+            Class::Holding => Color::Green,
+            Class::FrozenHolding => Color::Magenta,
+            Class::Frozen => Color::LightMagenta,
+            Class::Suspended => Color::LightBlue,
+            Class::Waiting => Color::Yellow,
+            Class::Busy => Color::LightCyan,
+            Class::Unknown => Color::LightYellow,
+            Class::Lost => Color::Red,
+            Class::Stuck => Color::LightRed,
+            Class::Crashed => Color::DarkGray,
+            Class::ServiceHeld => Color::Gray,
+            Class::Value => Color::Cyan,
+            Class::Abandoned => Color::Blue,
+            // The same danger as a frozen holder: a belief the lock no longer backs.
+            Class::Overdue => Color::Magenta,
+            Class::Duplicate => Color::Indexed(202),
+            Class::Refusing => Color::LightGreen,
+            Class::Released | Class::Nothing => return None,
+        })
+    }
+}
+
+/// A marker drawn on a lane: one glyph and one style per meaning, on every screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// An accepted write from a writer that still held the lock.
+    WriteOk,
+    /// A write the resource refused.
+    WriteRefused,
+    /// An accepted stale write: the alarm.
+    WriteStale,
+    /// The lock granted.
+    Grant,
+    /// A watch fired / a waiter woken.
+    Wake,
+    /// A keepalive sent.
+    Keepalive,
+    /// The lease deadline in force at the cursor.
+    Deadline,
+    /// A session or lease expired.
+    Expired,
+    /// Where two compared runs part.
+    Differs,
+}
+
+impl Mark {
+    pub const ALL: [Mark; 9] = [
+        Mark::WriteOk,
+        Mark::WriteRefused,
+        Mark::WriteStale,
+        Mark::Grant,
+        Mark::Wake,
+        Mark::Keepalive,
+        Mark::Deadline,
+        Mark::Expired,
+        Mark::Differs,
+    ];
+
+    pub fn glyph(self) -> char {
+        match self {
+            Mark::WriteOk => '✓',
+            Mark::WriteRefused => '✗',
+            Mark::WriteStale => '⚠',
+            Mark::Grant => '◆',
+            Mark::Wake => '↯',
+            Mark::Keepalive => '♥',
+            Mark::Deadline => '┆',
+            Mark::Expired => '✕',
+            Mark::Differs => '◇',
+        }
+    }
 }
 
 impl Theme {
@@ -30,62 +252,65 @@ impl Theme {
         }
     }
 
-    /// The style of one lane cell in `state`. Colour mode paints the background so a span reads
-    /// as a bar; the glyph stays on top so mono and colour show the same information.
-    pub fn state(self, state: SpanState) -> Style {
-        if self.mono {
-            return Style::new();
+    /// The style of the first row of a bar: the class's colour as background with dark text
+    /// written on it. Monochrome: plain (the glyph carries the meaning).
+    pub fn bar(self, class: Class) -> Style {
+        match (self.mono, class.colour()) {
+            (false, Some(c)) => Style::new().bg(c).fg(Color::Black),
+            _ => Style::new(),
         }
-        let bg = match state {
-            SpanState::Holding { .. } | SpanState::Leased { .. } => Color::Green,
-            SpanState::HoldingRead { .. } => Color::LightGreen,
-            SpanState::Leading { .. } => Color::Green,
-            SpanState::Row { .. } | SpanState::Task { .. } => Color::Cyan,
-            SpanState::Claimed { .. } => Color::Green,
-            SpanState::ScannerStopped => Color::Red,
-            SpanState::GaveUp { left_node: true } => Color::LightRed,
-            SpanState::GaveUp { .. } => return Style::new(),
-            SpanState::Backlog { waiting: 0, .. } | SpanState::Effects { count: 0 } => {
-                return Style::new();
-            }
-            SpanState::Backlog { .. } => Color::Yellow,
-            SpanState::Effects { count: 1 } => Color::Cyan,
-            SpanState::Effects { .. } => Color::Red,
-            SpanState::Frozen {
-                believes_holding: true,
-            } => Color::Magenta,
-            SpanState::Frozen { .. } | SpanState::Suspended { .. } => Color::Blue,
-            SpanState::Lost | SpanState::Crashed | SpanState::Stuck { .. } => Color::Red,
-            SpanState::Value { .. } => Color::Cyan,
-            SpanState::Waiting { .. } | SpanState::Retrying | SpanState::Queue { .. } => {
-                Color::Yellow
-            }
-            SpanState::Creating
-            | SpanState::OutcomeUnknown
-            | SpanState::Reading
-            | SpanState::Checking { .. }
-            | SpanState::Reconnecting => Color::LightYellow,
-            SpanState::Idle | SpanState::Released | SpanState::Free | SpanState::Empty => {
-                return Style::new();
-            }
-            SpanState::Redlock(s) => match s {
-                RedlockSpan::Acquiring { .. } => Color::LightYellow,
-                RedlockSpan::Holding { .. } => Color::Green,
-                RedlockSpan::Overdue => Color::Magenta,
-                RedlockSpan::Backoff => Color::Yellow,
-                RedlockSpan::Key { .. } => Color::Cyan,
-            },
-            SpanState::Snowflake(s) => match s {
-                IdSpan::Issued {
-                    duplicate: true, ..
-                } => Color::Red,
-                IdSpan::Issued { held: 1.., .. } => Color::LightGreen,
-                IdSpan::Issued { .. } => Color::Green,
-                IdSpan::Waiting { .. } => Color::Yellow,
-                IdSpan::Refusing { .. } => Color::LightRed,
-            },
-        };
-        Style::new().bg(bg).fg(Color::Black)
+    }
+
+    /// The style of a bar's lower half-block row: the class's colour as foreground.
+    pub fn bar_lower(self, class: Class) -> Style {
+        match (self.mono, class.colour()) {
+            (false, Some(c)) => Style::new().fg(c),
+            _ => Style::new(),
+        }
+    }
+
+    /// The old single-row style of a lane cell in `state` (kept for the herd chart's callers).
+    pub fn state(self, state: SpanState) -> Style {
+        self.bar(Class::of(state))
+    }
+
+    /// A marker's style.
+    pub fn marker(self, mark: Mark) -> Style {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        if self.mono {
+            return match mark {
+                Mark::WriteStale | Mark::Differs => bold.add_modifier(Modifier::REVERSED),
+                _ => bold,
+            };
+        }
+        match mark {
+            Mark::WriteOk | Mark::Grant => bold.fg(Color::LightGreen),
+            Mark::WriteRefused | Mark::Expired => bold.fg(Color::LightRed),
+            Mark::WriteStale => bold
+                .fg(Color::White)
+                .bg(Color::Red)
+                .add_modifier(Modifier::SLOW_BLINK),
+            Mark::Wake => bold.fg(Color::LightYellow),
+            Mark::Keepalive => Style::new().fg(Color::LightMagenta),
+            Mark::Deadline => bold.fg(Color::LightRed),
+            Mark::Differs => bold.fg(Color::Black).bg(Color::LightCyan),
+        }
+    }
+
+    /// The danger window's band and label.
+    pub fn danger_band(self) -> Style {
+        if self.mono {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD)
+        }
+    }
+
+    /// A blind or disconnected window's band.
+    pub fn blind_band(self) -> Style {
+        self.fg(Color::LightMagenta)
     }
 
     pub fn title(self) -> Style {
@@ -108,12 +333,34 @@ impl Theme {
         Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
     }
 
+    /// The time cursor's column over the lanes: a light line that keeps the bar's colour.
+    pub fn cursor_line(self) -> Style {
+        if self.mono {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            Style::new().fg(Color::White).add_modifier(Modifier::BOLD)
+        }
+    }
+
+    /// The current row of an event log or a sequence chart.
+    pub fn current(self) -> Style {
+        if self.mono {
+            Style::new().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::new().bg(Color::Blue).fg(Color::White)
+        }
+    }
+
     pub fn good(self) -> Style {
         self.fg(Color::Green).add_modifier(Modifier::BOLD)
     }
 
     pub fn bad(self) -> Style {
         self.fg(Color::Red).add_modifier(Modifier::BOLD)
+    }
+
+    pub fn warn(self) -> Style {
+        self.fg(Color::Yellow).add_modifier(Modifier::BOLD)
     }
 
     pub fn danger(self) -> Style {
@@ -160,6 +407,18 @@ impl Theme {
             HerdPart::Asleep => self.dim(),
         }
     }
+
+    /// A message arrow in the sequence chart, by kind.
+    pub fn arrow(self, kind: ArrowKind) -> Style {
+        match kind {
+            ArrowKind::Request => self.fg(Color::LightCyan),
+            ArrowKind::Reply => self.fg(Color::LightGreen),
+            ArrowKind::Notify => self.fg(Color::LightYellow).add_modifier(Modifier::BOLD),
+            ArrowKind::Heartbeat => self.dim(),
+            ArrowKind::Dropped => self.fg(Color::LightRed).add_modifier(Modifier::BOLD),
+            ArrowKind::Write => self.fg(Color::LightMagenta),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -167,4 +426,43 @@ pub enum HerdPart {
     Winner,
     Wasted,
     Asleep,
+}
+
+/// The kinds of arrow a sequence chart draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrowKind {
+    Request,
+    Reply,
+    Notify,
+    Heartbeat,
+    Dropped,
+    Write,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_class_has_its_own_glyph_and_none_is_a_letter() {
+        for (i, a) in Class::ALL.iter().enumerate() {
+            assert!(!a.glyph().is_alphanumeric(), "{a:?}");
+            for b in &Class::ALL[i + 1..] {
+                assert_ne!(a.glyph(), b.glyph(), "{a:?} and {b:?}");
+            }
+        }
+        for (i, a) in Mark::ALL.iter().enumerate() {
+            for b in &Mark::ALL[i + 1..] {
+                assert_ne!(a.glyph(), b.glyph(), "{a:?} and {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_stale_accepted_write_never_looks_like_a_good_one() {
+        for mono in [false, true] {
+            let t = Theme { mono };
+            assert_ne!(t.marker(Mark::WriteStale), t.marker(Mark::WriteOk));
+        }
+    }
 }

@@ -113,6 +113,7 @@ pub fn run(p: &HerdParams) -> Trace {
             winner: winner_pos,
             wasted: count - winners,
             not_notified: waiting - count,
+            reads_ms: (u64::from(count) * grab_us) as f64 / 1000.0,
             duration_ms: duration_us as f64 / 1000.0,
         });
         events.push(Event {

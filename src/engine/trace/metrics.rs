@@ -206,6 +206,8 @@ pub struct HerdRow {
     pub winner: u32,
     pub wasted: u32,
     pub not_notified: u32,
+    /// The woken waiters' reads at the service (woken × grab cost); the rest is the hold.
+    pub reads_ms: f64,
     pub duration_ms: f64,
 }
 

@@ -1,5 +1,6 @@
-//! Herd versus chain: sliders for N, k, grab cost and hold; the release-by-release chart; and
-//! the totals for the current k beside the chain (k = 1) and the herd (k = N), all engine runs.
+//! Herd versus chain: sliders for N, k, grab cost and hold; the totals for the current k beside
+//! the chain (k = 1) and the herd (k = N); and the chain and the herd side by side on one time
+//! axis, one row per release, scrolling together. All of it comes from engine runs.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -12,7 +13,7 @@ use crate::engine::trace::{HerdMetrics, Metrics, Trace};
 use crate::engine::{Params, run};
 use crate::i18n::{Lang, Ui, ui};
 use crate::tui::theme::Theme;
-use crate::tui::widgets::herd_chart::HerdChart;
+use crate::tui::widgets::herd_chart::HerdTimeline;
 use crate::tui::widgets::slider::{self, Slider};
 
 /// The screen keeps N to what a chart can show; the command line allows more.
@@ -28,6 +29,10 @@ pub struct HerdState {
     pub herd: Trace,
     /// Parameters the preset locked, so a demonstration cannot drift.
     pub locked: Vec<String>,
+    /// The first release row shown.
+    pub top: usize,
+    /// A short message for the status line, until the next key.
+    pub notice: Option<String>,
 }
 
 fn run_herd(p: &HerdParams) -> Trace {
@@ -46,6 +51,8 @@ impl HerdState {
             chain,
             herd,
             locked: Vec::new(),
+            top: 0,
+            notice: None,
         }
     }
 
@@ -91,9 +98,14 @@ impl HerdState {
             .unwrap_or(HERD_SPECS[i].min)
     }
 
-    fn set(&mut self, i: usize, v: f64) {
+    fn set(&mut self, i: usize, v: f64, lang: Lang) {
         let spec = self.spec(i);
+        self.notice = None;
         if self.is_locked(spec.key) {
+            let words = ui(SLIDER_WORDS[i], lang);
+            self.notice = Some(
+                crate::i18n::lab::lab(crate::i18n::lab::Lab::Locked, lang).replace("{}", words),
+            );
             return;
         }
         let v = v.clamp(spec.min, spec.max);
@@ -109,23 +121,38 @@ impl HerdState {
         self.focus = (self.focus as i64 + i64::from(dir)).rem_euclid(n) as usize;
     }
 
-    pub fn adjust(&mut self, dir: i8, coarse: bool) {
+    pub fn adjust(&mut self, dir: i8, coarse: bool, lang: Lang) {
         let spec = self.spec(self.focus);
         let v = slider::nudge(&spec, spec.max, self.value(self.focus), dir, coarse);
-        self.set(self.focus, v);
+        self.set(self.focus, v, lang);
     }
 
-    pub fn set_frac(&mut self, i: usize, frac: f64) {
+    pub fn set_frac(&mut self, i: usize, frac: f64, lang: Lang) {
         let spec = self.spec(i);
         self.focus = i;
-        self.set(i, slider::value_at(spec.min, spec.max, spec.step, frac));
+        self.set(
+            i,
+            slider::value_at(spec.min, spec.max, spec.step, frac),
+            lang,
+        );
     }
 
-    pub fn click(&mut self, area: Rect, col: u16, row: u16) {
+    pub fn click(&mut self, area: Rect, col: u16, row: u16, lang: Lang) {
         let lay = layout(area);
-        if let Some(i) = lay.sliders.iter().position(|r| r.y == row && r.height > 0) {
-            self.set_frac(i, slider::frac_at(slider::track(lay.sliders[i]), col));
+        if let Some(i) = lay
+            .sliders
+            .iter()
+            .position(|r| r.contains((col, row).into()))
+        {
+            self.set_frac(i, slider::frac_at(slider::track(lay.sliders[i]), col), lang);
         }
+    }
+
+    /// Scrolls the release rows of both sides together.
+    pub fn scroll(&mut self, by: i64) {
+        self.notice = None;
+        let rows = Self::metrics(&self.herd).map_or(0, |m| m.rows.len());
+        self.top = (self.top as i64 + by).clamp(0, rows.saturating_sub(1) as i64) as usize;
     }
 
     pub fn metrics(trace: &Trace) -> Option<&HerdMetrics> {
@@ -140,46 +167,56 @@ pub struct HerdLayout {
     pub title: Rect,
     pub sliders: Vec<Rect>,
     pub totals: Rect,
-    pub legend: Rect,
-    pub chart: Rect,
+    pub caption: Rect,
+    pub chain: Rect,
+    pub herd: Rect,
     pub footer: Rect,
 }
 
 pub fn layout(area: Rect) -> HerdLayout {
-    let mut y = area.y;
-    let mut take = |h: u16| {
-        let r = Rect::new(
-            area.x,
-            y,
-            area.width,
-            h.min(area.bottom().saturating_sub(y)),
-        );
-        y = (y + h).min(area.bottom());
-        r
+    let wide = area.width >= 120;
+    let title = Rect {
+        height: 1.min(area.height),
+        ..area
     };
-    let title = take(1);
-    let sliders = (0..HERD_SPECS.len()).map(|_| take(1)).collect();
-    let totals = take(4);
-    let legend = take(1);
-    let chart_top = legend.bottom();
     let footer = Rect::new(
         area.x,
         area.bottom().saturating_sub(1),
         area.width,
         1.min(area.height),
     );
-    let chart = Rect::new(
-        area.x,
-        chart_top,
-        area.width,
-        footer.y.saturating_sub(chart_top),
-    );
+    let top = area.y + 1;
+    // Sliders and totals side by side on a wide terminal, stacked on a small one.
+    let (sliders, totals, below) = if wide {
+        let w = area.width / 2;
+        let sliders = (0..HERD_SPECS.len() as u16)
+            .map(|i| Rect::new(area.x, top + i, w, 1))
+            .collect();
+        (
+            sliders,
+            Rect::new(area.x + w + 1, top, area.width - w - 1, 4),
+            top + 4,
+        )
+    } else {
+        let w = area.width / 2;
+        let sliders = (0..HERD_SPECS.len() as u16)
+            .map(|i| Rect::new(area.x + (i % 2) * w, top + i / 2, w, 1))
+            .collect();
+        (sliders, Rect::new(area.x, top + 2, area.width, 4), top + 6)
+    };
+    let caption = Rect::new(area.x, below, area.width, 1);
+    let chart_top = caption.bottom();
+    let h = footer.y.saturating_sub(chart_top);
+    let half = area.width / 2;
+    let chain = Rect::new(area.x, chart_top, half.saturating_sub(1), h);
+    let herd = Rect::new(area.x + half + 1, chart_top, area.width - half - 1, h);
     HerdLayout {
         title,
         sliders,
         totals,
-        legend,
-        chart,
+        caption,
+        chain,
+        herd,
         footer,
     }
 }
@@ -191,10 +228,11 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         let spec = s.spec(i);
         let v = s.value(i);
         let unit = if i >= 2 { " ms" } else { "" };
+        let lock = if s.is_locked(spec.key) { " ⊘" } else { "" };
         let span = (spec.max - spec.min).max(f64::MIN_POSITIVE);
         Slider {
             label: ui(SLIDER_WORDS[i], lang),
-            value: format!("{}{unit}", secs(v)),
+            value: format!("{}{unit}{lock}", secs(v)),
             frac: (v - spec.min) / span,
             focused: i == s.focus,
             theme,
@@ -241,21 +279,58 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
             );
         }
     }
-    line(buf, lay.legend, ui(Ui::HerdLegend, lang), theme.dim());
-    if let Some(m) = HerdState::metrics(&s.current) {
-        HerdChart {
-            metrics: m,
-            more: ui(Ui::MoreRows, lang).to_string(),
-            theme,
+    let lab = |l| crate::i18n::lab::lab(l, lang);
+    use crate::i18n::lab::Lab;
+    line(
+        buf,
+        lay.caption,
+        &lab(Lab::HerdSideBySide).replace("{}", &n.to_string()),
+        theme.dim(),
+    );
+    if let (Some(c), Some(h)) = (HerdState::metrics(&s.chain), HerdState::metrics(&s.herd)) {
+        let end = c.total_time_ms.max(h.total_time_ms);
+        let headers = [
+            lab(Lab::Release).to_string(),
+            lab(Lab::Woken).to_string(),
+            lab(Lab::Time).to_string(),
+        ];
+        for (m, area, name, k) in [
+            (c, lay.chain, ui(Ui::Chain, lang), 1),
+            (h, lay.herd, ui(Ui::Herd, lang), n),
+        ] {
+            let title = format!(
+                "{name} k={k}: {} {}, {} {} ms",
+                m.total_notifications,
+                ui(Ui::Notifications, lang),
+                ui(Ui::TotalTime, lang),
+                secs(m.total_time_ms)
+            );
+            HerdTimeline {
+                metrics: m,
+                title,
+                end_ms: end,
+                top: s.top,
+                headers: headers.clone(),
+                theme,
+            }
+            .render(area, buf);
         }
-        .render(lay.chart, buf);
     }
-    let footer = if s.locked.is_empty() {
-        ui(Ui::FooterHerd, lang).to_string()
-    } else {
-        format!("{}  {}", ui(Ui::Locked, lang), ui(Ui::FooterHerd, lang))
-    };
-    line(buf, lay.footer, &footer, theme.dim());
+    match &s.notice {
+        Some(msg) => line(buf, lay.footer, msg, theme.warn()),
+        None => {
+            let mut h = vec![
+                lab(Lab::HintSliders),
+                lab(Lab::HintRows),
+                lab(Lab::HintBack),
+                lab(Lab::HintKeys),
+            ];
+            if !s.locked.is_empty() {
+                h.insert(0, lab(Lab::LockedHint));
+            }
+            crate::tui::widgets::hints::render(&h, theme.dim(), lay.footer, buf);
+        }
+    }
 }
 
 /// Pads to `cols` display columns (`format!` widths count chars, not columns).

@@ -6,19 +6,20 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
 use super::{line, wrapped};
 use crate::engine::Params;
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{Lane, Metrics, SpanState, Trace};
-use crate::export::text::glyph;
-use crate::i18n::{Lang, describe, verdict_text};
+use crate::engine::trace::{Metrics, Trace};
+use crate::i18n::{Lang, describe};
 use crate::preset::{Preset, run_end};
 use crate::script::{Step, answer};
 use crate::tui::theme::Theme;
+use crate::tui::widgets::big_caption::{self, BigCaption};
 use crate::tui::widgets::herd_chart::HerdChart;
+use crate::tui::widgets::lanes::{self, Lanes};
 
 /// Where a presentation stands.
 #[derive(Debug, Clone)]
@@ -120,89 +121,83 @@ impl PresentState {
     }
 }
 
-/// A lane cut at `until`: what lies after it is not drawn.
-fn clipped(lane: &Lane, at: Millis, until: Millis) -> Option<SpanState> {
-    if at > until {
-        return None;
+/// The window the lanes show at this step: the whole run, unless the last few events before
+/// the step's time are so close together that they would share a column; then a zoom that
+/// spreads them over at least [`SPREAD`] columns, with the step's instant three quarters across.
+pub fn step_window(trace: &Trace, until: Millis, track: u16) -> (Millis, Millis) {
+    let end = trace.end_ms;
+    let upto = trace.events.partition_point(|e| e.at_ms <= until);
+    let recent: Vec<Millis> = trace.events[..upto]
+        .iter()
+        .filter(|e| crate::tui::timeline::notable(e))
+        .map(|e| e.at_ms)
+        .rev()
+        .take(5)
+        .collect();
+    let Some(&first) = recent.last() else {
+        return (0, end);
+    };
+    let z = crate::tui::timeline::zoom_to_fit(end, first, until.max(first + 1), track, SPREAD);
+    if z == 0 {
+        return (0, end);
     }
-    lane.span_at(at).map(|s| s.state)
+    let width = (end >> z).max(crate::tui::timeline::MIN_WINDOW_MS).min(end);
+    let from = until.saturating_sub(width * 3 / 4).min(end - width);
+    (from, from + width)
 }
 
-const LABEL: u16 = 12;
+/// Columns the last few events before a step's time get at least.
+const SPREAD: u16 = 24;
 
 fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut Buffer) {
-    let trace = &s.trace;
-    let lanes = &trace.lanes;
-    if lanes.is_empty() || area.width <= LABEL + 2 || area.height < 2 {
-        return;
-    }
-    let end = trace.end_ms.max(1);
     let until = s.shown_until();
-    let track = Rect::new(area.x + LABEL, area.y, area.width - LABEL, area.height);
-    let per_lane = ((area.height - 1) / lanes.len() as u16).clamp(1, 3);
-    // Axis on the first row.
-    // Snowflake's runs last milliseconds: their axis counts them.
-    let short = end < crate::export::text::SHORT_RUN_MS;
-    let step = [
-        1u64, 2, 5, 10, 100, 1_000, 2_000, 5_000, 10_000, 20_000, 60_000,
-    ]
-    .into_iter()
-    .filter(|st| short || *st >= 1_000)
-    .find(|st| (end / st) as u16 * 6 <= track.width)
-    .unwrap_or(120_000);
-    let col_of = |t: Millis| (t as u128 * track.width as u128 / end as u128) as u16;
-    let mut t = 0;
-    while t <= end {
-        let x = track.x + col_of(t).min(track.width - 1);
-        let text = if short {
-            format!("|{t}")
-        } else {
-            format!("|{}", fmt_secs(t))
-        };
-        let room = (track.right() - x) as usize;
-        if room >= text.len() {
-            buf.set_stringn(x, area.y, &text, room, theme.dim());
-        }
-        t += step;
-    }
-    for (i, lane) in lanes.iter().enumerate() {
-        let y0 = area.y + 1 + i as u16 * per_lane;
-        if y0 >= area.bottom() {
-            break;
-        }
-        let label = crate::export::text::lane_label(trace, lane, lang);
-        buf.set_stringn(
-            area.x,
-            y0,
-            &label,
-            (LABEL - 1) as usize,
-            Style::new().add_modifier(Modifier::BOLD),
-        );
-        for dy in 0..per_lane.saturating_sub(u16::from(per_lane > 1)) {
-            let y = y0 + dy;
-            if y >= area.bottom() {
-                break;
-            }
-            for x in track.x..track.right() {
-                let at = end * u64::from(x - track.x) / u64::from(track.width);
-                if let Some(state) = clipped(lane, at, until) {
-                    buf[(x, y)]
-                        .set_char(glyph(state, trace))
-                        .set_style(theme.state(state));
-                }
-            }
-        }
-    }
-    let cx = track.x + col_of(until.min(end)).min(track.width - 1);
-    buf[(cx, area.y)].set_char('v').set_style(theme.cursor());
+    let mut l = Lanes::of(&s.trace, lang, theme);
+    l.window = step_window(
+        &s.trace,
+        until,
+        area.width.saturating_sub(lanes::LABEL_COLS),
+    );
+    l.cursor_ms = until.min(s.trace.end_ms);
+    l.shown_until = until;
+    l.max_per_lane = 6;
+    l.render(area, buf);
 }
 
 fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
     let trace = &s.trace;
+    let mut lines = family_outcome(trace, lang);
+    // The invariant badges, as the engine checked them over the whole run.
+    let badges: Vec<String> = trace
+        .invariants
+        .iter()
+        .filter(|i| i.check == crate::engine::trace::Check::Always)
+        .map(|i| {
+            let mark = if i.held { "[ok]" } else { "[!!]" };
+            format!("{mark} {}", crate::i18n::invariant_label(i.name, lang))
+        })
+        .collect();
+    if !badges.is_empty() {
+        lines.push(
+            format!(
+                "{}{}",
+                crate::i18n::lab::lab(crate::i18n::lab::Lab::Badges, lang),
+                lang.pick("：", ": ")
+            ) + &badges.join("  "),
+        );
+    }
+    lines
+}
+
+fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
     match &trace.metrics {
-        Metrics::Frozen(m) => vec![verdict_text(m.verdict, lang).to_string()],
+        Metrics::Frozen(m) => vec![super::frozen::verdict_words(m.verdict, lang)],
         Metrics::Abc(m) => {
             let wake: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
+            let wake = if wake.is_empty() {
+                vec!["-".to_string()]
+            } else {
+                wake
+            };
             let stuck = if m.stuck_clients.is_empty() {
                 "-".to_string()
             } else {
@@ -285,14 +280,58 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         theme.dim(),
     );
 
-    // Lanes (or the herd chart) take the upper part; the caption and question the lower part.
-    let text_rows = (area.height / 3).max(6);
-    let chart = Rect::new(
-        area.x,
-        area.y + 2,
-        area.width,
-        area.height.saturating_sub(text_rows + 3),
-    );
+    let caption = match s.current() {
+        Some(step) => lang.pick(&step.caption.zh, &step.caption.en).to_string(),
+        None => lang
+            .pick(&s.preset.about.zh, &s.preset.about.en)
+            .to_string(),
+    };
+    let width = area.width.saturating_sub(2);
+    // The lower part: the event at the step, the caption in large type, the question, the
+    // answer and the outcome once revealed. The lanes (or the herd chart) take the rest.
+    let mut lower: Vec<(String, Style)> = Vec::new();
+    if let Some(q) = s.current().and_then(|st| st.question.as_ref()) {
+        lower.push((
+            format!(
+                "{}{}",
+                lang.pick("提问：", "Question: "),
+                lang.pick(&q.text.zh, &q.text.en)
+            ),
+            theme.title(),
+        ));
+        if s.revealed {
+            let at = s
+                .current()
+                .and_then(|st| st.at_ms)
+                .unwrap_or(s.trace.end_ms);
+            lower.push((
+                format!(
+                    "{}{}",
+                    lang.pick("答案：", "Answer: "),
+                    answer(q.ask, &s.trace, at, lang)
+                ),
+                theme.good(),
+            ));
+        }
+    }
+    if s.outcome_visible() && (s.revealed || s.step + 1 == s.steps()) {
+        for l in outcome_lines(s, lang) {
+            lower.push((l, theme.dim()));
+        }
+    }
+    let event = event_line(s, lang);
+    let text_rows: u16 = lower
+        .iter()
+        .map(|(t, _)| crate::text::wrap(t, width as usize).len() as u16)
+        .sum::<u16>()
+        + u16::from(event.is_some());
+    let budget = area.height.saturating_sub(text_rows + 4) / 2;
+    let cap_h = big_caption::height(&caption, width, budget.max(4));
+    let chart_h = area
+        .height
+        .saturating_sub(2 + cap_h + text_rows + 2)
+        .max(3.min(area.height));
+    let chart = Rect::new(area.x, area.y + 2, area.width, chart_h);
     match &s.trace.metrics {
         Metrics::Herd(m) => HerdChart {
             metrics: m,
@@ -302,58 +341,29 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         .render(chart, buf),
         _ => draw_lanes(s, theme, lang, chart, buf),
     }
-    let mut y = chart.bottom() + 1;
     let bottom = area.bottom();
-    let mut put = |text: &str, style: Style, y: &mut u16| {
-        if *y >= bottom {
-            return;
-        }
-        let rows = crate::text::wrap(text, area.width.saturating_sub(2) as usize).len() as u16;
-        let r = Rect::new(
-            area.x + 1,
-            *y,
-            area.width.saturating_sub(2),
-            rows.min(bottom - *y),
-        );
-        wrapped(buf, r, text, style);
-        *y += rows;
-    };
-    if let Some(e) = event_line(s, lang) {
-        put(&e, theme.dim(), &mut y);
+    let mut y = chart.bottom();
+    if let Some(e) = event {
+        line(buf, Rect::new(area.x + 1, y, width, 1), &e, theme.dim());
+        y += 1;
     }
-    let caption = match s.current() {
-        Some(step) => lang.pick(&step.caption.zh, &step.caption.en).to_string(),
-        None => lang
-            .pick(&s.preset.about.zh, &s.preset.about.en)
-            .to_string(),
-    };
     y += 1;
-    put(&caption, Style::new().add_modifier(Modifier::BOLD), &mut y);
-    if let Some(q) = s.current().and_then(|st| st.question.as_ref()) {
-        y += 1;
-        let ask = format!(
-            "{}{}",
-            lang.pick("提问：", "Question: "),
-            lang.pick(&q.text.zh, &q.text.en)
-        );
-        put(&ask, theme.title(), &mut y);
-        if s.revealed {
-            let at = s
-                .current()
-                .and_then(|st| st.at_ms)
-                .unwrap_or(s.trace.end_ms);
-            let a = format!(
-                "{}{}",
-                lang.pick("答案：", "Answer: "),
-                answer(q.ask, &s.trace, at, lang)
-            );
-            put(&a, theme.good(), &mut y);
+    if y < bottom {
+        let r = Rect::new(area.x + 1, y, width, cap_h.min(bottom - y));
+        BigCaption {
+            text: &caption,
+            style: Style::new(),
         }
+        .render(r, buf);
+        y += cap_h;
     }
-    if s.outcome_visible() && s.step + 1 == s.steps() {
-        y += 1;
-        for l in outcome_lines(s, lang) {
-            put(&l, theme.dim(), &mut y);
+    for (text, style) in lower {
+        if y >= bottom {
+            break;
         }
+        let rows = crate::text::wrap(&text, width as usize).len() as u16;
+        let r = Rect::new(area.x + 1, y, width, rows.min(bottom - y));
+        wrapped(buf, r, &text, style);
+        y += rows;
     }
 }

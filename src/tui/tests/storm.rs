@@ -28,7 +28,7 @@ enum Input {
 fn key_code() -> impl Strategy<Value = KeyCode> {
     prop_oneof![
         3 => proptest::sample::select(
-            " ,.[]+-=_fswracpPLqQ?hjklJK/nNgo0123456789yYbBtTxz\u{4e2d}"
+            " ,.[]+-=_fswracpPLqQ?hjklJK/nNgo0123456789yYbBtTxzZvemHd!<>\u{4e2d}"
                 .chars()
                 .collect::<Vec<_>>()
         )

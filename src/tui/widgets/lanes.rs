@@ -1,17 +1,23 @@
-//! Lanes: one row per actor, its state spans sampled into columns over the run, with an axis,
-//! an optional danger-window row and the shared time cursor.
+//! Lanes: one bar per actor over a window of the run, as solid spans with the state written
+//! inside when it fits, markers on the bar's lower half, the danger, blind and disconnected
+//! windows as a band, and the shared time cursor. Nothing after `shown_until` is drawn, so a
+//! learner can predict before seeing.
 //!
 //! The geometry helpers (`track`, `time_at`, `col_of`) are shared with mouse hit-testing, so a
 //! click lands on exactly the instant the column shows.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{Lane, Trace};
-use crate::export::text::glyph;
-use crate::tui::theme::Theme;
+use crate::engine::trace::{Lane, Trace, WindowKind};
+use crate::i18n::Lang;
+use crate::i18n::lab::{Lab, lab};
+use crate::i18n::sim::{state_label, state_name};
+use crate::tui::theme::{Class, Mark, Theme};
+use crate::tui::widgets::markers::markers;
 
 /// Columns kept for the lane labels.
 pub const LABEL_COLS: u16 = 12;
@@ -22,107 +28,363 @@ pub fn track(area: Rect) -> Rect {
     Rect::new(area.x + label, area.y, area.width - label, area.height)
 }
 
-/// The instant shown by column `col` (absolute), clamped to the run.
-pub fn time_at(track: Rect, end: Millis, col: u16) -> Millis {
+/// The instant shown by column `col` (absolute) of a track showing `[from, to]`, clamped.
+pub fn time_at(track: Rect, (from, to): (Millis, Millis), col: u16) -> Millis {
     if track.width == 0 {
-        return 0;
+        return from;
     }
     let i = col.saturating_sub(track.x).min(track.width - 1) as u64;
-    end * i / track.width as u64
+    from + (to - from) * i / track.width as u64
 }
 
-/// The column (relative to the track) whose time slot contains `t`.
-pub fn col_of(track: Rect, end: Millis, t: Millis) -> u16 {
-    if track.width == 0 || end == 0 {
-        return 0;
+/// The column (relative to the track) whose time slot contains `t`, if `t` is in the window.
+pub fn col_of(track: Rect, (from, to): (Millis, Millis), t: Millis) -> Option<u16> {
+    if track.width == 0 || t < from || t > to {
+        return None;
     }
-    let i = (t as u128 * track.width as u128 / end as u128) as u16;
-    i.min(track.width - 1)
+    let span = (to - from).max(1);
+    let i = ((t - from) as u128 * track.width as u128 / span as u128) as u16;
+    Some(i.min(track.width - 1))
+}
+
+/// How many rows a lanes area of `lanes` lanes needs at `per` rows per lane.
+pub fn height(lanes: usize, per: u16, axis: bool, band: bool) -> u16 {
+    u16::from(axis) + lanes as u16 * per + u16::from(band)
 }
 
 pub struct Lanes<'a> {
     pub trace: &'a Trace,
     pub rows: Vec<(String, &'a Lane)>,
-    pub end_ms: Millis,
+    /// The part of the run the axis shows.
+    pub window: (Millis, Millis),
     pub cursor_ms: Millis,
-    /// `[from, to)` in milliseconds, drawn as a row of `!` under the lanes.
-    pub danger: Option<(Millis, Millis)>,
-    pub danger_label: String,
+    /// Nothing after this instant is drawn.
+    pub shown_until: Millis,
+    /// Where two compared runs part, marked on every lane.
+    pub differs_at: Option<Millis>,
+    pub axis: bool,
+    /// At most this many rows per lane.
+    pub max_per_lane: u16,
+    pub lang: Lang,
     pub theme: Theme,
 }
 
-impl Lanes<'_> {
-    /// Rows this widget wants: the axis, the lanes and the danger row if any.
-    pub fn height(&self) -> u16 {
-        1 + self.rows.len() as u16 + u16::from(self.danger.is_some())
+impl<'a> Lanes<'a> {
+    /// Every lane of `trace`, labelled as the text report labels them.
+    pub fn of(trace: &'a Trace, lang: Lang, theme: Theme) -> Self {
+        let rows = trace
+            .lanes
+            .iter()
+            .map(|l| (crate::export::text::lane_label(trace, l, lang), l))
+            .collect();
+        Lanes {
+            trace,
+            rows,
+            window: (0, trace.end_ms),
+            cursor_ms: 0,
+            shown_until: trace.end_ms,
+            differs_at: None,
+            axis: true,
+            max_per_lane: 3,
+            lang,
+            theme,
+        }
     }
+
+    /// Whether this trace has a band row (danger, blind or disconnected windows).
+    pub fn has_band(trace: &Trace) -> bool {
+        !trace.windows.is_empty()
+    }
+
+    fn per_lane(&self, h: u16) -> u16 {
+        let fixed = u16::from(self.axis) + u16::from(Self::has_band(self.trace));
+        let n = self.rows.len().max(1) as u16;
+        (h.saturating_sub(fixed) / n).clamp(1, self.max_per_lane.max(1))
+    }
+}
+
+/// A tick step that leaves room for each label.
+fn tick_step(span: Millis, cols: u16) -> Millis {
+    const STEPS: [Millis; 17] = [
+        1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000,
+        120_000,
+    ];
+    STEPS
+        .into_iter()
+        .find(|s| {
+            let label = fmt_secs(*s).len() as u64 + 3;
+            span / s * label <= u64::from(cols.max(1))
+        })
+        .unwrap_or(300_000)
+}
+
+/// Writes `text` at `(x, y)` if it fits before `right`, keeping `style`.
+fn put(buf: &mut Buffer, x: u16, y: u16, right: u16, text: &str, style: Style) -> bool {
+    let w = crate::text::width(text) as u16;
+    if x + w > right {
+        return false;
+    }
+    buf.set_stringn(x, y, text, w as usize, style);
+    true
 }
 
 impl Widget for Lanes<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
-        if area.height == 0 || area.width <= LABEL_COLS {
+        if area.height == 0 || area.width <= LABEL_COLS + 2 {
             return;
         }
         let tr = track(area);
-        let end = self.end_ms.max(1);
-        let cursor_col = tr.x + col_of(tr, end, self.cursor_ms);
-        let label_w = (LABEL_COLS - 1) as usize;
-        let dim = self.theme.dim();
+        let (from, to) = self.window;
+        let to = to.max(from + 1);
+        let win = (from, to);
+        let theme = self.theme;
+        let dim = theme.dim();
+        let mut y = area.y;
+        let per = self.per_lane(area.height);
 
-        // Axis: a label every "nice" step, as many as fit without touching.
-        let step = [
-            1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000,
-        ]
-        .into_iter()
-        .find(|s| (end / s) as u16 * 6 <= tr.width.max(1))
-        .unwrap_or(600_000);
-        let mut t = 0;
-        while t <= end {
-            let x = tr.x + col_of(tr, end, t);
-            let text = format!("|{}", fmt_secs(t));
-            let room = (tr.right() - x) as usize;
-            if room >= text.len() {
-                buf.set_stringn(x, area.y, &text, room, dim);
+        // The axis: a label every "nice" step; the cursor never covers a label.
+        if self.axis {
+            let step = tick_step(to - from, tr.width);
+            let mut t = from.div_ceil(step) * step;
+            while t <= to {
+                if let Some(c) = col_of(tr, win, t) {
+                    put(
+                        buf,
+                        tr.x + c,
+                        y,
+                        tr.right(),
+                        &format!("╵{}", fmt_secs(t)),
+                        dim,
+                    );
+                }
+                t += step;
             }
-            t += step;
+            buf.set_stringn(area.x, y, self.lang.pick("秒", "s"), 4, dim);
+            // Where compared runs part: ◇ on the axis, where it covers no label.
+            if let Some(c) = self.differs_at.and_then(|d| col_of(tr, win, d)) {
+                let cell = &mut buf[(tr.x + c, y)];
+                if cell.symbol() == " " {
+                    cell.set_char(Mark::Differs.glyph())
+                        .set_style(theme.marker(Mark::Differs));
+                }
+            }
+            if let Some(c) = col_of(tr, win, self.cursor_ms) {
+                let cell = &mut buf[(tr.x + c, y)];
+                if cell.symbol() == " " {
+                    cell.set_char('▼').set_style(theme.cursor_line());
+                } else {
+                    cell.set_style(cell.style().add_modifier(Modifier::REVERSED));
+                }
+            }
+            y += 1;
         }
-        buf.set_stringn(area.x, area.y, "s", label_w, dim);
 
-        let mut y = area.y + 1;
+        let bars = if per == 1 { 1 } else { per - 1 };
+        let until = self.shown_until;
+        let danger = self.trace.danger().map(|w| (w.from_ms, w.to_ms));
+        let marks = markers(self.trace, self.cursor_ms);
+        let mut lower_rows = Vec::new();
+
         for (label, lane) in &self.rows {
             if y >= area.bottom() {
-                return;
+                break;
             }
-            buf.set_stringn(area.x, y, label, label_w, ratatui::style::Style::new());
+            buf.set_stringn(
+                area.x,
+                y,
+                label,
+                (LABEL_COLS - 1) as usize,
+                Style::new().add_modifier(Modifier::BOLD),
+            );
+            // The bars, column by column.
             for x in tr.x..tr.right() {
-                let at = time_at(tr, end, x);
-                if let Some(span) = lane.span_at(at) {
-                    let g = glyph(span.state, self.trace);
-                    buf[(x, y)]
-                        .set_char(g)
-                        .set_style(self.theme.state(span.state));
+                let at = time_at(tr, win, x);
+                if at > until {
+                    break;
+                }
+                let Some(span) = lane.span_at(at) else {
+                    continue;
+                };
+                let class = Class::of(span.state);
+                // A released lane is quiet: dots on its lower half only (all rows in mono, where
+                // the dots are what tells it from an idle one).
+                let fill = if theme.mono { class.glyph() } else { ' ' };
+                let bar = if class == Class::Released {
+                    dim
+                } else {
+                    theme.bar(class)
+                };
+                for dy in 0..bars {
+                    if y + dy < area.bottom() {
+                        buf[(x, y + dy)].set_char(fill).set_style(bar);
+                    }
+                }
+                let ly = y + bars;
+                if per > 1 && ly < area.bottom() {
+                    let (ch, mut st) = match (theme.mono, class.colour()) {
+                        (false, Some(_)) => ('▀', theme.bar_lower(class)),
+                        (false, None) if class == Class::Released => ('·', dim),
+                        _ => (class.glyph(), bar),
+                    };
+                    if !theme.mono && danger.is_some_and(|(f, t)| at >= f && at < t) {
+                        st = st.bg(Color::Indexed(52));
+                    }
+                    buf[(x, ly)].set_char(ch).set_style(st);
                 }
             }
-            y += 1;
-        }
-        if let Some((from, to)) = self.danger
-            && y < area.bottom()
-        {
-            buf.set_stringn(area.x, y, &self.danger_label, label_w, self.theme.danger());
-            for x in tr.x..tr.right() {
-                let at = time_at(tr, end, x);
-                if at >= from && at < to {
-                    buf[(x, y)].set_char('!').set_style(self.theme.danger());
+            // The state written inside each span that is wide enough.
+            let mut label_cells: Vec<(u16, u16)> = Vec::new();
+            for span in &lane.spans {
+                let s0 = span.start_ms.max(from);
+                let s1 = span.end_ms.min(to).min(until);
+                if s1 <= s0 {
+                    continue;
+                }
+                let (Some(c0), Some(c1)) = (col_of(tr, win, s0), col_of(tr, win, s1)) else {
+                    continue;
+                };
+                let room = c1.saturating_sub(c0) as usize;
+                let class = Class::of(span.state);
+                if class == Class::Nothing {
+                    continue;
+                }
+                let full = state_label(span.state, self.trace, self.lang);
+                let short = state_name(span.state, self.lang);
+                let text = [full.as_str(), short]
+                    .into_iter()
+                    .find(|t| crate::text::width(t) + 2 <= room);
+                if let Some(text) = text {
+                    let style = if theme.mono {
+                        Style::new().add_modifier(Modifier::BOLD)
+                    } else if class == Class::Released {
+                        dim
+                    } else {
+                        theme.bar(class)
+                    };
+                    if put(buf, tr.x + c0 + 1, y, tr.right(), text, style) {
+                        let w = crate::text::width(text) as u16;
+                        label_cells.push((tr.x + c0 + 1, tr.x + c0 + 1 + w));
+                    }
+                    if theme.mono {
+                        // A space either side so the words stand clear of the fill.
+                        buf[(tr.x + c0, y)].set_char(' ');
+                        let end = tr.x + c0 + 1 + crate::text::width(text) as u16;
+                        if end < tr.right() {
+                            buf[(end, y)].set_char(' ');
+                        }
+                    }
                 }
             }
+            // Markers on the lower half (on the bar itself when a lane has one row).
+            let my = if per > 1 { y + bars } else { y };
+            if my < area.bottom() {
+                for m in marks.iter().filter(|m| m.actor == lane.actor) {
+                    if m.at_ms > until && !m.known_ahead {
+                        continue;
+                    }
+                    let Some(c) = col_of(tr, win, m.at_ms) else {
+                        continue;
+                    };
+                    let x = tr.x + c;
+                    // On a one-row lane the words win over all but the writes.
+                    let on_label =
+                        |x: u16| per == 1 && label_cells.iter().any(|(a, b)| x >= *a && x < *b);
+                    let write = matches!(
+                        m.mark,
+                        Mark::WriteOk | Mark::WriteRefused | Mark::WriteStale
+                    );
+                    if on_label(x) && !write {
+                        continue;
+                    }
+                    buf[(x, my)]
+                        .set_char(m.mark.glyph())
+                        .set_style(theme.marker(m.mark));
+                    if let Some(text) = &m.text {
+                        let w = crate::text::width(text) as u16;
+                        if !(x + 1..x + 1 + w).any(on_label) {
+                            put(buf, x + 1, my, tr.right(), text, theme.marker(m.mark));
+                        }
+                    }
+                }
+                if let Some(d) = self.differs_at
+                    && per > 1
+                    && let Some(c) = col_of(tr, win, d)
+                {
+                    buf[(tr.x + c, my)]
+                        .set_char(Mark::Differs.glyph())
+                        .set_style(theme.marker(Mark::Differs));
+                }
+                lower_rows.push(my);
+            }
+            y += per;
+        }
+
+        // The band: danger, blind and disconnected windows, labelled where they start.
+        if Self::has_band(self.trace) && y < area.bottom() {
+            let mut label_done = false;
+            for w in &self.trace.windows {
+                let (ch, style, text, side) = match w.kind {
+                    WindowKind::Danger => (
+                        '━',
+                        theme.danger_band(),
+                        lab(Lab::DangerBand, self.lang)
+                            .replace("{}", &fmt_secs(w.to_ms - w.from_ms)),
+                        crate::i18n::ui(crate::i18n::Ui::LaneDanger, self.lang).to_string(),
+                    ),
+                    WindowKind::Blind { client } => (
+                        '┅',
+                        theme.blind_band(),
+                        lab(Lab::BlindBand, self.lang).replace("{}", self.trace.name(client)),
+                        String::new(),
+                    ),
+                    WindowKind::Disconnected { client } => (
+                        '┈',
+                        theme.blind_band(),
+                        lab(Lab::AwayBand, self.lang).replace("{}", self.trace.name(client)),
+                        String::new(),
+                    ),
+                };
+                if w.from_ms > until {
+                    continue;
+                }
+                let mut first = None;
+                for x in tr.x..tr.right() {
+                    let at = time_at(tr, win, x);
+                    if at >= w.from_ms && at < w.to_ms && at <= until {
+                        first.get_or_insert(x);
+                        buf[(x, y)].set_char(ch).set_style(style);
+                    }
+                }
+                if let Some(x) = first {
+                    put(buf, x, y, tr.right(), &format!(" {text} "), style);
+                }
+                if !label_done && !side.is_empty() {
+                    buf.set_stringn(area.x, y, &side, (LABEL_COLS - 1) as usize, style);
+                    label_done = true;
+                }
+            }
+            lower_rows.push(y);
             y += 1;
         }
-        // The cursor: reverse video down the lane rows, a caret on the axis.
-        buf[(cursor_col, area.y)].set_char('v');
-        for cy in area.y..y.min(area.bottom()) {
-            let cell = &mut buf[(cursor_col, cy)];
-            cell.set_style(self.theme.cursor());
+
+        // The cursor: a light line down every lane row, over bars and markers alike.
+        if let Some(c) = col_of(tr, win, self.cursor_ms) {
+            let x = tr.x + c;
+            let top = area.y + u16::from(self.axis);
+            for cy in top..y.min(area.bottom()) {
+                let cell = &mut buf[(x, cy)];
+                let plain = matches!(cell.symbol(), " " | "▀")
+                    || Class::ALL
+                        .iter()
+                        .any(|k| cell.symbol().starts_with(k.glyph()));
+                if plain && !lower_rows.contains(&cy) {
+                    let bg = cell.bg;
+                    cell.set_char('│').set_style(theme.cursor_line().bg(bg));
+                } else {
+                    cell.set_style(cell.style().add_modifier(Modifier::REVERSED));
+                }
+            }
         }
     }
 }
@@ -134,11 +396,29 @@ mod tests {
     #[test]
     fn click_and_draw_agree_on_time() {
         let tr = Rect::new(12, 0, 80, 5);
-        for col in 12..92 {
-            let t = time_at(tr, 40_000, col);
-            assert_eq!(tr.x + col_of(tr, 40_000, t), col);
+        for win in [(0, 40_000), (10_000, 20_000)] {
+            for col in 12..92 {
+                let t = time_at(tr, win, col);
+                assert_eq!(col_of(tr, win, t).map(|c| tr.x + c), Some(col));
+            }
         }
-        assert_eq!(time_at(tr, 40_000, 0), 0);
-        assert_eq!(time_at(tr, 40_000, 500), 40_000 * 79 / 80);
+        assert_eq!(time_at(tr, (0, 40_000), 0), 0);
+        assert_eq!(time_at(tr, (0, 40_000), 500), 40_000 * 79 / 80);
+        assert_eq!(col_of(tr, (10_000, 20_000), 5_000), None);
+    }
+
+    #[test]
+    fn ticks_leave_room_for_their_labels() {
+        for span in [260, 1_000, 12_000, 40_000, 600_000] {
+            for cols in [60u16, 68, 128, 188] {
+                let step = tick_step(span, cols);
+                let label = fmt_secs(span).len() as u64 + 2;
+                assert!(
+                    step * u64::from(cols) / span >= label,
+                    "span {span} cols {cols}: step {step}"
+                );
+            }
+        }
+        assert_eq!(tick_step(40_000, 128), 2_000);
     }
 }

@@ -1,5 +1,34 @@
-//! Reusable drawing pieces: lanes over a timeline, sliders and the herd chart.
+//! Reusable drawing pieces: lanes over a timeline with their markers and legend, the event log,
+//! the A/B/C service panel, the message sequence chart, sliders, the herd charts, large
+//! captions and the key-hint line.
 
+pub mod big_caption;
+pub mod event_log;
 pub mod herd_chart;
+pub mod hints;
 pub mod lanes;
+pub mod legend;
+pub mod markers;
+pub mod run_view;
+pub mod sequence;
+pub mod service_panel;
 pub mod slider;
+
+/// `s` cut to `cols` display columns, ending in `…` when cut (wide characters count two).
+pub fn clip_cols(s: &str, cols: usize) -> String {
+    if crate::text::width(s) <= cols {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut w = 0;
+    for ch in s.chars() {
+        let cw = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
+        if w + cw + 1 > cols {
+            break;
+        }
+        out.push(ch);
+        w += cw;
+    }
+    out.push('…');
+    out
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs locklab's lab screens in tmux, captures each one with its colours, renders it to PNG
+# through headless Chromium and writes a contact sheet, so the screens can be looked at the way
+# a learner sees them.
+#
+#   scripts/screenshots.sh [OUT_DIR] [SIZES]     (default: target/screens, "80x24 140x42")
+#   ONLY='abc-*' scripts/screenshots.sh ...       (only the screens whose name matches)
+#
+# Needs tmux, Chromium and a CJK font: apt-get install -y chromium fonts-noto-cjk tmux
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-target/screens}"
+sizes="${2:-80x24 140x42}"
+mkdir -p "$out"
+cargo build --release --quiet
+bin="$(pwd)/target/release/locklab"
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ] || ! command -v tmux >/dev/null; then
+  echo "needs chromium and tmux: apt-get install -y chromium fonts-noto-cjk tmux" >&2
+  exit 1
+fi
+work=$(mktemp -d)
+sock="locklab-shots-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# name | arguments | keys sent one by one after start ("" for none)
+screens=(
+  "frozen|frozen|"
+  "frozen-revealed|frozen|v"
+  "frozen-moments|frozen|n n n n"
+  "frozen-compare|frozen|c v"
+  "frozen-sequence|frozen|m v"
+  "frozen-help|frozen|?"
+  "abc-chain|abc chain|v"
+  "abc-herd-stepping|abc herd|n n n n"
+  "abc-lost-create-blind|abc lost-create-blind|v"
+  "abc-compare|abc lost-create-blind|c v"
+  "abc-sequence|abc watch-race|m v"
+  "abc-help|abc|?"
+  "herd|herd|"
+  "present-frozen|present frozen-fenced|Space"
+  "present-abc|present lost-create-blind|Space Space r"
+)
+
+shoot() { # html png cols rows
+  local w h
+  w=$(( $3 * 10 + 24 ))
+  h=$(( $4 * 19 + 16 ))
+  "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+    --user-data-dir="$(mktemp -d -p "$work")" --window-size="$w,$h" \
+    --screenshot="$2" "file://$(realpath "$1")" >"$work/chromium.log" 2>&1 \
+    || { cat "$work/chromium.log" >&2; exit 1; }
+}
+
+sheet="$out/index.html"
+echo '<!doctype html><meta charset="utf-8"><title>locklab screens</title><style>body{background:#333;color:#eee;font-family:sans-serif} figure{display:inline-block;margin:8px;vertical-align:top} img{width:560px;border:1px solid #666}</style>' >"$sheet"
+for size in $sizes; do
+  cols=${size%x*}
+  rows=${size#*x}
+  for lang in en zh; do
+    for entry in "${screens[@]}"; do
+      IFS='|' read -r name args keys <<<"$entry"
+      [ -n "${ONLY:-}" ] && [[ "$name" != $ONLY ]] && continue
+      tmux -L "$sock" -f /dev/null new-session -d -x "$cols" -y "$rows" \
+        "TERM=xterm-256color $bin --lang $lang $args"
+      tmux -L "$sock" set -g escape-time 0 >/dev/null
+      sleep 0.5
+      for k in $keys; do
+        tmux -L "$sock" send-keys "$k"
+        sleep 0.15
+      done
+      sleep 0.3
+      base="$out/$name.$lang.$size"
+      tmux -L "$sock" capture-pane -p -e -N >"$base.ansi"
+      tmux -L "$sock" kill-server 2>/dev/null || true
+      python3 scripts/ansi2html.py "$base.ansi" "$base.html" "$name $lang $size" "$cols"
+      shoot "$base.html" "$base.png" "$cols" "$rows"
+      echo "<figure><img src=\"$(basename "$base.png")\"><figcaption>$name · $lang · $size</figcaption></figure>" >>"$sheet"
+      echo "$base.png"
+    done
+  done
+done
+shoot "$sheet" "$out/contact-sheet.png" 200 $(( ${#screens[@]} * 8 ))
+echo "$out/contact-sheet.png"

@@ -1,0 +1,43 @@
+//! The status line of key hints: whole hints only, as many as fit, the help hint always last,
+//! so a narrow terminal never cuts a hint in two.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+/// Writes `hints` separated by two spaces; drops hints from the end (before the last one) until
+/// the line fits.
+pub fn render(hints: &[&str], style: Style, area: Rect, buf: &mut Buffer) {
+    let area = area.intersection(buf.area);
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let line = fit(hints, area.width as usize);
+    buf.set_stringn(area.x, area.y, &line, area.width as usize, style);
+}
+
+/// The hints that fit in `width` columns, joined.
+pub fn fit(hints: &[&str], width: usize) -> String {
+    let mut keep: Vec<&str> = hints.to_vec();
+    loop {
+        let line = keep.join("  ");
+        if crate::text::width(&line) <= width || keep.len() <= 1 {
+            return line;
+        }
+        // Drop the last hint but one: the help hint stays, so the rest can be found.
+        let at = keep.len().saturating_sub(2);
+        keep.remove(at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_are_dropped_whole() {
+        let line = fit(&["Space play", ",/. event", "c compare", "? keys"], 24);
+        assert_eq!(line, "Space play  ? keys");
+        assert!(fit(&["a", "b"], 80).ends_with('b'));
+    }
+}
