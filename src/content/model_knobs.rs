@@ -11,7 +11,12 @@ use crate::engine::params::{
     ElectionParams, NumSpec, Params, RwLockParams, SemaphoreParams, TasksParams,
 };
 
-pub const RWLOCK_ASKS: [&str; 3] = ["max_holders", "max_concurrent_readers", "writer_wait_ms"];
+pub const RWLOCK_ASKS: [&str; 4] = [
+    "max_holders",
+    "max_concurrent_readers",
+    "writer_wait_ms",
+    "grants_before_writer",
+];
 pub const SEMAPHORE_ASKS: [&str; 1] = ["max_holders"];
 pub const ELECTION_ASKS: [&str; 4] = [
     "stale_submits_accepted",
