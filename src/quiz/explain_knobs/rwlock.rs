@@ -2,6 +2,7 @@
 
 use super::{Crowd, clients, count, crowd, held, join, list, most_sentence, s, starts};
 use crate::engine::params::{ReadRule, RwLockParams, Want};
+use crate::engine::time::Millis;
 use crate::engine::trace::{QueueMetrics, Trace};
 use crate::i18n::Lang;
 
@@ -126,27 +127,36 @@ fn rule(rule: ReadRule, lang: Lang) -> String {
     .to_string()
 }
 
-/// Every grant in order, with the span its lane shows.
+/// Every grant in order, with the span its lane shows; clients granted one after another for
+/// the same span are told together.
 fn grants(m: &QueueMetrics, trace: &Trace, lang: Lang) -> String {
-    let spans: Vec<String> = m
-        .grant_order
+    let mut runs: Vec<(Vec<String>, (Millis, Millis, bool))> = Vec::new();
+    for c in &m.grant_order {
+        let Some(span) = held(trace, c) else {
+            continue;
+        };
+        match runs.last_mut() {
+            Some((who, last)) if *last == span => who.push(c.clone()),
+            _ => runs.push((vec![c.clone()], span)),
+        }
+    }
+    let spans: Vec<String> = runs
         .iter()
-        .filter_map(|c| {
-            let (from, to, read) = held(trace, c)?;
-            let (zh_verb, en_verb) = if read {
+        .map(|(who, (from, to, read))| {
+            let who = list(who, lang);
+            let (zh_verb, en_verb) = if *read {
                 ("读", "read")
             } else {
                 ("写", "wrote")
             };
-            let till_end = to >= trace.end_ms;
-            Some(match (till_end, lang) {
-                (false, Lang::Zh) => format!("{c} 从 {} 秒{zh_verb}到 {} 秒", s(from), s(to)),
-                (true, Lang::Zh) => format!("{c} 从 {} 秒起{zh_verb}，直到运行结束", s(from)),
-                (false, Lang::En) => format!("{c} {en_verb} from {} to {} s", s(from), s(to)),
+            match (*to >= trace.end_ms, lang) {
+                (false, Lang::Zh) => format!("{who} 从 {} 秒{zh_verb}到 {} 秒", s(*from), s(*to)),
+                (true, Lang::Zh) => format!("{who} 从 {} 秒起{zh_verb}，直到运行结束", s(*from)),
+                (false, Lang::En) => format!("{who} {en_verb} from {} to {} s", s(*from), s(*to)),
                 (true, Lang::En) => {
-                    format!("{c} {en_verb} from {} s until the run ended", s(from))
+                    format!("{who} {en_verb} from {} s until the run ended", s(*from))
                 }
-            })
+            }
         })
         .collect();
     match lang {
@@ -167,10 +177,10 @@ fn before_writer(m: &QueueMetrics, trace: &Trace, lang: Lang) -> String {
     let before = &m.grant_order[..k as usize];
     match (k, lang) {
         (0, Lang::Zh) => format!(
-            "第一个拿到锁的写者是 {writer}（{at} 秒），在它之前锁授予了 0 次：它是第一个拿到锁的客户端。"
+            "第一个拿到锁的写者 {writer} 在 {at} 秒拿到锁，此前锁授予了 0 次：它是第一个拿到锁的客户端。"
         ),
         (_, Lang::Zh) => format!(
-            "第一个拿到锁的写者是 {writer}（{at} 秒），在它之前锁授予了 {k} 次：{}。",
+            "第一个拿到锁的写者 {writer} 在 {at} 秒拿到锁，此前锁授予了 {k} 次：{}。",
             list(before, lang)
         ),
         (0, Lang::En) => format!(

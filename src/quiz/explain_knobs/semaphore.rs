@@ -16,7 +16,7 @@ pub fn semaphore(p: &SemaphoreParams, m: &QueueMetrics, trace: &Trace, lang: Lan
             p.clients, p.permits
         ),
         Lang::En => format!(
-            "{} {gap}, and each stays {hold} s once inside; the semaphore starts with {}.",
+            "The {} {gap}, and each stays {hold} s once inside; the semaphore starts with {}.",
             count(p.clients, "client", "clients"),
             count(p.permits, "permit", "permits")
         ),

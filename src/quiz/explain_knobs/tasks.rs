@@ -132,7 +132,7 @@ fn backlog(p: &TasksParams, m: &TaskMetrics, trace: &Trace, lang: Lang) -> Strin
             }
         ),
         Lang::En => format!(
-            "{} fall due {every} s apart; {} every {scan} s.",
+            "The {} fall due {every} s apart; {} every {scan} s.",
             count(p.tasks, "task", "tasks"),
             if p.workers == 1 {
                 "1 worker scans".to_string()
