@@ -8,6 +8,8 @@ mod election;
 mod rwlock;
 mod semaphore;
 mod tasks;
+#[cfg(test)]
+mod tests;
 
 pub use self::election::election;
 pub use self::rwlock::rwlock;
