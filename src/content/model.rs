@@ -619,6 +619,7 @@ pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError
                 Ok(ModelAnswer::Number(f64::from(m.max_concurrent_readers)))
             }
             "writer_wait_ms" => some(m.writer_wait_ms.map(|w| w as f64)),
+            "grants_before_writer" => some(m.grants_before_writer.map(f64::from)),
             _ => Err(missing()),
         },
         Metrics::Redlock(_) | Metrics::Snowflake(_) => {

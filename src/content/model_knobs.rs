@@ -15,7 +15,12 @@ use crate::engine::params::{
 use crate::engine::trace::{Family, Metrics};
 use crate::preset::Preset;
 
-pub const RWLOCK_ASKS: [&str; 3] = ["max_holders", "max_concurrent_readers", "writer_wait_ms"];
+pub const RWLOCK_ASKS: [&str; 4] = [
+    "max_holders",
+    "max_concurrent_readers",
+    "writer_wait_ms",
+    "grants_before_writer",
+];
 pub const SEMAPHORE_ASKS: [&str; 1] = ["max_holders"];
 pub const ELECTION_ASKS: [&str; 4] = [
     "stale_submits_accepted",

@@ -3,7 +3,7 @@
 //! language. Every number comes from the trace (metrics first, events through [`facts`]); the
 //! only figures supplied here are the parameters the attempt drew.
 
-use super::facts;
+use super::{explain_knobs, facts};
 use crate::content::deck::Question;
 use crate::content::model::{Variant, fmt_value};
 use crate::engine::params::{FrozenParams, HerdParams, Params};
@@ -18,6 +18,10 @@ pub fn worked(q: &Question, v: &Variant, trace: &Trace, lang: Lang) -> String {
         (Params::Frozen(p), Metrics::Frozen(m)) => frozen(p, m, trace, lang),
         (Params::Herd(p), Metrics::Herd(m)) => herd(p, m, lang),
         (Params::Abc(p), Metrics::Abc(m)) => abc(ask, p.tick_ms, m, trace, lang),
+        (Params::Rwlock(p), Metrics::Queue(m)) => explain_knobs::rwlock(ask, p, m, trace, lang),
+        (Params::Semaphore(p), Metrics::Queue(m)) => explain_knobs::semaphore(p, m, trace, lang),
+        (Params::Election(p), Metrics::Election(m)) => explain_knobs::election(p, m, trace, lang),
+        (Params::Tasks(p), Metrics::Tasks(m)) => explain_knobs::tasks(p, m, trace, lang),
         _ => String::new(),
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod cmd;
 pub mod explain;
+pub mod explain_knobs;
 pub mod facts;
 pub mod item;
 pub mod plain;

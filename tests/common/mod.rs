@@ -59,6 +59,29 @@ pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
         (Metrics::Snowflake(m), "years") => {
             Expected::Number((m.layout.years * 10.0).round() / 10.0)
         }
+        (Metrics::Queue(m), "max_holders") => Expected::Number(f64::from(m.max_holders)),
+        (Metrics::Queue(m), "max_concurrent_readers") => {
+            Expected::Number(f64::from(m.max_concurrent_readers))
+        }
+        (Metrics::Queue(m), "writer_wait_ms") => Expected::Number(m.writer_wait_ms? as f64),
+        (Metrics::Queue(m), "grants_before_writer") => {
+            Expected::Number(f64::from(m.grants_before_writer?))
+        }
+        (Metrics::Election(m), "stale_submits_accepted") => {
+            Expected::Number(f64::from(m.stale_submits_accepted))
+        }
+        (Metrics::Election(m), "stale_submits_rejected") => {
+            Expected::Number(f64::from(m.stale_submits_rejected))
+        }
+        (Metrics::Election(m), "final_epoch") => Expected::Number(m.final_epoch as f64),
+        (Metrics::Election(m), "final_version") => Expected::Number(m.final_version as f64),
+        (Metrics::Tasks(m), "effects_applied") => Expected::Number(f64::from(m.effects_applied)),
+        (Metrics::Tasks(m), "late_refused") => Expected::Number(f64::from(m.late_refused)),
+        (Metrics::Tasks(m), "late_accepted") => Expected::Number(f64::from(m.late_accepted)),
+        (Metrics::Tasks(m), "final_version") => Expected::Number(m.final_version as f64),
+        (Metrics::Tasks(m), "final_attempt") => Expected::Number(f64::from(m.final_attempt)),
+        (Metrics::Tasks(m), "tasks_waiting") => Expected::Number(f64::from(m.tasks_waiting)),
+        (Metrics::Tasks(m), "max_believers") => Expected::Number(f64::from(m.max_believers)),
         _ => return None,
     })
 }

@@ -149,6 +149,7 @@ struct QueueObserver {
     service: Vec<ServiceSnapshot>,
     checks: Vec<InvariantReport>,
     grant_order: Vec<String>,
+    grants_before_writer: Option<u32>,
     granted_at: Vec<Option<Millis>>,
     max_readers: u32,
     max_holders: u32,
@@ -238,6 +239,7 @@ impl QueueObserver {
             service: Vec::new(),
             checks,
             grant_order: Vec::new(),
+            grants_before_writer: None,
             granted_at: vec![None; n],
             max_readers: 0,
             max_holders: 0,
@@ -315,6 +317,7 @@ impl QueueObserver {
                 max_concurrent_readers: self.max_readers,
                 max_holders: self.max_holders,
                 writer_wait_ms: writer_wait,
+                grants_before_writer: self.grants_before_writer,
                 starved_writers: starved,
                 stuck_clients,
                 violations,
@@ -337,11 +340,15 @@ impl Observer for QueueObserver {
                 }
                 EventKind::Acquired { .. } | EventKind::Admitted { .. } => {
                     let i = e.actor.0 as usize;
+                    let writer = client(world, i).role == Role::Writer;
+                    if writer && self.grants_before_writer.is_none() {
+                        self.grants_before_writer = Some(self.grant_order.len() as u32);
+                    }
                     self.grant_order.push(QUEUE_NAMES[i].to_string());
                     if self.granted_at[i].is_none() {
                         self.granted_at[i] = Some(e.at_ms);
                     }
-                    if client(world, i).role == Role::Writer {
+                    if writer {
                         let who = QUEUE_NAMES[i];
                         let at = e.at_ms;
                         if let Some(c) = self

@@ -231,6 +231,10 @@ pub struct QueueMetrics {
     /// The longest a writer waited from asking to holding, in ms; a writer still waiting when
     /// the run ended counts until the end. `None` without writers.
     pub writer_wait_ms: Option<u64>,
+    /// How many grants came before the first writer's, readers' and any earlier writer's
+    /// alike: the first writer's place in `grant_order`, counted from 0. `None` when no
+    /// writer held (always for a semaphore).
+    pub grants_before_writer: Option<u32>,
     /// Writers that never held.
     pub starved_writers: Vec<String>,
     pub stuck_clients: Vec<String>,
