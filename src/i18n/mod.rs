@@ -1,6 +1,7 @@
 //! Every user-facing word, in Simplified Chinese and English, by area: [`sim`] words what a run
 //! did; the terminal screens' words follow [`Ui`].
 
+pub mod live;
 pub mod sim;
 
 pub use sim::{describe, invariant_label, state_label, verdict_short, verdict_text};

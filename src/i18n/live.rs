@@ -1,0 +1,126 @@
+//! The live lab's words: the server, the scaling, the side-by-side comparison.
+
+use super::Lang;
+use crate::engine::time::fmt_secs;
+use crate::live::diff::Aspect;
+use crate::live::scale::Scaling;
+
+/// The first line of a live run, once the server answers.
+pub fn server_line(version: &str, addr: &str, own: bool, lang: Lang) -> String {
+    let version = version.trim_start_matches("Zookeeper version: ");
+    let version = version.split(['-', ',']).next().unwrap_or(version);
+    match (own, lang) {
+        (true, Lang::Zh) => {
+            format!("实时实验：在 {addr} 上启动了 ZooKeeper {version}（locklab 自己的服务器）")
+        }
+        (true, Lang::En) => {
+            format!("Live lab: ZooKeeper {version} started on {addr} (locklab's own server)")
+        }
+        (false, Lang::Zh) => format!("实时实验：连接到 {addr} 上的 ZooKeeper {version}"),
+        (false, Lang::En) => format!("Live lab: connected to ZooKeeper {version} on {addr}"),
+    }
+}
+
+/// What the server grants, and how the preset's times were fitted to it.
+pub fn scaling_line(s: &Scaling, lang: Lang) -> String {
+    let granted = fmt_secs(s.granted_ms);
+    let requested = fmt_secs(s.requested_ms);
+    let factor = if (s.factor - 1.0).abs() < 1e-9 {
+        match lang {
+            Lang::Zh => "预设里的时间原样使用".to_string(),
+            Lang::En => "the preset's times are used as they are".to_string(),
+        }
+    } else {
+        let f = format!("{:.3}", s.factor);
+        let f = f.trim_end_matches('0').trim_end_matches('.');
+        match lang {
+            Lang::Zh => format!("预设里的每个时间都乘以 {f}"),
+            Lang::En => format!("every time in the preset is multiplied by {f}"),
+        }
+    };
+    match (s.bounds(), s.tick_ms, lang) {
+        (Some((lo, hi)), Some(t), Lang::Zh) => format!(
+            "服务器的 tickTime 是 {} 秒，只批准 {} 到 {} 秒之间的会话超时；请求 {requested} 秒，批准 {granted} 秒，{factor}。",
+            fmt_secs(t),
+            fmt_secs(lo),
+            fmt_secs(hi)
+        ),
+        (Some((lo, hi)), Some(t), Lang::En) => format!(
+            "The server's tickTime is {} s, so it grants session timeouts of {} to {} s only; asked for {requested} s, granted {granted} s: {factor}.",
+            fmt_secs(t),
+            fmt_secs(lo),
+            fmt_secs(hi)
+        ),
+        (_, _, Lang::Zh) => format!(
+            "服务器按自己的 tickTime（2 到 20 个 tick）批准会话超时：请求 {requested} 秒，批准 {granted} 秒，{factor}。"
+        ),
+        (_, _, Lang::En) => format!(
+            "The server grants session timeouts within 2 to 20 of its ticks: asked for {requested} s, granted {granted} s: {factor}."
+        ),
+    }
+}
+
+pub fn running(what: &str, secs: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("正在真实会话上运行 {what}，约 {secs} 秒……"),
+        Lang::En => format!("Running {what} on real sessions, about {secs} s..."),
+    }
+}
+
+pub fn title(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("实时运行：{name}"),
+        Lang::En => format!("Live run: {name}"),
+    }
+}
+
+pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
+    match a {
+        Aspect::Holders => lang.pick("持锁者及顺序", "holders, in order"),
+        Aspect::Numbers => lang.pick("节点序号", "node numbers"),
+        Aspect::Wakeups => lang.pick("唤醒次数", "wake-ups"),
+        Aspect::LeftBehind => lang.pick("留下的节点", "nodes left behind"),
+        Aspect::Stuck => lang.pick("卡住的客户端", "stuck clients"),
+        Aspect::Duplicates => lang.pick("重复节点", "duplicate nodes"),
+        Aspect::StaleAccepted => lang.pick("被接受的陈旧写入", "stale writes accepted"),
+        Aspect::StaleRejected => lang.pick("被拒绝的陈旧写入", "stale writes refused"),
+        Aspect::Wasted => lang.pick("无效唤醒", "wasted wake-ups"),
+        Aspect::Releases => lang.pick("释放次数", "releases"),
+    }
+}
+
+pub fn compare_header(lang: Lang) -> (&'static str, &'static str, &'static str, &'static str) {
+    (
+        lang.pick("模型与真实服务对照", "The model beside the real service"),
+        lang.pick("项目", "fact"),
+        lang.pick("模型", "model"),
+        lang.pick("真实", "live"),
+    )
+}
+
+pub fn verdict(differences: usize, lang: Lang) -> String {
+    match (differences, lang) {
+        (0, Lang::Zh) => "两边讲的是同一个故事。".to_string(),
+        (0, Lang::En) => "Both tell the same story.".to_string(),
+        (n, Lang::Zh) => format!("有 {n} 处不同，标着 ≠ 的那几行。"),
+        (n, Lang::En) => format!("{n} differences, marked with a ≠."),
+    }
+}
+
+/// What differs between the model and this client library, whatever the preset.
+pub fn library_note(lang: Lang) -> &'static str {
+    lang.pick(
+        "注意：真实的客户端库在会话超时的 0.4 倍内听不到服务器就判定断连（模型是三分之二），重连超过 1.4 倍超时仍不成功就自行宣布会话过期；本机回环几乎没有网络延迟。时间点因此与模型略有出入。",
+        "Note: the real client library declares its connection lost after 0.4 of the session timeout without a word from the server (the model: two thirds), and gives its session up as expired by itself when it cannot reconnect within 1.4 timeouts; loopback has almost no network delay. Instants differ from the model's a little for that.",
+    )
+}
+
+/// A preset that has no live counterpart.
+pub fn no_counterpart(name: &str, known: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("预设 `{name}` 没有实时版本；可以实时运行的预设：{known}"),
+        Lang::En => {
+            format!("preset `{name}` has no live counterpart; presets that run live: {known}")
+        }
+    }
+}
