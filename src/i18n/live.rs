@@ -124,3 +124,69 @@ pub fn no_counterpart(name: &str, known: &str, lang: Lang) -> String {
         }
     }
 }
+
+// --- the Live screen ---
+
+pub fn home_entry(lang: Lang) -> (&'static str, &'static str) {
+    (
+        lang.pick("实时实验：真实的 ZooKeeper", "Live lab: a real ZooKeeper"),
+        lang.pick(
+            "在 locklab 自己启动的 ZooKeeper 服务器上用真实会话重演预设，并与模型逐项对照。",
+            "Replay a preset on real sessions against a ZooKeeper server locklab starts itself, and hold it beside the model.",
+        ),
+    )
+}
+
+pub fn screen_title(lang: Lang) -> &'static str {
+    lang.pick(
+        "实时实验：真实的 ZooKeeper 与模型对照",
+        "Live lab: a real ZooKeeper beside the model",
+    )
+}
+
+pub fn herd_choice(waiters: u32, fanout: u32, lang: Lang) -> String {
+    match (fanout == 1, lang) {
+        (true, Lang::Zh) => format!("链式唤醒  N={waiters}"),
+        (true, Lang::En) => format!("chain  N={waiters}"),
+        (false, Lang::Zh) => format!("羊群效应  N={waiters}"),
+        (false, Lang::En) => format!("herd  N={waiters}"),
+    }
+}
+
+pub fn screen_hint(lang: Lang) -> &'static str {
+    lang.pick(
+        "上下键选择，回车开始。locklab 会在本机回环地址上启动一个自己的 ZooKeeper 服务器，每个客户端一个真实会话；运行期间界面照常响应，结束后服务器和数据目录都会删除。",
+        "Up and Down choose, Enter starts. locklab starts a ZooKeeper server of its own on loopback, with one real session per client; the screen stays responsive while it runs, and the server and its data directory are removed afterwards.",
+    )
+}
+
+pub fn not_installed(lang: Lang) -> &'static str {
+    lang.pick(
+        "这台机器上没有 ZooKeeper 服务器。安装 Debian 的 zookeeperd（sudo apt-get install -y zookeeperd）后再来；也可以在命令行用 locklab live ... --zk 主机:端口 连接已有的服务器。",
+        "There is no ZooKeeper server on this machine. Install Debian's zookeeperd (sudo apt-get install -y zookeeperd) and come back; or, on the command line, connect to a running one with locklab live ... --zk HOST:PORT.",
+    )
+}
+
+pub fn in_progress(elapsed_ms: u64, expect_ms: u64, lang: Lang) -> String {
+    let (e, x) = (elapsed_ms / 1000, expect_ms.div_ceil(1000));
+    match lang {
+        Lang::Zh => format!(
+            "正在真实的服务器上运行……已用 {e} 秒，约需 {x} 秒。可以按 Esc 返回，运行会在后台结束。"
+        ),
+        Lang::En => format!(
+            "Running on the real server... {e} s of about {x} s. Esc goes back; the run finishes in the background."
+        ),
+    }
+}
+
+pub fn more_hint(name: &str, lang: Lang) -> String {
+    let cmd = if name.starts_with("chain") || name.starts_with("herd ") {
+        "locklab live herd --waiters N --fanout K".to_string()
+    } else {
+        format!("locklab live abc {name}")
+    };
+    match lang {
+        Lang::Zh => format!("完整的事件和消息：{cmd}"),
+        Lang::En => format!("Every event and message: {cmd}"),
+    }
+}

@@ -37,6 +37,8 @@ pub enum ScreenId {
     Frozen,
     Abc,
     Herd,
+    /// The live lab on a real ZooKeeper.
+    Live,
     Present,
     Reader,
     /// A closed-book quiz session.
@@ -111,6 +113,7 @@ pub struct App {
     pub frozen: FrozenState,
     pub abc: AbcState,
     pub herd: HerdState,
+    pub live: crate::tui::screens::live::LiveState,
     pub present: Option<PresentState>,
     /// Leaving the presenter quits instead of going home (it was opened from the command line).
     pub present_only: bool,
@@ -159,6 +162,7 @@ impl App {
             frozen: FrozenState::new(FrozenParams::default()),
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
+            live: crate::tui::screens::live::LiveState::new(presets.clone()),
             present: None,
             present_only: false,
             presets,
@@ -399,7 +403,8 @@ impl App {
 
     /// Whether a clock is on screen (an interview), so idle wake-ups should redraw it.
     pub fn wants_clock(&self) -> bool {
-        self.screen == ScreenId::Quiz && self.quiz.as_ref().is_some_and(QuizState::timed)
+        (self.screen == ScreenId::Quiz && self.quiz.as_ref().is_some_and(QuizState::timed))
+            || self.live.running()
     }
 
     /// The home quiz filters as a request, for the review, the exam and the deck quizzes.
@@ -514,6 +519,12 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             _ => sliders().or_else(timeline),
         },
         ScreenId::Herd => sliders(),
+        ScreenId::Live => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
+            KeyCode::Enter => Some(Msg::Enter),
+            _ => None,
+        },
         ScreenId::Abc => match key.code {
             KeyCode::Char('p') | KeyCode::Tab => Some(Msg::Preset(1)),
             KeyCode::Char('P') | KeyCode::BackTab => Some(Msg::Preset(-1)),
@@ -598,6 +609,10 @@ fn apply(app: &mut App, msg: Msg) {
                 app.screen = app.return_to.take().unwrap_or(ScreenId::Home);
             }
         }
+        Msg::Tick if app.live.running() => {
+            // A live run finishes in the background, whichever screen is up.
+            app.live.poll();
+        }
         Msg::Tick => match app.screen {
             ScreenId::Frozen => app.frozen.tl.tick(&app.frozen.trace),
             ScreenId::Abc => app.abc.tl.tick(&app.abc.trace),
@@ -636,6 +651,7 @@ fn screen_update(app: &mut App, msg: Msg) {
             Msg::Enter => match app.home.current() {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
+                Item::Live => app.screen = ScreenId::Live,
                 Item::Present(i) => {
                     if let Some(p) = preset::active().get(i) {
                         app.present_preset(p.clone(), false);
@@ -711,6 +727,12 @@ fn screen_update(app: &mut App, msg: Msg) {
                 _ => {}
             }
         }
+        ScreenId::Live => match msg {
+            Msg::Up => app.live.move_by(-1),
+            Msg::Down => app.live.move_by(1),
+            Msg::Enter => app.live.start(),
+            _ => {}
+        },
         ScreenId::Abc => {
             let s = &mut app.abc;
             match msg {
@@ -784,6 +806,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
         ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
         ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
+        ScreenId::Live => screens::live::render(&app.live, lang, theme, area, buf),
         ScreenId::Present => {
             if let Some(s) = &app.present {
                 screens::present::render(s, lang, theme, area, buf);

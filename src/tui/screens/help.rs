@@ -51,6 +51,10 @@ pub fn keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("r", Ui::KeyReveal));
             keys.push(("b", Ui::KeyBlank));
         }
+        ScreenId::Live => {
+            keys.push(("Up/Down j/k", Ui::KeyHomeMove));
+            keys.push(("Enter", Ui::KeyHomeOpen));
+        }
         ScreenId::Herd => {
             keys.push(("Up/Down", Ui::KeySliderSelect));
             keys.push(("Left/Right h/l", Ui::KeySliderAdjust));

@@ -20,6 +20,8 @@ pub enum Item {
     /// An index into the A/B/C presets.
     Abc(usize),
     Herd,
+    /// The live lab on a real ZooKeeper.
+    Live,
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -91,6 +93,7 @@ impl HomeState {
         let mut items = vec![Item::Frozen];
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
+        items.push(Item::Live);
         if lessons > 0 {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
@@ -130,7 +133,7 @@ impl HomeState {
         let at = self
             .items
             .iter()
-            .position(|i| *i == Item::Herd)
+            .position(|i| *i == Item::Live)
             .map_or(self.items.len(), |p| p + 1);
         let mut quiz = vec![
             Item::Quizzes,
@@ -252,6 +255,10 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeHerd, lang).into(),
             ui(Ui::HomeHerdAbout, lang).into(),
         ),
+        Item::Live => {
+            let (name, about) = crate::i18n::live::home_entry(lang);
+            (name.into(), about.into())
+        }
         Item::Present(i) => crate::preset::active()
             .get(i)
             .map_or_else(Default::default, |p| {
