@@ -40,7 +40,7 @@ pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), LiveErro
 struct LiveRun<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     preset: Option<&'a str>,
-    server: String,
+    server: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     scaling: Option<Scaling>,
     params: &'a Params,
@@ -104,9 +104,11 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), LiveErr
     let live = abc::run(&scaled, server.addr())?;
     let params = Params::Abc(scaled);
     let model = crate::engine::run(&params);
+    let addr = server.addr().to_string();
     drop(server);
     let about = lang.pick(&preset.about.zh, &preset.about.en);
     emit(
+        &addr,
         Some(&preset.name),
         Some(about),
         Some(scaling),
@@ -137,6 +139,11 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), LiveError> {
             p.waiters
         ))
     })?;
+    if args.server.time_scale.is_some() {
+        return Err(LiveError::usage(
+            "--time-scale is for `live abc` (a herd has no preset times; use --hold-ms)",
+        ));
+    }
     if p.waiters > 500 {
         return Err(LiveError::usage(
             "--waiters must be 1 to 500 on a real server (one session each)",
@@ -152,14 +159,16 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), LiveError> {
         ))?;
     }
     let live = herd::run(&p, server.addr())?;
+    let addr = server.addr().to_string();
     drop(server);
     let params = Params::Herd(p);
     let model = crate::engine::run(&params);
-    emit(None, None, None, &params, &live, &model, json, lang)
+    emit(&addr, None, None, None, &params, &live, &model, json, lang)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn emit(
+    server: &str,
     preset: Option<&str>,
     about: Option<&str>,
     scaling: Option<Scaling>,
@@ -173,7 +182,7 @@ fn emit(
     if json {
         let run = LiveRun {
             preset,
-            server: String::new(),
+            server,
             scaling,
             params,
             live,

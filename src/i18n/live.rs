@@ -179,8 +179,8 @@ pub fn in_progress(elapsed_ms: u64, expect_ms: u64, lang: Lang) -> String {
     }
 }
 
-pub fn more_hint(name: &str, lang: Lang) -> String {
-    let cmd = if name.starts_with("chain") || name.starts_with("herd ") {
+pub fn more_hint(name: &str, herd: bool, lang: Lang) -> String {
+    let cmd = if herd {
         "locklab live herd --waiters N --fanout K".to_string()
     } else {
         format!("locklab live abc {name}")

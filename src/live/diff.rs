@@ -28,23 +28,6 @@ pub enum Aspect {
     Releases,
 }
 
-impl Aspect {
-    pub fn key(self) -> &'static str {
-        match self {
-            Aspect::Holders => "holders",
-            Aspect::Numbers => "numbers",
-            Aspect::Wakeups => "wakeups",
-            Aspect::LeftBehind => "left_behind",
-            Aspect::Stuck => "stuck",
-            Aspect::Duplicates => "duplicates",
-            Aspect::StaleAccepted => "stale_accepted",
-            Aspect::StaleRejected => "stale_rejected",
-            Aspect::Wasted => "wasted",
-            Aspect::Releases => "releases",
-        }
-    }
-}
-
 /// One fact, as each run gives it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {

@@ -50,6 +50,7 @@ impl Default for ClientView {
     }
 }
 
+#[derive(Clone)]
 pub(crate) struct Inner {
     pub rec: Recorder,
     pub nodes: Vec<NodeInfo>,
@@ -396,33 +397,13 @@ impl Log {
         g.lanes.set(lane, at, state);
     }
 
-    /// Takes what was recorded, for the family's finishing step.
+    /// A copy of what was recorded, for the family's finishing step; what clients write while
+    /// they stop after the run's end goes into the log, not into the trace.
     pub(crate) fn take(&self) -> Inner {
         let mut g = self.lock();
         let at = self.now();
         refresh(&mut g, self, at);
-        let clients = g.clients.len();
-        std::mem::replace(
-            &mut *g,
-            Inner {
-                rec: Recorder::default(),
-                nodes: Vec::new(),
-                lanes: LaneRecorder::default(),
-                service: Vec::new(),
-                writes: Vec::new(),
-                resource: Resource::default(),
-                checks: Vec::new(),
-                clients: vec![ClientView::default(); clients],
-                session_ended: Vec::new(),
-                closed: Vec::new(),
-                stuck: Vec::new(),
-                held: Vec::new(),
-                deleting: Vec::new(),
-                guids: Vec::new(),
-                watches: Vec::new(),
-                max_holders: 0,
-            },
-        )
+        g.clone()
     }
 }
 
@@ -582,10 +563,10 @@ fn refresh(g: &mut Inner, log: &Log, at: Millis) {
         })
         .collect();
     let now_stuck = stuck::stuck(&waiters);
-    for c in 0..n {
-        if now_stuck[c] != g.stuck[c] {
+    for (c, &is_stuck) in now_stuck.iter().enumerate().take(n) {
+        if is_stuck != g.stuck[c] {
             let id = ActorId(c as u8);
-            if now_stuck[c] {
+            if is_stuck {
                 if let Some(on) = g.clients[c].waiting {
                     g.rec.event(at, id, EventKind::Stuck { on });
                     let d = format!(

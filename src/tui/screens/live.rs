@@ -250,7 +250,13 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         return;
     }
     line(buf, area, words::screen_title(lang), theme.title());
-    let list_w = (area.width / 3).clamp(18, 34);
+    let widest = s
+        .choices
+        .iter()
+        .map(|&c| crate::text::width(&s.name(c, lang)) as u16 + 3)
+        .max()
+        .unwrap_or(18);
+    let list_w = widest.min(area.width / 2);
     let body = Rect::new(area.x, area.y + 2, area.width, area.height - 2);
     let list = Rect::new(body.x, body.y, list_w, body.height);
     for (i, &c) in s.choices.iter().enumerate().take(list.height as usize) {
@@ -328,14 +334,14 @@ fn outcome(o: &Outcome, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) 
     let (_, fact, model, live) = words::compare_header(lang);
     let col =
         |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));
-    let header = format!("  {}{}{live}", col(fact, 22), col(model, 14));
+    let header = format!("  {}{}{live}", col(fact, 26), col(model, 14));
     put(buf, area, &mut y, &header, theme.dim());
     for r in &o.rows {
         let mark = if r.same() { " " } else { "≠" };
         let style = if r.same() { Style::new() } else { theme.bad() };
         let text = format!(
             "{mark} {}{}{}",
-            col(words::aspect(r.aspect, lang), 22),
+            col(words::aspect(r.aspect, lang), 26),
             col(&r.model, 14),
             r.live
         );
@@ -348,7 +354,7 @@ fn outcome(o: &Outcome, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) 
         buf,
         area,
         &mut y,
-        &words::more_hint(&o.name, lang),
+        &words::more_hint(&o.name, o.live.family == Family::Herd, lang),
         theme.dim(),
     );
 }
