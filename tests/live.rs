@@ -1,13 +1,16 @@
 //! The live lab against a real ZooKeeper server: each A/B/C preset tells the model's story on
 //! real sessions, the herd counts match the closed forms, and bad input or an interrupted run
-//! leaves nothing running. Skipped, and saying so, where Debian's `zookeeperd` is not installed.
+//! leaves nothing running. Where Debian's `zookeeperd` is not installed, every test that needs
+//! it is reported as ignored, with the reason, and the others still run: this file has a harness
+//! of its own (`harness = false`) so that a skip is counted as one instead of passing silently.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitCode, Stdio};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use locklab::engine::params::{HerdParams, Params};
 use locklab::engine::trace::Trace;
 use locklab::live::diff::{Aspect, compare};
@@ -18,16 +21,6 @@ use locklab::live::{abc, herd, scale};
 fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn installed(test: &str) -> bool {
-    match server::installed() {
-        Ok(_) => true,
-        Err(_) => {
-            eprintln!("{test}: skipped, Debian's zookeeperd is not installed");
-            false
-        }
-    }
 }
 
 /// One private server per tick, shared by the tests and removed when the process ends.
@@ -65,9 +58,6 @@ fn live_and_model(name: &str) -> (Trace, Trace) {
 /// The same holders in the same order, the same wake-ups, stuck clients, duplicates and stale
 /// writes as the model. (Nodes left at the very end can differ by when a real expiry falls.)
 fn same_story(name: &str) {
-    if !installed(name) {
-        return;
-    }
     let _one = serial();
     let (live, model) = live_and_model(name);
     let rows = compare(&model, &live);
@@ -96,71 +86,7 @@ fn same_story(name: &str) {
     assert!(!live.messages.is_empty());
 }
 
-#[test]
-fn live_chain() {
-    same_story("chain");
-}
-
-#[test]
-fn live_herd_preset() {
-    same_story("herd");
-}
-
-#[test]
-fn live_lost_create() {
-    same_story("lost-create");
-}
-
-#[test]
-fn live_lost_create_blind() {
-    same_story("lost-create-blind");
-}
-
-#[test]
-fn live_disconnect() {
-    same_story("disconnect");
-}
-
-#[test]
-fn live_expire() {
-    same_story("expire");
-}
-
-#[test]
-fn live_gc_pause_fencing() {
-    same_story("gc-pause-fencing");
-}
-
-#[test]
-fn live_gc_pause_no_fencing() {
-    same_story("gc-pause-no-fencing");
-}
-
-#[test]
-fn live_holder_expires() {
-    same_story("holder-expires");
-}
-
-#[test]
-fn live_waiter_expires() {
-    same_story("waiter-expires");
-}
-
-#[test]
-fn live_watch_race() {
-    same_story("watch-race");
-}
-
-#[test]
-fn live_watch_race_broken() {
-    same_story("watch-race-broken");
-}
-
-#[test]
 fn live_herd_counts_match_the_closed_forms() {
-    if !installed("live_herd_counts_match_the_closed_forms") {
-        return;
-    }
     let _one = serial();
     let addr = server_for(2000);
     for n in [5u32, 20, 50] {
@@ -219,7 +145,6 @@ fn nothing_left(port: u16) -> bool {
     false
 }
 
-#[test]
 fn an_unreachable_zk_is_a_clear_error_with_status_2() {
     let port = free_port();
     let out = locklab()
@@ -233,7 +158,6 @@ fn an_unreachable_zk_is_a_clear_error_with_status_2() {
     assert!(out.stdout.is_empty(), "nothing printed as if it ran");
 }
 
-#[test]
 fn a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing() {
     let taken = TcpListener::bind(("127.0.0.1", 0)).expect("a port");
     let port = taken.local_addr().expect("an address").port();
@@ -249,7 +173,6 @@ fn a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing() {
     assert!(nothing_left(port), "no server was left on {port}");
 }
 
-#[test]
 fn without_the_server_the_error_says_how_to_install_it() {
     let out = locklab()
         .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
@@ -262,11 +185,7 @@ fn without_the_server_the_error_says_how_to_install_it() {
     assert!(err.contains("--zk HOST:PORT"), "{err}");
 }
 
-#[test]
 fn a_finished_run_leaves_no_server_and_no_data_directory() {
-    if !installed("a_finished_run_leaves_no_server_and_no_data_directory") {
-        return;
-    }
     let _one = serial();
     let port = free_port();
     let out = locklab()
@@ -285,11 +204,7 @@ fn a_finished_run_leaves_no_server_and_no_data_directory() {
     assert!(nothing_left(port), "the server on {port} was stopped");
 }
 
-#[test]
 fn ctrl_c_during_a_run_stops_the_server_and_removes_its_directory() {
-    if !installed("ctrl_c_during_a_run_stops_the_server_and_removes_its_directory") {
-        return;
-    }
     let _one = serial();
     let port = free_port();
     let mut child = locklab()
@@ -341,4 +256,118 @@ fn data_dir_of(port: u16) -> Option<std::path::PathBuf> {
         }
     }
     None
+}
+
+fn a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind() {
+    let _one = serial();
+    // A `java` that fails the way a broken installation does: the guard runs it, it exits at
+    // once, and locklab must say so with the server's last words and remove the data directory.
+    let fake = tempfile::tempdir().expect("a folder for the stand-in java");
+    let java = fake.path().join("java");
+    std::fs::write(
+        &java,
+        "#!/bin/sh\necho 'Error: Could not find or load main class ZooKeeperServerMain' >&2\nexit 1\n",
+    )
+    .expect("the stand-in is written");
+    std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("the stand-in is executable");
+    let tmp = tempfile::tempdir().expect("a temporary folder for the run");
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
+        .env("PATH", format!("{}:/usr/bin:/bin", fake.path().display()))
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did not start: it stopped as it started"),
+        "{err}"
+    );
+    assert!(err.contains("Could not find or load main class"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("the temporary folder")
+        .collect();
+    assert!(left.is_empty(), "the data directory was removed: {left:?}");
+}
+
+/// Every test, as the harness runs them: those that need a ZooKeeper server are ignored, with
+/// the reason, where none is installed.
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let presets = [
+        "chain",
+        "herd",
+        "lost-create",
+        "lost-create-blind",
+        "disconnect",
+        "expire",
+        "gc-pause-fencing",
+        "gc-pause-no-fencing",
+        "holder-expires",
+        "waiter-expires",
+        "watch-race",
+        "watch-race-broken",
+    ];
+    let mut trials: Vec<Trial> = presets
+        .iter()
+        .map(|&name| {
+            let test = format!("live_{}", name.replace('-', "_"));
+            needs_server(test, move || same_story(name))
+        })
+        .collect();
+    let with_server: [(&str, fn()); 5] = [
+        (
+            "live_herd_counts_match_the_closed_forms",
+            live_herd_counts_match_the_closed_forms,
+        ),
+        (
+            "a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing",
+            a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing,
+        ),
+        (
+            "a_finished_run_leaves_no_server_and_no_data_directory",
+            a_finished_run_leaves_no_server_and_no_data_directory,
+        ),
+        (
+            "ctrl_c_during_a_run_stops_the_server_and_removes_its_directory",
+            ctrl_c_during_a_run_stops_the_server_and_removes_its_directory,
+        ),
+        (
+            "a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind",
+            a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind,
+        ),
+    ];
+    trials.extend(with_server.map(|(name, f)| needs_server(name, f)));
+    let without: [(&str, fn()); 2] = [
+        (
+            "an_unreachable_zk_is_a_clear_error_with_status_2",
+            an_unreachable_zk_is_a_clear_error_with_status_2,
+        ),
+        (
+            "without_the_server_the_error_says_how_to_install_it",
+            without_the_server_the_error_says_how_to_install_it,
+        ),
+    ];
+    trials.extend(without.map(|(name, f)| {
+        Trial::test(name, move || {
+            f();
+            Ok(())
+        })
+    }));
+    libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// A test that runs against a real server, or is ignored, saying why, when none is installed.
+/// A panic inside is the test failing, as with the built-in harness.
+fn needs_server(name: impl Into<String>, f: impl FnOnce() + Send + 'static) -> Trial {
+    Trial::ignorable_test(name, move || -> Result<Completion, Failed> {
+        if server::installed().is_err() {
+            return Ok(Completion::ignored_with(
+                "Debian's zookeeperd is not installed: apt-get install -y zookeeperd",
+            ));
+        }
+        f();
+        Ok(Completion::Completed)
+    })
 }

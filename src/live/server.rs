@@ -207,7 +207,8 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
         if srvr(server.addr).is_ok_and(|s| s.contains("Zookeeper version")) {
             return Ok(server);
         }
-        if dir.join("exited").exists() || started.elapsed() > START_TIMEOUT {
+        let exited = dir.join("exited").exists();
+        if exited || started.elapsed() > START_TIMEOUT {
             let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
             drop(server);
             if log.contains("Address already in use") {
@@ -215,9 +216,13 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
             }
             let tail: Vec<&str> = log.lines().filter(|l| !l.starts_with("SLF4J")).collect();
             let tail = tail[tail.len().saturating_sub(3)..].join("\n  ");
+            let how = if exited {
+                "stopped as it started".to_string()
+            } else {
+                format!("did not answer within {} s", START_TIMEOUT.as_secs())
+            };
             return Err(StartError::Failed(format!(
-                "the ZooKeeper server did not start within {} s{}",
-                START_TIMEOUT.as_secs(),
+                "the ZooKeeper server did not start: it {how}{}",
                 if tail.is_empty() {
                     String::new()
                 } else {
