@@ -103,7 +103,37 @@ pub fn verdict(differences: usize, lang: Lang) -> String {
         (0, Lang::Zh) => "两边讲的是同一个故事。".to_string(),
         (0, Lang::En) => "Both tell the same story.".to_string(),
         (n, Lang::Zh) => format!("有 {n} 处不同，标着 ≠ 的那几行。"),
+        (1, Lang::En) => "1 difference, marked with a ≠.".to_string(),
         (n, Lang::En) => format!("{n} differences, marked with a ≠."),
+    }
+}
+
+/// Why the real service gives another answer than the model for this fact, where the reason is
+/// known and the same in every run, in a few words and in full; for any other fact a
+/// difference is a disagreement to study.
+pub fn why_different(a: Aspect, lang: Lang) -> Option<(&'static str, &'static str)> {
+    match a {
+        Aspect::Numbers => Some((
+            lang.pick(
+                "≠ 节点序号：ZooKeeper 3.8 删除节点不计入序号",
+                "≠ node numbers: ZooKeeper doesn't count deletions",
+            ),
+            lang.pick(
+                "≠ 节点序号：模型每删除一个子节点也把序号加一，ZooKeeper 3.8 只在创建时加一，所以删除之后建的节点在真实服务器上小一号。",
+                "≠ node numbers: the model counts a deletion in the next sequence number, ZooKeeper 3.8 counts only creations, so a node made after a deletion is one lower on the real server.",
+            ),
+        )),
+        Aspect::LeftBehind => Some((
+            lang.pick(
+                "≠ 留下的节点：快结束时的过期或释放时间点不同",
+                "≠ nodes left behind: an expiry or release near the end",
+            ),
+            lang.pick(
+                "≠ 留下的节点：真实服务器按自己的 tick 让会话过期，真实客户端从停顿中醒来的方式也和模型不同，时间点因此有出入；过期或释放落在运行快结束时，最后留下的节点就会不同。",
+                "≠ nodes left behind: the real server expires sessions on its own tick and the real client wakes from a pause in its own way, so instants differ from the model's; when an expiry or a release falls near the end of the run, the nodes left at the end differ.",
+            ),
+        )),
+        _ => None,
     }
 }
 
@@ -167,26 +197,82 @@ pub fn not_installed(lang: Lang) -> &'static str {
     )
 }
 
-pub fn in_progress(elapsed_ms: u64, expect_ms: u64, lang: Lang) -> String {
+pub fn in_progress(what: &str, elapsed_ms: u64, expect_ms: u64, lang: Lang) -> String {
     let (e, x) = (elapsed_ms / 1000, expect_ms.div_ceil(1000));
     match lang {
         Lang::Zh => format!(
-            "正在真实的服务器上运行……已用 {e} 秒，约需 {x} 秒。可以按 Esc 返回，运行会在后台结束。"
+            "正在真实的服务器上运行 {what}……已用 {e} 秒，约需 {x} 秒。可以按 q 返回，运行会在后台结束，回来就能看到结果。"
         ),
         Lang::En => format!(
-            "Running on the real server... {e} s of about {x} s. Esc goes back; the run finishes in the background."
+            "Running {what} on the real server... {e} s of about {x} s. q goes back; the run finishes in the background and its result waits here."
         ),
     }
 }
 
-pub fn more_hint(name: &str, herd: bool, lang: Lang) -> String {
-    let cmd = if herd {
-        "locklab live herd --waiters N --fanout K".to_string()
-    } else {
-        format!("locklab live abc {name}")
-    };
+/// The command that prints the same run with every event and message.
+pub fn more_hint(cmd: &str, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("完整的事件和消息：{cmd}"),
         Lang::En => format!("Every event and message: {cmd}"),
     }
+}
+
+/// What the two herd choices show, before a run.
+pub fn herd_about(fanout_is_one: bool, lang: Lang) -> &'static str {
+    if fanout_is_one {
+        lang.pick(
+            "链式唤醒：每个等待者只监听自己的前驱，每次释放只通知一个客户端。",
+            "Chain: each waiter watches only its predecessor, so every release notifies one client.",
+        )
+    } else {
+        lang.pick(
+            "羊群效应：每个等待者都监听锁目录的子节点列表，每次释放都通知所有还在排队的客户端。",
+            "Herd: every waiter watches the lock directory's children, so every release notifies every client still queued.",
+        )
+    }
+}
+
+/// What the model's herd counts are, in words; the figures come from the runs.
+pub fn herd_note(lang: Lang) -> &'static str {
+    lang.pick(
+        "模型里，N 个等待者的链式唤醒一共通知 N 次，羊群效应每次释放都通知所有还在排队的客户端，一共 N(N+1)/2 次，其中只有 N 次叫醒的是下一个持锁者。",
+        "In the model, N waiters in a chain get N notifications in all; in a herd every release notifies everyone still queued, N(N+1)/2 in all, of which only N wake the next holder.",
+    )
+}
+
+/// The header over one herd chart: whose it is and what its two numbers are.
+pub fn herd_chart_label(whose: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("{whose}：第几次释放、唤醒数"),
+        Lang::En => format!("{whose}: release, woken"),
+    }
+}
+
+/// The session timeout and the scaling in a few words, for a heading with no room for more.
+pub fn scaling_short(s: &Scaling, lang: Lang) -> String {
+    let granted = fmt_secs(s.granted_ms);
+    let same = (s.factor - 1.0).abs() < 1e-9;
+    let f = format!("{:.3}", s.factor);
+    let f = f.trim_end_matches('0').trim_end_matches('.');
+    match (same, lang) {
+        (true, Lang::Zh) => format!("会话超时 {granted} 秒，时间同预设"),
+        (true, Lang::En) => format!("session timeout {granted} s, the preset's times"),
+        (false, Lang::Zh) => format!("会话超时 {granted} 秒，时间 ×{f}"),
+        (false, Lang::En) => format!("session timeout {granted} s, times ×{f}"),
+    }
+}
+
+pub fn live_label(lang: Lang) -> &'static str {
+    lang.pick("真实", "live")
+}
+
+pub fn model_label(lang: Lang) -> &'static str {
+    lang.pick("模型", "model")
+}
+
+pub fn footer(lang: Lang) -> &'static str {
+    lang.pick(
+        "上/下 选择  回车 在真实服务器上运行  ? 帮助  q 返回",
+        "Up/Down choose  Enter run on the real server  ? help  q back",
+    )
 }

@@ -10,11 +10,10 @@ use std::time::Instant;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
-use ratatui::widgets::Widget;
 
 use super::{line, wrapped};
 use crate::engine::params::{HerdParams, Params};
-use crate::engine::trace::{Family, Trace};
+use crate::engine::trace::Trace;
 use crate::i18n::Lang;
 use crate::i18n::live as words;
 use crate::live::diff::{self, Row};
@@ -23,7 +22,9 @@ use crate::live::server::{self, Server};
 use crate::live::{abc, herd};
 use crate::preset::Preset;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::lanes::Lanes;
+
+mod outcome;
+use outcome::put;
 
 /// What a row of the list runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +40,11 @@ pub enum Choice {
 /// A finished live run.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    /// The list's row that ran.
+    pub choice: Choice,
     pub name: String,
+    /// The command that prints the same run in full.
+    pub command: String,
     pub version: String,
     pub addr: String,
     pub scaling: Option<Scaling>,
@@ -51,6 +56,8 @@ pub struct Outcome {
 type Slot = Arc<Mutex<Option<Result<Outcome, String>>>>;
 
 struct Job {
+    /// The list's row that runs.
+    choice: Choice,
     started: Instant,
     /// About how long the run takes, server start included.
     expect_ms: u64,
@@ -118,9 +125,20 @@ impl LiveState {
         }
     }
 
-    /// Starts the chosen run on a worker thread; does nothing while one is running.
+    /// What the chosen row runs, in a sentence, before it runs.
+    fn about(&self, c: Choice, lang: Lang) -> String {
+        match c {
+            Choice::Preset(i) => self.presets.get(i).map_or_else(String::new, |p| {
+                lang.pick(&p.about.zh, &p.about.en).to_string()
+            }),
+            Choice::Herd { fanout, .. } => words::herd_about(fanout == 1, lang).to_string(),
+        }
+    }
+
+    /// Starts the chosen run on a worker thread; does nothing while one is running or where no
+    /// server is installed (the screen says how to install one).
     pub fn start(&mut self) {
-        if self.running() {
+        if self.running() || !available() {
             return;
         }
         let Some(&choice) = self.choices.get(self.selected) else {
@@ -139,7 +157,7 @@ impl LiveState {
                     let name = p.name.clone();
                     (
                         params.duration_ms + 2000,
-                        Box::new(move || run_abc(name, params)),
+                        Box::new(move || run_abc(choice, name, params)),
                     )
                 }
                 Choice::Herd { waiters, fanout } => {
@@ -149,10 +167,9 @@ impl LiveState {
                         grab_cost_ms: 0.0,
                         hold_ms: 20.0,
                     };
-                    let name = words::herd_choice(waiters, fanout, Lang::En);
                     (
                         u64::from(waiters) * 40 + 3000,
-                        Box::new(move || run_herd(name, p)),
+                        Box::new(move || run_herd(choice, p)),
                     )
                 }
             };
@@ -169,6 +186,7 @@ impl LiveState {
             Ok(_) => {
                 self.result = None;
                 self.job = Some(Job {
+                    choice,
                     started: Instant::now(),
                     expect_ms,
                     slot,
@@ -195,12 +213,18 @@ fn private(tick_ms: u64) -> Result<Server, String> {
     server::open(None, None, tick_ms).map_err(|e| e.message)
 }
 
-fn run_abc(name: String, p: crate::engine::params::AbcParams) -> Result<Outcome, String> {
+fn run_abc(
+    choice: Choice,
+    name: String,
+    p: crate::engine::params::AbcParams,
+) -> Result<Outcome, String> {
     let server = private(p.tick_ms)?;
     let (scaled, scaling) = crate::live_cmd::fit(&p, &server, 1.0).map_err(|e| e.message)?;
     let live = abc::run(&scaled, server.addr()).map_err(|e| e.message)?;
     let model = crate::engine::run(&Params::Abc(scaled));
     Ok(Outcome {
+        choice,
+        command: format!("locklab live abc {name}"),
         name,
         version: server.version(),
         addr: server.addr().to_string(),
@@ -211,11 +235,14 @@ fn run_abc(name: String, p: crate::engine::params::AbcParams) -> Result<Outcome,
     })
 }
 
-fn run_herd(name: String, p: HerdParams) -> Result<Outcome, String> {
+fn run_herd(choice: Choice, p: HerdParams) -> Result<Outcome, String> {
     let server = private(2000)?;
     let live = herd::run(&p, server.addr()).map_err(|e| e.message)?;
+    let name = format!("herd --waiters {} --fanout {}", p.waiters, p.fanout);
     let model = crate::engine::run(&Params::Herd(p));
     Ok(Outcome {
+        choice,
+        command: format!("locklab live {name}"),
         name,
         version: server.version(),
         addr: server.addr().to_string(),
@@ -226,30 +253,14 @@ fn run_herd(name: String, p: HerdParams) -> Result<Outcome, String> {
     })
 }
 
-fn lanes<'a>(t: &'a Trace, prefix: &str, theme: Theme) -> Lanes<'a> {
-    let rows = t
-        .lanes
-        .iter()
-        .filter(|l| t.role(l.actor) == Some(crate::engine::trace::Role::Client))
-        .map(|l| (format!("{prefix} {}", t.name(l.actor)), l))
-        .collect();
-    Lanes {
-        trace: t,
-        rows,
-        end_ms: t.end_ms,
-        cursor_ms: t.end_ms,
-        danger: None,
-        danger_label: String::new(),
-        theme,
-    }
-}
-
 pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let area = area.intersection(buf.area);
     if area.height < 4 || area.width < 20 {
         return;
     }
     line(buf, area, words::screen_title(lang), theme.title());
+    let footer = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    line(buf, footer, words::footer(lang), theme.dim());
     let widest = s
         .choices
         .iter()
@@ -257,8 +268,9 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         .max()
         .unwrap_or(18);
     let list_w = widest.min(area.width / 2);
-    let body = Rect::new(area.x, area.y + 2, area.width, area.height - 2);
+    let body = Rect::new(area.x, area.y + 2, area.width, area.height - 3);
     let list = Rect::new(body.x, body.y, list_w, body.height);
+    let running = s.job.as_ref().map(|j| j.choice);
     for (i, &c) in s.choices.iter().enumerate().take(list.height as usize) {
         let row = Rect::new(list.x, list.y + i as u16, list.width, 1);
         let style = if i == s.selected {
@@ -268,6 +280,9 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         };
         let mark = if i == s.selected { "> " } else { "  " };
         line(buf, row, &format!("{mark}{}", s.name(c, lang)), style);
+        if running == Some(c) {
+            buf.set_stringn(row.x + list_w - 1, row.y, "*", 1, theme.mark());
+        }
     }
     let right = Rect::new(
         body.x + list_w + 1,
@@ -275,93 +290,40 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         body.width.saturating_sub(list_w + 1),
         body.height,
     );
+    let mut y = right.y;
+    if let Some(job) = &s.job {
+        let elapsed = job.started.elapsed().as_millis() as u64;
+        let name = s.name(job.choice, lang);
+        let text = words::in_progress(&name, elapsed, job.expect_ms, lang);
+        put(buf, right, &mut y, &text, theme.dim());
+        return;
+    }
+    // A finished run stays to be read, whatever this machine has installed since.
+    if let Some(Ok(o)) = &s.result {
+        outcome::render(o, &s.name(o.choice, lang), lang, theme, right, buf);
+        return;
+    }
     if !available() {
         wrapped(buf, right, words::not_installed(lang), theme.bad());
         return;
     }
-    if let Some(job) = &s.job {
-        let elapsed = job.started.elapsed().as_millis() as u64;
-        let text = words::in_progress(elapsed, job.expect_ms, lang);
-        wrapped(buf, right, &text, theme.dim());
-        return;
+    if let Some(Err(e)) = &s.result {
+        put(buf, right, &mut y, e, theme.bad());
+        y += 1;
     }
-    match &s.result {
-        None => wrapped(buf, right, words::screen_hint(lang), theme.dim()),
-        Some(Err(e)) => wrapped(buf, right, e, theme.bad()),
-        Some(Ok(o)) => outcome(o, lang, theme, right, buf),
+    // Before a run: what the selected row tells, then how the lab works.
+    if let Some(&c) = s.choices.get(s.selected) {
+        put(buf, right, &mut y, &s.name(c, lang), theme.title());
+        put(buf, right, &mut y, &s.about(c, lang), Style::new());
+        y += 1;
     }
-}
-
-/// Writes wrapped text at row `y` and moves `y` past it.
-fn put(buf: &mut Buffer, area: Rect, y: &mut u16, text: &str, style: Style) {
-    if *y >= area.bottom() {
-        return;
-    }
-    let h = (crate::text::wrap(text, area.width as usize).len() as u16).max(1);
-    let r = Rect::new(area.x, *y, area.width, h.min(area.bottom() - *y));
-    wrapped(buf, r, text, style);
-    *y += h;
-}
-
-fn outcome(o: &Outcome, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let mut y = area.y;
-    let server = words::server_line(&o.version, &o.addr, true, lang);
-    put(buf, area, &mut y, &server, theme.dim());
-    if let Some(s) = &o.scaling {
-        put(
-            buf,
-            area,
-            &mut y,
-            &words::scaling_line(s, lang),
-            theme.dim(),
-        );
-    }
-    y += 1;
-    if o.live.family == Family::Abc {
-        for (t, prefix) in [
-            (&o.live, lang.pick("真实", "live")),
-            (&o.model, lang.pick("模型", "model")),
-        ] {
-            let w = lanes(t, prefix, theme);
-            let h = w.height();
-            if y + h > area.bottom() {
-                break;
-            }
-            w.render(Rect::new(area.x, y, area.width, h), buf);
-            y += h + 1;
-        }
-    }
-    let (_, fact, model, live) = words::compare_header(lang);
-    let col =
-        |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));
-    let header = format!("  {}{}{live}", col(fact, 26), col(model, 14));
-    put(buf, area, &mut y, &header, theme.dim());
-    for r in &o.rows {
-        let mark = if r.same() { " " } else { "≠" };
-        let style = if r.same() { Style::new() } else { theme.bad() };
-        let text = format!(
-            "{mark} {}{}{}",
-            col(words::aspect(r.aspect, lang), 26),
-            col(&r.model, 14),
-            r.live
-        );
-        put(buf, area, &mut y, &text, style);
-    }
-    let n = o.rows.iter().filter(|r| !r.same()).count();
-    let style = if n == 0 { theme.good() } else { theme.bad() };
-    put(buf, area, &mut y, &words::verdict(n, lang), style);
-    put(
-        buf,
-        area,
-        &mut y,
-        &words::more_hint(&o.name, o.live.family == Family::Herd, lang),
-        theme.dim(),
-    );
+    put(buf, right, &mut y, words::screen_hint(lang), theme.dim());
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::trace::Family;
 
     #[test]
     fn the_list_holds_every_abc_preset_and_both_herds_and_wraps() {
@@ -385,5 +347,156 @@ mod tests {
             render(&s, Lang::En, Theme::default(), buf.area, &mut buf);
         }
         assert!(!s.running());
+    }
+
+    #[test]
+    fn a_result_renders_without_panicking_at_any_small_size() {
+        let s = finished("chain");
+        for (w, h) in [(1, 1), (20, 4), (21, 5), (30, 8), (45, 12), (60, 16)] {
+            for lang in [Lang::En, Lang::Zh] {
+                let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+                render(&s, lang, Theme::default(), buf.area, &mut buf);
+            }
+        }
+    }
+
+    fn abc_presets() -> Vec<&'static Preset> {
+        crate::preset::builtin()
+            .iter()
+            .filter(|p| p.family == Family::Abc)
+            .collect()
+    }
+
+    /// A finished run whose "live" side is another preset's model run, so that the screen has
+    /// a real difference to show without a server: watch-race numbers C's node 20, chain 19.
+    fn finished(lang_pick: &str) -> LiveState {
+        let presets = abc_presets();
+        let index = |name: &str| presets.iter().position(|p| p.name == name).expect(name);
+        let run = |name: &str| crate::engine::run(&presets[index(name)].params);
+        let (model, live) = (run("watch-race"), run(lang_pick));
+        let choice = Choice::Preset(index("watch-race"));
+        let mut s = LiveState::new(presets);
+        s.result = Some(Ok(Outcome {
+            choice,
+            name: "watch-race".into(),
+            command: "locklab live abc watch-race".into(),
+            version: "Zookeeper version: 3.8.0".into(),
+            addr: "127.0.0.1:2181".into(),
+            scaling: None,
+            rows: diff::compare(&model, &live),
+            live,
+            model,
+        }));
+        s
+    }
+
+    fn screen(s: &LiveState, lang: Lang, w: u16, h: u16) -> Vec<String> {
+        let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+        render(s, lang, Theme::default(), buf.area, &mut buf);
+        // A wide character's second cell holds a blank that is not on screen: skip it.
+        (0..h)
+            .map(|y| {
+                let mut row = String::new();
+                let mut x = 0;
+                while x < w {
+                    let sym = buf[(x, y)].symbol();
+                    row.push_str(sym);
+                    x += (crate::text::width(sym) as u16).max(1);
+                }
+                row
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_fact_and_the_verdict_show_at_the_smallest_size_in_both_languages() {
+        let s = finished("chain");
+        for lang in [Lang::En, Lang::Zh] {
+            let text = screen(&s, lang, 80, 24).join("\n");
+            let Some(Ok(o)) = &s.result else {
+                panic!("a result")
+            };
+            for r in &o.rows {
+                assert!(
+                    text.contains(words::aspect(r.aspect, lang)),
+                    "{:?} missing:\n{text}",
+                    r.aspect
+                );
+            }
+            let n = o.rows.iter().filter(|r| !r.same()).count();
+            assert!(n > 0, "the two runs differ somewhere");
+            assert!(text.contains(&words::verdict(n, lang)), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_known_difference_says_why_in_full_when_there_is_room_and_briefly_when_not() {
+        let s = finished("chain");
+        let Some((short, long)) = words::why_different(diff::Aspect::Numbers, Lang::En) else {
+            panic!("node numbers have a known reason")
+        };
+        let wide = screen(&s, Lang::En, 140, 42).join(" ");
+        let first_words: String = long.chars().take(40).collect();
+        assert!(wide.contains(&first_words), "{wide}");
+        let narrow = screen(&s, Lang::En, 80, 24).join(" ");
+        let short_words: String = short.chars().take(30).collect();
+        assert!(
+            narrow.contains(&short_words) || narrow.contains(&first_words),
+            "{narrow}"
+        );
+    }
+
+    #[test]
+    fn the_model_lanes_sit_right_under_the_live_ones_on_one_axis() {
+        let s = finished("chain");
+        let rows = screen(&s, Lang::En, 140, 42);
+        let at = |label: &str| {
+            rows.iter()
+                .position(|r| r.contains(label))
+                .unwrap_or_else(|| panic!("no {label} row:\n{}", rows.join("\n")))
+        };
+        assert_eq!(at("model A"), at("live C") + 1);
+        let axes = rows.iter().filter(|r| r.contains("|0 ")).count();
+        assert_eq!(axes, 1, "one time axis for both");
+    }
+
+    #[test]
+    fn a_herd_result_shows_both_charts_and_the_command_that_prints_it() {
+        let p = HerdParams {
+            waiters: 5,
+            fanout: 5,
+            grab_cost_ms: 0.0,
+            hold_ms: 20.0,
+        };
+        let model = crate::engine::run(&Params::Herd(p.clone()));
+        let mut s = LiveState::new(abc_presets());
+        s.result = Some(Ok(Outcome {
+            choice: Choice::Herd {
+                waiters: 5,
+                fanout: 5,
+            },
+            name: "herd --waiters 5 --fanout 5".into(),
+            command: "locklab live herd --waiters 5 --fanout 5".into(),
+            version: String::new(),
+            addr: "127.0.0.1:2181".into(),
+            scaling: None,
+            rows: diff::compare(&model, &model),
+            live: model.clone(),
+            model,
+        }));
+        let text = screen(&s, Lang::En, 140, 42).join("\n");
+        assert!(
+            text.contains(&words::herd_chart_label("live", Lang::En)),
+            "{text}"
+        );
+        assert!(
+            text.contains(&words::herd_chart_label("model", Lang::En)),
+            "{text}"
+        );
+        assert!(
+            text.contains("locklab live herd --waiters 5 --fanout 5"),
+            "{text}"
+        );
+        assert!(text.contains(&words::verdict(0, Lang::En)), "{text}");
     }
 }
