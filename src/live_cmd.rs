@@ -152,11 +152,7 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), LiveError> {
     let json = args.output.json;
     let server = open(&args.server, 2000, json, lang)?;
     if !json {
-        say(&words::running(
-            lang.pick("羊群与链式唤醒", "herd versus chain"),
-            "-",
-            lang,
-        ))?;
+        say(&words::running_herd(p.waiters, p.fanout, lang))?;
     }
     let live = herd::run(&p, server.addr())?;
     let addr = server.addr().to_string();
@@ -229,6 +225,15 @@ pub fn comparison_table(rows: &[Row], lang: Lang) -> String {
     }
     let differences = rows.iter().filter(|r| !r.same()).count();
     let _ = writeln!(out, "{}", words::verdict(differences, lang));
+    for (_, why) in rows
+        .iter()
+        .filter(|r| !r.same())
+        .filter_map(|r| words::why_different(r.aspect, lang))
+    {
+        for line in crate::text::wrap(why, 100) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     for line in crate::text::wrap(words::library_note(lang), 100) {
         let _ = writeln!(out, "{line}");
     }

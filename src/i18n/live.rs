@@ -67,6 +67,17 @@ pub fn running(what: &str, secs: &str, lang: Lang) -> String {
     }
 }
 
+pub fn running_herd(waiters: u32, fanout: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => {
+            format!("正在运行 {waiters} 个等待者（扇出 {fanout}），每个客户端一个真实会话……")
+        }
+        Lang::En => format!(
+            "Running {waiters} waiters (fan-out {fanout}) with one real session per client..."
+        ),
+    }
+}
+
 pub fn title(name: &str, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("实时运行：{name}"),
