@@ -9,6 +9,8 @@ pub mod explore;
 pub mod export;
 pub mod export_cmd;
 pub mod i18n;
+pub mod live;
+pub mod live_cmd;
 pub mod preset;
 pub mod progress;
 pub mod quiz;

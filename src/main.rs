@@ -63,6 +63,7 @@ fn main() {
         }
         Some(Command::Progress(args)) => data_dir(cli.data_dir.as_deref())
             .and_then(|dir| locklab::progress::cmd::run(&args, lang, &source, &dir)),
+        Some(Command::Live(cmd)) => locklab::live_cmd::run(cmd, lang, &source),
         Some(Command::Frozen { preset }) => tui(
             Start::Frozen(preset),
             lang,

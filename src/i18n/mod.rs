@@ -3,6 +3,7 @@
 
 pub mod explore;
 pub mod lab;
+pub mod live;
 pub mod redlock;
 pub mod sim;
 pub mod snowflake;

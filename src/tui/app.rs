@@ -38,6 +38,8 @@ pub enum ScreenId {
     Frozen,
     Abc,
     Herd,
+    /// The live lab on a real ZooKeeper.
+    Live,
     Present,
     Reader,
     /// A closed-book quiz session.
@@ -143,6 +145,7 @@ pub struct App {
     pub abc: AbcState,
     pub herd: HerdState,
     pub explore: ExploreState,
+    pub live: crate::tui::screens::live::LiveState,
     pub present: Option<PresentState>,
     /// Leaving the presenter quits instead of going home (it was opened from the command line).
     pub present_only: bool,
@@ -193,6 +196,16 @@ impl App {
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
             explore: ExploreState::new(presets.clone()),
+            live: crate::tui::screens::live::LiveState::new(
+                presets
+                    .iter()
+                    .copied()
+                    .filter(|p| match &p.params {
+                        crate::engine::Params::Abc(a) => crate::live::unsupported(a).is_none(),
+                        _ => false,
+                    })
+                    .collect(),
+            ),
             present: None,
             present_only: false,
             presets,
@@ -452,7 +465,8 @@ impl App {
 
     /// Whether a clock is on screen (an interview), so idle wake-ups should redraw it.
     pub fn wants_clock(&self) -> bool {
-        self.screen == ScreenId::Quiz && self.quiz.as_ref().is_some_and(QuizState::timed)
+        (self.screen == ScreenId::Quiz && self.quiz.as_ref().is_some_and(QuizState::timed))
+            || self.live.running()
     }
 
     /// The home quiz filters as a request, for the review, the exam and the deck quizzes.
@@ -532,6 +546,12 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
                 dir: 1,
                 coarse: false,
             }),
+            _ => None,
+        },
+        ScreenId::Live => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
+            KeyCode::Enter => Some(Msg::Enter),
             _ => None,
         },
         ScreenId::Reader => reader::map_key(key),
@@ -627,19 +647,30 @@ fn apply(app: &mut App, msg: Msg) {
                 app.screen = app.return_to.take().unwrap_or(ScreenId::Home);
             }
         }
-        Msg::Tick => match app.screen {
-            ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.trace),
-            ScreenId::Abc => app.abc.view.tl.tick(&app.abc.trace),
-            ScreenId::Quiz => {
-                let now = (app.clock)();
-                if let Some(q) = app.quiz.as_mut() {
-                    q.tick(now);
-                }
+        Msg::Tick => {
+            // A live run finishes in the background, whichever screen is up.
+            if app.live.running() {
+                app.live.poll();
             }
-            ScreenId::Explore => app.explore.work(),
-            _ => {}
-        },
+            tick(app);
+        }
         _ => screen_update(app, msg),
+    }
+}
+
+/// One tick for the screen on show.
+fn tick(app: &mut App) {
+    match app.screen {
+        ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.trace),
+        ScreenId::Abc => app.abc.view.tl.tick(&app.abc.trace),
+        ScreenId::Quiz => {
+            let now = (app.clock)();
+            if let Some(q) = app.quiz.as_mut() {
+                q.tick(now);
+            }
+        }
+        ScreenId::Explore => app.explore.work(),
+        _ => {}
     }
 }
 
@@ -667,6 +698,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
                 Item::Explore => app.screen = ScreenId::Explore,
+                Item::Live => app.screen = ScreenId::Live,
                 Item::Present(i) => {
                     if let Some(p) = preset::active().get(i) {
                         app.present_preset(p.clone(), false);
@@ -732,6 +764,12 @@ fn screen_update(app: &mut App, msg: Msg) {
                 _ => {}
             }
         }
+        ScreenId::Live => match msg {
+            Msg::Up => app.live.move_by(-1),
+            Msg::Down => app.live.move_by(1),
+            Msg::Enter => app.live.start(),
+            _ => {}
+        },
         ScreenId::Abc => match msg {
             Msg::Pointer { .. } if small => {}
             m => app.abc.update(m, area, app.lang),
@@ -815,6 +853,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
         ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
         ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
+        ScreenId::Live => screens::live::render(&app.live, lang, theme, area, buf),
         ScreenId::Present => {
             if let Some(s) = &app.present {
                 screens::present::render(s, lang, theme, area, buf);

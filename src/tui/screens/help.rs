@@ -22,6 +22,10 @@ fn other_keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("Enter", Ui::KeyHomeOpen));
             keys.push(("Left/Right h/l", Ui::KeyHomeFilter));
         }
+        ScreenId::Live => {
+            keys.push(("Up/Down j/k", Ui::KeyHomeMove));
+            keys.push(("Enter", Ui::KeyHomeOpen));
+        }
         ScreenId::Quiz => {
             keys.push(("Enter r", Ui::KeyQuizSubmit));
             keys.push(("Tab", Ui::KeyQuizNotes));

@@ -22,6 +22,8 @@ pub enum Item {
     Herd,
     /// The explorer.
     Explore,
+    /// The live lab on a real ZooKeeper.
+    Live,
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -94,6 +96,7 @@ impl HomeState {
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
         items.push(Item::Explore);
+        items.push(Item::Live);
         if lessons > 0 {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
@@ -133,7 +136,7 @@ impl HomeState {
         let at = self
             .items
             .iter()
-            .position(|i| *i == Item::Explore)
+            .position(|i| *i == Item::Live)
             .map_or(self.items.len(), |p| p + 1);
         let mut quiz = vec![
             Item::Quizzes,
@@ -259,6 +262,10 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeExplore, lang).into(),
             ui(Ui::HomeExploreAbout, lang).into(),
         ),
+        Item::Live => {
+            let (name, about) = crate::i18n::live::home_entry(lang);
+            (name.into(), about.into())
+        }
         Item::Present(i) => crate::preset::active()
             .get(i)
             .map_or_else(Default::default, |p| {

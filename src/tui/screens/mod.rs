@@ -6,6 +6,7 @@ pub mod frozen;
 pub mod help;
 pub mod herd;
 pub mod home;
+pub mod live;
 pub mod present;
 pub mod quiz;
 pub mod quiz_body;

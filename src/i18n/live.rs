@@ -1,0 +1,289 @@
+//! The live lab's words: the server, the scaling, the side-by-side comparison.
+
+use super::Lang;
+use crate::engine::time::fmt_secs;
+use crate::live::diff::Aspect;
+use crate::live::scale::Scaling;
+
+/// The first line of a live run, once the server answers.
+pub fn server_line(version: &str, addr: &str, own: bool, lang: Lang) -> String {
+    let version = version.trim_start_matches("Zookeeper version: ");
+    let version = version.split(['-', ',']).next().unwrap_or(version);
+    match (own, lang) {
+        (true, Lang::Zh) => {
+            format!("实时实验：在 {addr} 上启动了 ZooKeeper {version}（locklab 自己的服务器）")
+        }
+        (true, Lang::En) => {
+            format!("Live lab: ZooKeeper {version} started on {addr} (locklab's own server)")
+        }
+        (false, Lang::Zh) => format!("实时实验：连接到 {addr} 上的 ZooKeeper {version}"),
+        (false, Lang::En) => format!("Live lab: connected to ZooKeeper {version} on {addr}"),
+    }
+}
+
+/// What the server grants, and how the preset's times were fitted to it.
+pub fn scaling_line(s: &Scaling, lang: Lang) -> String {
+    let granted = fmt_secs(s.granted_ms);
+    let requested = fmt_secs(s.requested_ms);
+    let factor = if (s.factor - 1.0).abs() < 1e-9 {
+        match lang {
+            Lang::Zh => "预设里的时间原样使用".to_string(),
+            Lang::En => "the preset's times are used as they are".to_string(),
+        }
+    } else {
+        let f = format!("{:.3}", s.factor);
+        let f = f.trim_end_matches('0').trim_end_matches('.');
+        match lang {
+            Lang::Zh => format!("预设里的每个时间都乘以 {f}"),
+            Lang::En => format!("every time in the preset is multiplied by {f}"),
+        }
+    };
+    match (s.bounds(), s.tick_ms, lang) {
+        (Some((lo, hi)), Some(t), Lang::Zh) => format!(
+            "服务器的 tickTime 是 {} 秒，只批准 {} 到 {} 秒之间的会话超时；请求 {requested} 秒，批准 {granted} 秒，{factor}。",
+            fmt_secs(t),
+            fmt_secs(lo),
+            fmt_secs(hi)
+        ),
+        (Some((lo, hi)), Some(t), Lang::En) => format!(
+            "The server's tickTime is {} s, so it grants session timeouts of {} to {} s only; asked for {requested} s, granted {granted} s: {factor}.",
+            fmt_secs(t),
+            fmt_secs(lo),
+            fmt_secs(hi)
+        ),
+        (_, _, Lang::Zh) => format!(
+            "服务器按自己的 tickTime（2 到 20 个 tick）批准会话超时：请求 {requested} 秒，批准 {granted} 秒，{factor}。"
+        ),
+        (_, _, Lang::En) => format!(
+            "The server grants session timeouts within 2 to 20 of its ticks: asked for {requested} s, granted {granted} s: {factor}."
+        ),
+    }
+}
+
+pub fn running(what: &str, secs: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("正在真实会话上运行 {what}，约 {secs} 秒……"),
+        Lang::En => format!("Running {what} on real sessions, about {secs} s..."),
+    }
+}
+
+pub fn running_herd(waiters: u32, fanout: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => {
+            format!("正在运行 {waiters} 个等待者（扇出 {fanout}），每个客户端一个真实会话……")
+        }
+        Lang::En => format!(
+            "Running {waiters} waiters (fan-out {fanout}) with one real session per client..."
+        ),
+    }
+}
+
+pub fn title(name: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("实时运行：{name}"),
+        Lang::En => format!("Live run: {name}"),
+    }
+}
+
+pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
+    match a {
+        Aspect::Holders => lang.pick("持锁者及顺序", "holders, in order"),
+        Aspect::Numbers => lang.pick("节点序号", "node numbers"),
+        Aspect::Wakeups => lang.pick("唤醒次数", "wake-ups"),
+        Aspect::LeftBehind => lang.pick("留下的节点", "nodes left behind"),
+        Aspect::Stuck => lang.pick("卡住的客户端", "stuck clients"),
+        Aspect::Duplicates => lang.pick("重复节点", "duplicate nodes"),
+        Aspect::StaleAccepted => lang.pick("被接受的陈旧写入", "stale writes accepted"),
+        Aspect::StaleRejected => lang.pick("被拒绝的陈旧写入", "stale writes refused"),
+        Aspect::Wasted => lang.pick("无效唤醒", "wasted wake-ups"),
+        Aspect::Releases => lang.pick("释放次数", "releases"),
+    }
+}
+
+pub fn compare_header(lang: Lang) -> (&'static str, &'static str, &'static str, &'static str) {
+    (
+        lang.pick("模型与真实服务对照", "The model beside the real service"),
+        lang.pick("项目", "fact"),
+        lang.pick("模型", "model"),
+        lang.pick("真实", "live"),
+    )
+}
+
+pub fn verdict(differences: usize, lang: Lang) -> String {
+    match (differences, lang) {
+        (0, Lang::Zh) => "两边讲的是同一个故事。".to_string(),
+        (0, Lang::En) => "Both tell the same story.".to_string(),
+        (n, Lang::Zh) => format!("有 {n} 处不同，标着 ≠ 的那几行。"),
+        (1, Lang::En) => "1 difference, marked with a ≠.".to_string(),
+        (n, Lang::En) => format!("{n} differences, marked with a ≠."),
+    }
+}
+
+/// Why the real service gives another answer than the model for this fact, where the reason is
+/// known and the same in every run, in a few words and in full; for any other fact a
+/// difference is a disagreement to study.
+pub fn why_different(a: Aspect, lang: Lang) -> Option<(&'static str, &'static str)> {
+    match a {
+        Aspect::Numbers => Some((
+            lang.pick(
+                "≠ 节点序号：ZooKeeper 3.8 删除节点不计入序号",
+                "≠ node numbers: ZooKeeper doesn't count deletions",
+            ),
+            lang.pick(
+                "≠ 节点序号：模型每删除一个子节点也把序号加一，ZooKeeper 3.8 只在创建时加一，所以删除之后建的节点在真实服务器上小一号。",
+                "≠ node numbers: the model counts a deletion in the next sequence number, ZooKeeper 3.8 counts only creations, so a node made after a deletion is one lower on the real server.",
+            ),
+        )),
+        Aspect::LeftBehind => Some((
+            lang.pick(
+                "≠ 留下的节点：快结束时的过期或释放时间点不同",
+                "≠ nodes left behind: an expiry or release near the end",
+            ),
+            lang.pick(
+                "≠ 留下的节点：真实服务器按自己的 tick 让会话过期，真实客户端从停顿中醒来的方式也和模型不同，时间点因此有出入；过期或释放落在运行快结束时，最后留下的节点就会不同。",
+                "≠ nodes left behind: the real server expires sessions on its own tick and the real client wakes from a pause in its own way, so instants differ from the model's; when an expiry or a release falls near the end of the run, the nodes left at the end differ.",
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// What differs between the model and this client library, whatever the preset.
+pub fn library_note(lang: Lang) -> &'static str {
+    lang.pick(
+        "注意：真实的客户端库在会话超时的 0.4 倍内听不到服务器就判定断连（模型是三分之二），重连超过 1.4 倍超时仍不成功就自行宣布会话过期；本机回环几乎没有网络延迟。时间点因此与模型略有出入。",
+        "Note: the real client library declares its connection lost after 0.4 of the session timeout without a word from the server (the model: two thirds), and gives its session up as expired by itself when it cannot reconnect within 1.4 timeouts; loopback has almost no network delay. Instants differ from the model's a little for that.",
+    )
+}
+
+/// A preset that has no live counterpart.
+pub fn no_counterpart(name: &str, known: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("预设 `{name}` 没有实时版本；可以实时运行的预设：{known}"),
+        Lang::En => {
+            format!("preset `{name}` has no live counterpart; presets that run live: {known}")
+        }
+    }
+}
+
+// --- the Live screen ---
+
+pub fn home_entry(lang: Lang) -> (&'static str, &'static str) {
+    (
+        lang.pick("实时实验：真实的 ZooKeeper", "Live lab: a real ZooKeeper"),
+        lang.pick(
+            "在 locklab 自己启动的 ZooKeeper 服务器上用真实会话重演预设，并与模型逐项对照。",
+            "Replay a preset on real sessions against a ZooKeeper server locklab starts itself, and hold it beside the model.",
+        ),
+    )
+}
+
+pub fn screen_title(lang: Lang) -> &'static str {
+    lang.pick(
+        "实时实验：真实的 ZooKeeper 与模型对照",
+        "Live lab: a real ZooKeeper beside the model",
+    )
+}
+
+pub fn herd_choice(waiters: u32, fanout: u32, lang: Lang) -> String {
+    match (fanout == 1, lang) {
+        (true, Lang::Zh) => format!("链式唤醒  N={waiters}"),
+        (true, Lang::En) => format!("chain  N={waiters}"),
+        (false, Lang::Zh) => format!("羊群效应  N={waiters}"),
+        (false, Lang::En) => format!("herd  N={waiters}"),
+    }
+}
+
+pub fn screen_hint(lang: Lang) -> &'static str {
+    lang.pick(
+        "上下键选择，回车开始。locklab 会在本机回环地址上启动一个自己的 ZooKeeper 服务器，每个客户端一个真实会话；运行期间界面照常响应，结束后服务器和数据目录都会删除。",
+        "Up and Down choose, Enter starts. locklab starts a ZooKeeper server of its own on loopback, with one real session per client; the screen stays responsive while it runs, and the server and its data directory are removed afterwards.",
+    )
+}
+
+pub fn not_installed(lang: Lang) -> &'static str {
+    lang.pick(
+        "这台机器上没有 ZooKeeper 服务器。安装 Debian 的 zookeeperd（sudo apt-get install -y zookeeperd）后再来；也可以在命令行用 locklab live ... --zk 主机:端口 连接已有的服务器。",
+        "There is no ZooKeeper server on this machine. Install Debian's zookeeperd (sudo apt-get install -y zookeeperd) and come back; or, on the command line, connect to a running one with locklab live ... --zk HOST:PORT.",
+    )
+}
+
+pub fn in_progress(what: &str, elapsed_ms: u64, expect_ms: u64, lang: Lang) -> String {
+    let (e, x) = (elapsed_ms / 1000, expect_ms.div_ceil(1000));
+    match lang {
+        Lang::Zh => format!(
+            "正在真实的服务器上运行 {what}……已用 {e} 秒，约需 {x} 秒。可以按 q 返回，运行会在后台结束，回来就能看到结果。"
+        ),
+        Lang::En => format!(
+            "Running {what} on the real server... {e} s of about {x} s. q goes back; the run finishes in the background and its result waits here."
+        ),
+    }
+}
+
+/// The command that prints the same run with every event and message.
+pub fn more_hint(cmd: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("完整的事件和消息：{cmd}"),
+        Lang::En => format!("Every event and message: {cmd}"),
+    }
+}
+
+/// What the two herd choices show, before a run.
+pub fn herd_about(fanout_is_one: bool, lang: Lang) -> &'static str {
+    if fanout_is_one {
+        lang.pick(
+            "链式唤醒：每个等待者只监听自己的前驱，每次释放只通知一个客户端。",
+            "Chain: each waiter watches only its predecessor, so every release notifies one client.",
+        )
+    } else {
+        lang.pick(
+            "羊群效应：每个等待者都监听锁目录的子节点列表，每次释放都通知所有还在排队的客户端。",
+            "Herd: every waiter watches the lock directory's children, so every release notifies every client still queued.",
+        )
+    }
+}
+
+/// What the model's herd counts are, in words; the figures come from the runs.
+pub fn herd_note(lang: Lang) -> &'static str {
+    lang.pick(
+        "模型里，N 个等待者的链式唤醒一共通知 N 次，羊群效应每次释放都通知所有还在排队的客户端，一共 N(N+1)/2 次，其中只有 N 次叫醒的是下一个持锁者。",
+        "In the model, N waiters in a chain get N notifications in all; in a herd every release notifies everyone still queued, N(N+1)/2 in all, of which only N wake the next holder.",
+    )
+}
+
+/// The header over one herd chart: whose it is and what its two numbers are.
+pub fn herd_chart_label(whose: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("{whose}：第几次释放、唤醒数"),
+        Lang::En => format!("{whose}: release, woken"),
+    }
+}
+
+/// The session timeout and the scaling in a few words, for a heading with no room for more.
+pub fn scaling_short(s: &Scaling, lang: Lang) -> String {
+    let granted = fmt_secs(s.granted_ms);
+    let same = (s.factor - 1.0).abs() < 1e-9;
+    let f = format!("{:.3}", s.factor);
+    let f = f.trim_end_matches('0').trim_end_matches('.');
+    match (same, lang) {
+        (true, Lang::Zh) => format!("会话超时 {granted} 秒，时间同预设"),
+        (true, Lang::En) => format!("session timeout {granted} s, the preset's times"),
+        (false, Lang::Zh) => format!("会话超时 {granted} 秒，时间 ×{f}"),
+        (false, Lang::En) => format!("session timeout {granted} s, times ×{f}"),
+    }
+}
+
+pub fn live_label(lang: Lang) -> &'static str {
+    lang.pick("真实", "live")
+}
+
+pub fn model_label(lang: Lang) -> &'static str {
+    lang.pick("模型", "model")
+}
+
+pub fn footer(lang: Lang) -> &'static str {
+    lang.pick(
+        "上/下 选择  回车 在真实服务器上运行  ? 帮助  q 返回",
+        "Up/Down choose  Enter run on the real server  ? help  q back",
+    )
+}

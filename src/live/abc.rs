@@ -1,0 +1,304 @@
+//! The A/B/C queue on a real ZooKeeper: three sessions run the preset's recipe on a lock
+//! directory of their own, with the preset's faults made for real, and the run becomes a trace.
+//!
+//! Threads: one per client (its own single-threaded runtime, so a freeze stops it whole), and
+//! one for the network side: the service observer, each client's proxy and the timed cuts.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use zookeeper_client::{Acls, AddWatchMode, Client, CreateMode, EventType};
+
+use super::client::{self, Control, Plan};
+use super::log::Log;
+use super::proxy::{self, Ends, Faults};
+use super::{LiveError, finish};
+use crate::engine::actors::recipe::Recipe;
+use crate::engine::families::abc::{NAMES, client_id};
+use crate::engine::params::{AbcParams, Fault};
+use crate::engine::trace::{EventKind, Trace};
+use crate::engine::world::ActorId;
+use crate::engine::zk::tree::DirId;
+
+/// A runtime for one thread of a live run: single-threaded, as the features allow.
+pub fn runtime() -> Result<tokio::runtime::Runtime, LiveError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| LiveError::failed(format!("cannot start the live run: {e}")))
+}
+
+/// A path no other run uses, for this run's nodes.
+pub fn run_root(what: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("/locklab-{what}-{}-{nanos:09}", std::process::id())
+}
+
+pub(crate) fn zk_error(what: &str, e: zookeeper_client::Error) -> LiveError {
+    LiveError::failed(format!("the live run failed {what}: {e}"))
+}
+
+/// Makes the run's lock directory, with its sequence counter where the preset wants it.
+pub async fn make_dir(zk: &Client, root: &str, first_sequence: i32) -> Result<String, LiveError> {
+    let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
+    zk.create(root, &[], &persistent)
+        .await
+        .map_err(|e| zk_error("making its directory", e))?;
+    let dir = format!("{root}/lock");
+    zk.create(&dir, &[], &persistent)
+        .await
+        .map_err(|e| zk_error("making its lock directory", e))?;
+    // The next sequential child's number is the directory's counter: move it on with nodes
+    // created and deleted at once, until the next one gets the preset's first number.
+    let pad = CreateMode::PersistentSequential.with_acls(Acls::anyone_all());
+    let mut next = 0i64;
+    while next < i64::from(first_sequence) {
+        let (_, seq) = zk
+            .create(&format!("{dir}/pad-"), &[], &pad)
+            .await
+            .map_err(|e| zk_error("preparing its lock directory", e))?;
+        zk.delete(&format!("{dir}/pad-{seq}"), None)
+            .await
+            .map_err(|e| zk_error("preparing its lock directory", e))?;
+        next = seq.into_i64() + 1;
+    }
+    Ok(dir)
+}
+
+/// Removes what a run left on the server, best effort (sessions still open keep theirs).
+pub async fn remove_tree(zk: &Client, root: &str) {
+    let dir = format!("{root}/lock");
+    if let Ok(children) = zk.list_children(&dir).await {
+        for c in children {
+            let _ = zk.delete(&format!("{dir}/{c}"), None).await;
+        }
+    }
+    let _ = zk.delete(&dir, None).await;
+    let _ = zk.delete(root, None).await;
+}
+
+/// Watches the lock directory for the whole run: the service's side of the story.
+async fn observe(zk: Client, dir: String, log: Arc<Log>, stop: Arc<AtomicBool>) {
+    let Ok(mut w) = zk.watch(&dir, AddWatchMode::PersistentRecursive).await else {
+        return;
+    };
+    while !stop.load(Ordering::Relaxed) {
+        let ev = tokio::select! {
+            ev = w.changed() => ev,
+            _ = tokio::time::sleep(Duration::from_millis(20)) => continue,
+        };
+        let Some(name) = ev.path.rsplit('/').next().filter(|n| n.contains("-lock-")) else {
+            continue;
+        };
+        match ev.event_type {
+            EventType::NodeCreated => log.service_created(name),
+            EventType::NodeDeleted => log.service_deleted(name),
+            _ => {}
+        }
+    }
+}
+
+/// A cut planned for one client's proxy.
+async fn cut(log: Arc<Log>, faults: Arc<Faults>, client: ActorId, at: u64, len: u64) {
+    tokio::time::sleep_until(tokio::time::Instant::from_std(log.instant(at))).await;
+    faults.set_cut(true);
+    log.event(client, EventKind::LinkCut);
+    tokio::time::sleep_until(tokio::time::Instant::from_std(log.instant(at + len))).await;
+    faults.set_cut(false);
+    log.event(client, EventKind::LinkRestored);
+}
+
+/// What a server grants a session that asks for `requested_ms`.
+pub fn granted(server: SocketAddr, requested_ms: u64) -> Result<u64, LiveError> {
+    let rt = runtime()?;
+    let addr = server.to_string();
+    rt.block_on(async {
+        let zk = Client::connector()
+            .with_session_timeout(Duration::from_millis(requested_ms))
+            .connect(&addr)
+            .await
+            .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
+        Ok(zk.session_timeout().as_millis() as u64)
+    })
+}
+
+/// Runs the preset's parameters (already scaled to the server) against `server`.
+pub fn run(p: &AbcParams, server: SocketAddr) -> Result<Trace, LiveError> {
+    let rt = runtime()?;
+    let addr = server.to_string();
+    let root = run_root("abc");
+    let (admin, dir) = rt.block_on(async {
+        let admin = Client::connect(&addr)
+            .await
+            .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
+        let dir = make_dir(&admin, &root, p.first_sequence).await?;
+        Ok::<_, LiveError>((admin, dir))
+    })?;
+    let log = Log::new(NAMES.len(), p.fencing);
+    let stop = Arc::new(AtomicBool::new(false));
+    let controls: Vec<Arc<Control>> = (0..NAMES.len()).map(|_| Arc::default()).collect();
+    let faults: Vec<Arc<Faults>> = (0..NAMES.len()).map(|_| Arc::default()).collect();
+
+    // The network side: observer, proxies, cuts.
+    let mut proxies = Vec::new();
+    for (i, f) in faults.iter().enumerate() {
+        let (listener, paddr) =
+            proxy::bind().map_err(|e| LiveError::failed(format!("cannot open a proxy: {e}")))?;
+        let ends = Ends {
+            upstream: server,
+            client: ActorId(i as u8),
+            log: Arc::clone(&log),
+            faults: Arc::clone(f),
+        };
+        proxies.push((listener, ends, paddr));
+    }
+    let mut cuts = Vec::new();
+    let mut plans_faults = vec![(None, None, None); NAMES.len()];
+    for fault in &p.faults {
+        let Some(c) = client_id(fault.client()) else {
+            continue;
+        };
+        let ci = c.0 as usize;
+        match fault {
+            Fault::Freeze { at_ms, len_ms, .. } => plans_faults[ci].0 = Some((*at_ms, *len_ms)),
+            Fault::Crash { at_ms, .. } => plans_faults[ci].1 = Some(*at_ms),
+            Fault::Disconnect { at_ms, len_ms, .. } => cuts.push((ci, *at_ms, *len_ms)),
+            Fault::DropCreateResponse { .. } => faults[ci].drop_next_create(),
+            // Refused before a run starts (`unsupported`).
+            Fault::GiveUp { .. } => {}
+            Fault::DeleteBetween { owner, .. } => {
+                if let Some(o) = client_id(owner) {
+                    plans_faults[ci].2 = Some(Arc::clone(&controls[o.0 as usize]));
+                }
+            }
+        }
+    }
+    let addrs: Vec<SocketAddr> = proxies.iter().map(|(_, _, a)| *a).collect();
+    let net = {
+        let (log, stop, dir, addr) = (
+            Arc::clone(&log),
+            Arc::clone(&stop),
+            dir.clone(),
+            addr.clone(),
+        );
+        let faults = faults.clone();
+        std::thread::Builder::new()
+            .name("live-net".into())
+            .spawn(move || {
+                let Ok(rt) = runtime() else { return };
+                rt.block_on(async move {
+                    for (listener, ends, _) in proxies {
+                        tokio::spawn(proxy::serve(listener, ends));
+                    }
+                    for (ci, at, len) in cuts {
+                        let f = Arc::clone(&faults[ci]);
+                        tokio::spawn(cut(Arc::clone(&log), f, ActorId(ci as u8), at, len));
+                    }
+                    if let Ok(zk) = Client::connect(&addr).await {
+                        observe(zk, dir, log, Arc::clone(&stop)).await;
+                    }
+                    while !stop.load(Ordering::Relaxed) {
+                        tokio::time::sleep(Duration::from_millis(20)).await;
+                    }
+                });
+            })
+            .map_err(|e| LiveError::failed(format!("cannot start the live run: {e}")))?
+    };
+
+    let mut threads = Vec::new();
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+    for (i, (freeze, crash, delete_between)) in plans_faults.into_iter().enumerate() {
+        let id = ActorId(i as u8);
+        let plan = Plan {
+            id,
+            recipe: Recipe {
+                watch: p.watch,
+                recovery: p.recovery,
+                registration: p.registration,
+                on_disconnect: p.on_disconnect,
+                on_loss: p.on_loss,
+                token: p.token,
+                start_ms: p.start_gap_ms * i as u64,
+                write_after_ms: p.write_after_ms,
+                hold_ms: p.hold_ms,
+                dir: DirId(0),
+                resource: log.resource,
+                requested_timeout_ms: p.session_timeout_ms,
+                // Refused before a run starts (`unsupported`): no live client gives up.
+                acquire_timeout_ms: None,
+                on_timeout: p.on_timeout,
+            },
+            guid: guid(p.seed, i),
+            dir: dir.clone(),
+            connect: addrs[i].to_string(),
+            freeze,
+            crash,
+            delete_between,
+            control: Arc::clone(&controls[i]),
+            on_crash: Some(Arc::clone(&faults[i])),
+        };
+        let (log, tx) = (Arc::clone(&log), ready_tx.clone());
+        let t = std::thread::Builder::new()
+            .name(format!("live-{}", NAMES[i]))
+            .spawn(move || {
+                let Ok(rt) = runtime() else {
+                    let _ = tx.send(Err("no runtime".into()));
+                    return;
+                };
+                rt.block_on(async move {
+                    match client::connect(&plan, &log).await {
+                        Ok(zk) => {
+                            let _ = tx.send(Ok(()));
+                            client::run(plan, zk, log).await;
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e.to_string()));
+                        }
+                    }
+                });
+            })
+            .map_err(|e| LiveError::failed(format!("cannot start the live run: {e}")))?;
+        threads.push(t);
+    }
+    drop(ready_tx);
+    let mut failure = None;
+    for _ in 0..NAMES.len() {
+        match ready_rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => failure = Some(e),
+            Err(_) => failure = Some("a client could not connect in time".into()),
+        }
+    }
+    if failure.is_none() {
+        let end = log.instant(p.duration_ms);
+        std::thread::sleep(end.saturating_duration_since(std::time::Instant::now()));
+    }
+    let inner = log.take();
+    stop.store(true, Ordering::Relaxed);
+    for c in &controls {
+        c.stop.store(true, Ordering::Relaxed);
+    }
+    for t in threads {
+        let _ = t.join();
+    }
+    let _ = net.join();
+    rt.block_on(remove_tree(&admin, &root));
+    drop(admin);
+    if let Some(e) = failure {
+        return Err(LiveError::failed(format!("a live client failed: {e}")));
+    }
+    Ok(finish::abc(inner, p.duration_ms, &log))
+}
+
+/// The GUID client `i` writes in its node's name, from the preset's seed.
+fn guid(seed: u64, i: usize) -> u32 {
+    let mut x = seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x as u32
+}

@@ -1,0 +1,49 @@
+//! The live lab: the model's stories on a real ZooKeeper.
+//!
+//! A run starts a private ZooKeeper server (Debian's `zookeeperd`) on a loopback port, or uses
+//! one given with `--zk`, opens one real session per lock client, makes the preset's faults for
+//! real (a proxy per client for cuts and lost replies, a stopped thread for a freeze) and
+//! records everything it sees into the same [`Trace`](crate::engine::Trace) the model
+//! produces, so every view can show it and [`diff`] can hold the two side by side.
+//!
+//! Nothing here runs until a live run starts: no runtime, no thread, no server.
+
+pub mod abc;
+mod client;
+pub mod diff;
+mod finish;
+pub mod herd;
+pub mod log;
+pub mod proxy;
+pub mod scale;
+pub mod server;
+pub mod stuck;
+
+/// Why a scenario has no live counterpart yet, if it has none: the live clients run the lock
+/// recipe without an acquire deadline, and the server's lock directory is an ordinary node.
+pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str> {
+    use crate::engine::params::Fault;
+    if p.faults.iter().any(|f| matches!(f, Fault::GiveUp { .. })) {
+        return Some("an acquire that gives up (give_up) is not run live");
+    }
+    if p.container_check_ms.is_some() {
+        return Some("a container lock directory (container_check) is not run live");
+    }
+    if !p.schedule.is_empty() {
+        return Some("a scheduled run (an explorer's counterexample) is not run live");
+    }
+    None
+}
+
+/// A live run's failure, with the exit status to use (2 for what the user can fix).
+pub type LiveError = crate::sim_cmd::UserError;
+
+impl crate::sim_cmd::UserError {
+    /// A failure during a run that the user's input did not cause.
+    pub fn failed(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            status: 1,
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! A loopback TCP proxy between one client and the server, which is how a live run makes
+//! network faults for real: it can go silent for a while (a cut), drop the reply to one create
+//! and break the connection (a lost create response), or die with its client (a crash).
+//!
+//! It reads ZooKeeper's framing (a four-byte length before every packet) so it can tell a
+//! create's reply from the rest and record the pings the client library sends on its own.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::net::{TcpListener, TcpStream};
+
+use super::log::Log;
+use crate::engine::msg::{Msg, ZkOp, ZkResult};
+use crate::engine::trace::{EventKind, Fate};
+use crate::engine::world::ActorId;
+use crate::engine::zk::tree::SessionId;
+
+/// How often a connection looks at the fault switches.
+const POLL: Duration = Duration::from_millis(5);
+
+const OP_CREATE: i32 = 1;
+const OP_CREATE2: i32 = 15;
+const XID_PING: i32 = -2;
+
+#[derive(Debug, Default)]
+struct Switches {
+    /// Silent: nothing is passed on, in either direction, until this is cleared.
+    cut: bool,
+    /// The client crashed: every connection is closed and new ones refused.
+    dead: bool,
+    /// Drop the reply to the next create and break the connection.
+    drop_next_create: bool,
+}
+
+/// The fault switches of one client's proxy.
+#[derive(Debug, Default)]
+pub struct Faults {
+    s: Mutex<Switches>,
+}
+
+impl Faults {
+    fn with<T>(&self, f: impl FnOnce(&mut Switches) -> T) -> T {
+        let mut g = self.s.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut g)
+    }
+    pub fn set_cut(&self, on: bool) {
+        self.with(|s| s.cut = on);
+    }
+    pub fn kill(&self) {
+        self.with(|s| s.dead = true);
+    }
+    pub fn drop_next_create(&self) {
+        self.with(|s| s.drop_next_create = true);
+    }
+    fn cut(&self) -> bool {
+        self.with(|s| s.cut)
+    }
+    fn dead(&self) -> bool {
+        self.with(|s| s.dead)
+    }
+}
+
+/// Who the proxy stands between.
+#[derive(Clone)]
+pub struct Ends {
+    pub upstream: SocketAddr,
+    pub client: ActorId,
+    pub log: Arc<Log>,
+    pub faults: Arc<Faults>,
+}
+
+/// Binds a proxy on a free loopback port; serve it with [`serve`].
+pub fn bind() -> std::io::Result<(std::net::TcpListener, SocketAddr)> {
+    let l = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+    l.set_nonblocking(true)?;
+    let addr = l.local_addr()?;
+    Ok((l, addr))
+}
+
+/// Accepts connections for as long as the runtime runs.
+pub async fn serve(listener: std::net::TcpListener, ends: Ends) {
+    let Ok(listener) = TcpListener::from_std(listener) else {
+        return;
+    };
+    while let Ok((client, _)) = listener.accept().await {
+        let ends = ends.clone();
+        tokio::spawn(async move {
+            let _ = connection(client, ends).await;
+        });
+    }
+}
+
+/// Packets split out of a byte stream.
+#[derive(Default)]
+struct Frames {
+    buf: Vec<u8>,
+    /// The first packet of a connection is the handshake, without a header.
+    seen_handshake: bool,
+}
+
+impl Frames {
+    fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next whole packet, length prefix included.
+    fn next(&mut self) -> Option<Vec<u8>> {
+        let len = u32::from_be_bytes(self.buf.get(..4)?.try_into().ok()?) as usize;
+        if self.buf.len() < 4 + len {
+            return None;
+        }
+        Some(self.buf.drain(..4 + len).collect())
+    }
+}
+
+fn i32_at(b: &[u8], at: usize) -> Option<i32> {
+    Some(i32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn i64_at(b: &[u8], at: usize) -> Option<i64> {
+    Some(i64::from_be_bytes(b.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// A create reply's node name and czxid: the path follows the 16-byte header, then the stat.
+fn created_node(frame: &[u8]) -> Option<(String, u64)> {
+    let len = i32_at(frame, 20)? as usize;
+    let path = std::str::from_utf8(frame.get(24..24 + len)?).ok()?;
+    let czxid = i64_at(frame, 24 + len)?;
+    let name = path.rsplit('/').next()?.to_string();
+    Some((name, czxid as u64))
+}
+
+async fn read_some(s: &TcpStream, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        s.readable().await?;
+        match s.try_read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+async fn write_all(s: &TcpStream, mut bytes: &[u8]) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        s.writable().await?;
+        match s.try_write(bytes) {
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
+    let session = SessionId(u32::from(ends.client.0));
+    // A connection made during a cut waits, silent, like the rest of the network.
+    while ends.faults.cut() && !ends.faults.dead() {
+        tokio::time::sleep(POLL).await;
+    }
+    if ends.faults.dead() {
+        return Ok(());
+    }
+    let server = TcpStream::connect(ends.upstream).await?;
+    let (mut up, mut down) = (Frames::default(), Frames::default());
+    let (mut to_server, mut to_client): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
+    let mut drop_xid: Option<i32> = None;
+    let (mut b1, mut b2) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    let (mut client_open, mut server_open) = (true, true);
+    loop {
+        tokio::select! {
+            r = read_some(&client, &mut b1), if client_open => match r {
+                Ok(0) | Err(_) => client_open = false,
+                Ok(n) => up.push(&b1[..n]),
+            },
+            r = read_some(&server, &mut b2), if server_open => match r {
+                Ok(0) | Err(_) => server_open = false,
+                Ok(n) => down.push(&b2[..n]),
+            },
+            _ = tokio::time::sleep(POLL) => {}
+        }
+        if ends.faults.dead() {
+            return Ok(());
+        }
+        while let Some(f) = up.next() {
+            if !up.seen_handshake {
+                up.seen_handshake = true;
+            } else {
+                let (xid, op) = (i32_at(&f, 4).unwrap_or(0), i32_at(&f, 8).unwrap_or(0));
+                if (op == OP_CREATE || op == OP_CREATE2)
+                    && ends
+                        .faults
+                        .with(|s| std::mem::take(&mut s.drop_next_create))
+                {
+                    drop_xid = Some(xid);
+                }
+            }
+            to_server.push(f);
+        }
+        while let Some(f) = down.next() {
+            if !down.seen_handshake {
+                down.seen_handshake = true;
+            }
+            to_client.push(f);
+        }
+        if ends.faults.cut() {
+            continue;
+        }
+        for f in to_server.drain(..) {
+            if i32_at(&f, 4) == Some(XID_PING) && up.seen_handshake {
+                let op = ZkOp::Ping;
+                let msg = Msg::ZkRequest {
+                    session,
+                    xid: 0,
+                    op,
+                };
+                ends.log.arrived(ends.client, ends.log.service, msg);
+            }
+            write_all(&server, &f).await?;
+        }
+        for f in to_client.drain(..) {
+            let xid = i32_at(&f, 4);
+            if xid.is_some() && xid == drop_xid {
+                // The service applied the create; its answer never reaches the client.
+                let zxid = i64_at(&f, 8).unwrap_or(0) as u64;
+                if let Some((name, czxid)) = created_node(&f) {
+                    let node = ends.log.node(&name);
+                    let result = ZkResult::Created { node, czxid };
+                    let msg = Msg::ZkReply {
+                        xid: 0,
+                        zxid,
+                        result,
+                    };
+                    let id = ends.log.sent(ends.log.service, ends.client, msg);
+                    ends.log.fate(id, Fate::Dropped);
+                    ends.log.service_created(&name);
+                }
+                ends.log.event(ends.client, EventKind::ConnectionReset);
+                return Ok(());
+            }
+            if xid == Some(XID_PING) {
+                let zxid = i64_at(&f, 8).unwrap_or(0) as u64;
+                let msg = Msg::ZkReply {
+                    xid: 0,
+                    zxid,
+                    result: ZkResult::Pong,
+                };
+                ends.log.arrived(ends.log.service, ends.client, msg);
+            }
+            write_all(&client, &f).await?;
+        }
+        if !client_open || !server_open {
+            // One side hung up and the other has had everything: close both.
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_split_on_their_length_prefix() {
+        let mut f = Frames::default();
+        f.push(&[0, 0, 0, 2, 7]);
+        assert_eq!(f.next(), None, "half a packet waits for the rest");
+        f.push(&[8, 0, 0, 0, 1, 9]);
+        assert_eq!(f.next(), Some(vec![0, 0, 0, 2, 7, 8]));
+        assert_eq!(f.next(), Some(vec![0, 0, 0, 1, 9]));
+        assert_eq!(f.next(), None);
+    }
+
+    #[test]
+    fn a_create_reply_names_its_node_and_czxid() {
+        let path = b"/run/lock/0000002a-lock-0000000018";
+        let mut frame = vec![0u8; 4];
+        frame.extend_from_slice(&5i32.to_be_bytes()); // xid
+        frame.extend_from_slice(&0x68i64.to_be_bytes()); // zxid
+        frame.extend_from_slice(&0i32.to_be_bytes()); // err
+        frame.extend_from_slice(&(path.len() as i32).to_be_bytes());
+        frame.extend_from_slice(path);
+        frame.extend_from_slice(&0x68i64.to_be_bytes()); // stat: czxid first
+        let len = (frame.len() - 4) as u32;
+        frame[..4].copy_from_slice(&len.to_be_bytes());
+        assert_eq!(
+            created_node(&frame),
+            Some(("0000002a-lock-0000000018".to_string(), 0x68))
+        );
+    }
+}

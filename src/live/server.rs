@@ -1,0 +1,298 @@
+//! A ZooKeeper server for a live run: a private one of locklab's own on a loopback port, or one
+//! the user names with `--zk HOST:PORT`.
+//!
+//! The private server is Debian's `zookeeperd` started by hand in standalone mode, with its own
+//! data directory and tick. It runs under a small shell guard in a process group of its own, so
+//! a Ctrl-C at the terminal reaches locklab alone. The guard holds the read end of a pipe whose
+//! write end only locklab has: when locklab drops it, exits, is interrupted or is killed, the
+//! guard reads end-of-file, stops the server and removes the data directory. Nothing outlives a
+//! run, however it ends.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::LiveError;
+
+/// Where Debian's `zookeeperd` puts the server and its configuration.
+pub const JAR: &str = "/usr/share/java/zookeeper.jar";
+pub const CONF: &str = "/etc/zookeeper/conf";
+
+/// How long a server may take to answer `srvr` after it was started.
+const START_TIMEOUT: Duration = Duration::from_secs(40);
+
+/// The shell guard: starts the server, waits for locklab's pipe to close, then stops the server
+/// and removes its directory. `$1` is the data directory, the rest is the server's command.
+const GUARD: &str = r#"dir=$1; shift
+exec 3<&0 </dev/null
+"$@" >"$dir/server.log" 2>&1 &
+child=$!
+{ read -r _ <&3; kill "$child" 2>/dev/null; } &
+reader=$!
+exec 3<&-
+wait "$child"
+: >"$dir/exited"
+wait "$reader"
+rm -rf "$dir"
+"#;
+
+/// A ZooKeeper server the run talks to.
+pub enum Server {
+    Private(PrivateServer),
+    External { addr: SocketAddr },
+}
+
+impl Server {
+    pub fn addr(&self) -> SocketAddr {
+        match self {
+            Server::Private(p) => p.addr,
+            Server::External { addr } => *addr,
+        }
+    }
+
+    /// The server's tick in milliseconds, when locklab chose it.
+    pub fn tick_ms(&self) -> Option<u64> {
+        match self {
+            Server::Private(p) => Some(p.tick_ms),
+            Server::External { .. } => None,
+        }
+    }
+
+    /// The first line `srvr` answers, such as `Zookeeper version: 3.8.0-...`.
+    pub fn version(&self) -> String {
+        srvr(self.addr())
+            .ok()
+            .and_then(|s| s.lines().next().map(str::to_string))
+            .unwrap_or_default()
+    }
+}
+
+/// A private server and the guard that removes it.
+pub struct PrivateServer {
+    pub addr: SocketAddr,
+    pub tick_ms: u64,
+    pub dir: PathBuf,
+    guard: Child,
+    /// Dropping this ends the server.
+    pipe: Option<ChildStdin>,
+}
+
+impl Drop for PrivateServer {
+    fn drop(&mut self) {
+        drop(self.pipe.take());
+        // The guard stops the server and removes the directory; wait so that a caller who
+        // returns has nothing left behind.
+        let until = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < until {
+            match self.guard.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        let _ = self.guard.kill();
+        let _ = self.guard.wait();
+    }
+}
+
+/// Whether Debian's package is there, and `java` to run it.
+pub fn installed() -> Result<PathBuf, LiveError> {
+    let missing = !Path::new(JAR).is_file() || !Path::new(CONF).is_dir();
+    let java = find_on_path("java");
+    match (missing, java) {
+        (false, Some(java)) => Ok(java),
+        _ => Err(LiveError::usage(format!(
+            "no ZooKeeper server found (looked for {JAR} and java on the PATH). Install \
+             Debian's server with `sudo apt-get install -y zookeeperd`, or connect to a \
+             running one with --zk HOST:PORT"
+        ))),
+    }
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Starts a private server with this tick, on `port` or on a free one.
+pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, LiveError> {
+    let java = installed()?;
+    // A free port can be taken between looking and binding: try a few.
+    let tries = if port.is_some() { 1 } else { 3 };
+    let mut last = None;
+    for _ in 0..tries {
+        let p = match port {
+            Some(p) => {
+                if TcpListener::bind(("127.0.0.1", p)).is_err() {
+                    return Err(LiveError::usage(format!(
+                        "port {p} is in use on 127.0.0.1: choose another with --port, or \
+                         leave --port out to use a free one"
+                    )));
+                }
+                p
+            }
+            None => free_port()?,
+        };
+        match start_on(&java, tick_ms, p) {
+            Ok(s) => return Ok(s),
+            Err(StartError::PortTaken) if port.is_some() => {
+                return Err(LiveError::usage(format!("port {p} is in use on 127.0.0.1")));
+            }
+            Err(StartError::PortTaken) => last = Some(format!("port {p} was taken meanwhile")),
+            Err(StartError::Failed(m)) => return Err(LiveError::usage(m)),
+        }
+    }
+    Err(LiveError::usage(format!(
+        "the ZooKeeper server did not start: {}",
+        last.unwrap_or_default()
+    )))
+}
+
+fn free_port() -> Result<u16, LiveError> {
+    TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| LiveError::usage(format!("no free port on 127.0.0.1: {e}")))
+}
+
+enum StartError {
+    PortTaken,
+    Failed(String),
+}
+
+fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, StartError> {
+    let dir = tempfile::Builder::new()
+        .prefix("locklab-zk-")
+        .tempdir()
+        .map_err(|e| StartError::Failed(format!("cannot make a data directory: {e}")))?
+        .keep();
+    let classpath = format!("{CONF}:{JAR}");
+    let mut guard = Command::new("sh")
+        .arg("-c")
+        .arg(GUARD)
+        .arg("locklab-zk")
+        .arg(&dir)
+        .arg(java)
+        .arg("-cp")
+        .arg(classpath)
+        .arg("-Dzookeeper.admin.enableServer=false")
+        .arg("-Dzookeeper.4lw.commands.whitelist=srvr,ruok")
+        .arg("org.apache.zookeeper.server.ZooKeeperServerMain")
+        .arg(port.to_string())
+        .arg(&dir)
+        .arg(tick_ms.max(1).to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| {
+            let _ = std::fs::remove_dir_all(&dir);
+            StartError::Failed(format!("cannot start the ZooKeeper server: {e}"))
+        })?;
+    let pipe = guard.stdin.take();
+    let server = PrivateServer {
+        addr: SocketAddr::from(([127, 0, 0, 1], port)),
+        tick_ms,
+        dir: dir.clone(),
+        guard,
+        pipe,
+    };
+    let started = Instant::now();
+    loop {
+        if srvr(server.addr).is_ok_and(|s| s.contains("Zookeeper version")) {
+            return Ok(server);
+        }
+        let exited = dir.join("exited").exists();
+        if exited || started.elapsed() > START_TIMEOUT {
+            let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
+            drop(server);
+            if log.contains("Address already in use") {
+                return Err(StartError::PortTaken);
+            }
+            let tail: Vec<&str> = log.lines().filter(|l| !l.starts_with("SLF4J")).collect();
+            let tail = tail[tail.len().saturating_sub(3)..].join("\n  ");
+            let how = if exited {
+                "stopped as it started".to_string()
+            } else {
+                format!("did not answer within {} s", START_TIMEOUT.as_secs())
+            };
+            return Err(StartError::Failed(format!(
+                "the ZooKeeper server did not start: it {how}{}",
+                if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!(":\n  {tail}")
+                }
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The server a run uses: `--zk` if given, else a private one with this tick.
+pub fn open(zk: Option<&str>, port: Option<u16>, tick_ms: u64) -> Result<Server, LiveError> {
+    match zk {
+        Some(spec) => external(spec),
+        None => start(tick_ms, port).map(Server::Private),
+    }
+}
+
+/// Checks that `--zk HOST:PORT` answers as a ZooKeeper server.
+pub fn external(spec: &str) -> Result<Server, LiveError> {
+    let addr = spec
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut a| a.next())
+        .ok_or_else(|| {
+            LiveError::usage(format!(
+                "--zk {spec}: expected HOST:PORT of a ZooKeeper server, such as 127.0.0.1:2181"
+            ))
+        })?;
+    match srvr(addr) {
+        Ok(s) if s.contains("Zookeeper version") => Ok(Server::External { addr }),
+        Ok(_) => Err(LiveError::usage(format!(
+            "--zk {spec}: something answers there, but not as a ZooKeeper server (no answer \
+             to `srvr`; its 4lw.commands.whitelist must include srvr)"
+        ))),
+        Err(e) => Err(LiveError::usage(format!(
+            "--zk {spec}: cannot reach a ZooKeeper server there ({e})"
+        ))),
+    }
+}
+
+/// Sends the four-letter word `srvr` and returns the answer.
+pub fn srvr(addr: SocketAddr) -> std::io::Result<String> {
+    let mut s = TcpStream::connect_timeout(&addr, Duration::from_millis(500))?;
+    s.set_read_timeout(Some(Duration::from_millis(1500)))?;
+    s.write_all(b"srvr")?;
+    let mut out = String::new();
+    s.take(64 * 1024).read_to_string(&mut out)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_zk_address_is_a_usage_error_naming_the_option() {
+        let e = external("not an address").err().expect("refused");
+        assert_eq!(e.status, 2);
+        assert!(e.message.contains("--zk not an address"), "{}", e.message);
+    }
+
+    #[test]
+    fn nothing_listening_is_reported_as_unreachable() {
+        let port = free_port().expect("a free port");
+        let e = external(&format!("127.0.0.1:{port}"))
+            .err()
+            .expect("refused");
+        assert_eq!(e.status, 2);
+        assert!(e.message.contains("cannot reach"), "{}", e.message);
+    }
+}

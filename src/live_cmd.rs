@@ -1,0 +1,253 @@
+//! `locklab live`: run a story on a real ZooKeeper, print it the way `locklab sim` prints the
+//! model's run, and hold the two side by side.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, ServerArgs};
+use crate::engine::params::{AbcParams, HerdParams, Params};
+use crate::engine::trace::Trace;
+use crate::export;
+use crate::i18n::Lang;
+use crate::i18n::live as words;
+use crate::live::diff::{self, Row};
+use crate::live::scale::{self, Scaling};
+use crate::live::server::{self, Server};
+use crate::live::{LiveError, abc, herd};
+use crate::preset::{self, Preset};
+use crate::sim_cmd::write_stdout;
+use crate::source::Source;
+
+/// The A/B/C presets a live run can tell: all of them, each fault made for real.
+pub fn live_presets(source: &Source) -> Result<Vec<Preset>, LiveError> {
+    Ok(preset::load_all(source)
+        .map_err(|e| LiveError::usage(e.to_string()))?
+        .into_iter()
+        .filter(|p| match &p.params {
+            Params::Abc(a) => crate::live::unsupported(a).is_none(),
+            _ => false,
+        })
+        .collect())
+}
+
+pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), LiveError> {
+    match cmd {
+        LiveCommand::Abc(args) => abc_cmd(args, lang, source),
+        LiveCommand::Herd(args) => herd_cmd(args, lang),
+    }
+}
+
+/// Everything a live run printed or would print as JSON.
+#[derive(Serialize)]
+struct LiveRun<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<&'a str>,
+    server: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scaling: Option<Scaling>,
+    params: &'a Params,
+    live: &'a Trace,
+    model: &'a Trace,
+    comparison: Vec<Row>,
+}
+
+fn say(line: &str) -> Result<(), LiveError> {
+    write_stdout(format!("{line}\n").as_bytes())
+}
+
+fn open(args: &ServerArgs, tick_ms: u64, json: bool, lang: Lang) -> Result<Server, LiveError> {
+    let s = server::open(args.zk.as_deref(), args.port, tick_ms)?;
+    if !json {
+        let own = matches!(s, Server::Private(_));
+        say(&words::server_line(
+            &s.version(),
+            &s.addr().to_string(),
+            own,
+            lang,
+        ))?;
+    }
+    Ok(s)
+}
+
+/// The preset's parameters fitted to the server, and how.
+pub fn fit(p: &AbcParams, server: &Server, factor: f64) -> Result<(AbcParams, Scaling), LiveError> {
+    match server.tick_ms() {
+        Some(_) => Ok(scale::for_private(p, factor)),
+        None => {
+            let granted = abc::granted(server.addr(), p.session_timeout_ms)?;
+            Ok(scale::for_granted(p, granted))
+        }
+    }
+}
+
+fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), LiveError> {
+    let all = live_presets(source)?;
+    let every = preset::load_all(source).map_err(|e| LiveError::usage(e.to_string()))?;
+    if let Some(Params::Abc(p)) = every
+        .iter()
+        .find(|p| p.name == args.preset)
+        .map(|p| &p.params)
+        && let Some(why) = crate::live::unsupported(p)
+    {
+        return Err(LiveError::usage(format!("`{}`: {why}", args.preset)));
+    }
+    let Some(preset) = all.iter().find(|p| p.name == args.preset) else {
+        let known: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
+        return Err(LiveError::usage(words::no_counterpart(
+            &args.preset,
+            &known.join(", "),
+            Lang::En,
+        )));
+    };
+    let Params::Abc(p) = &preset.params else {
+        return Err(LiveError::usage("not an A/B/C preset"));
+    };
+    let factor = args.server.time_scale.unwrap_or(1.0);
+    let json = args.output.json;
+    let tick = scale::scaled(p, factor).tick_ms;
+    let server = open(&args.server, tick, json, lang)?;
+    let (scaled, scaling) = fit(p, &server, factor)?;
+    if !json {
+        say(&words::scaling_line(&scaling, lang))?;
+        let secs = crate::engine::time::fmt_secs(scaled.duration_ms);
+        say(&words::running(&preset.name, &secs, lang))?;
+    }
+    let live = abc::run(&scaled, server.addr())?;
+    let params = Params::Abc(scaled);
+    let model = crate::engine::run(&params);
+    let addr = server.addr().to_string();
+    drop(server);
+    let about = lang.pick(&preset.about.zh, &preset.about.en);
+    emit(
+        &addr,
+        Some(&preset.name),
+        Some(about),
+        Some(scaling),
+        &params,
+        &live,
+        &model,
+        json,
+        lang,
+    )
+}
+
+fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), LiveError> {
+    let mut p = HerdParams {
+        hold_ms: 20.0,
+        ..HerdParams::default()
+    };
+    p.set("waiters", args.waiters)
+        .map_err(|e| LiveError::usage(e.to_string()))?;
+    p.set("fanout", args.fanout)
+        .map_err(|e| LiveError::usage(e.to_string()))?;
+    if let Some(v) = args.hold_ms {
+        p.set("hold_ms", v)
+            .map_err(|e| LiveError::usage(e.to_string()))?;
+    }
+    p.validate().map_err(|_| {
+        LiveError::usage(format!(
+            "--fanout must be 1 to {} (the number of waiters)",
+            p.waiters
+        ))
+    })?;
+    if args.server.time_scale.is_some() {
+        return Err(LiveError::usage(
+            "--time-scale is for `live abc` (a herd has no preset times; use --hold-ms)",
+        ));
+    }
+    if p.waiters > 500 {
+        return Err(LiveError::usage(
+            "--waiters must be 1 to 500 on a real server (one session each)",
+        ));
+    }
+    let json = args.output.json;
+    let server = open(&args.server, 2000, json, lang)?;
+    if !json {
+        say(&words::running_herd(p.waiters, p.fanout, lang))?;
+    }
+    let live = herd::run(&p, server.addr())?;
+    let addr = server.addr().to_string();
+    drop(server);
+    let params = Params::Herd(p);
+    let model = crate::engine::run(&params);
+    emit(&addr, None, None, None, &params, &live, &model, json, lang)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    server: &str,
+    preset: Option<&str>,
+    about: Option<&str>,
+    scaling: Option<Scaling>,
+    params: &Params,
+    live: &Trace,
+    model: &Trace,
+    json: bool,
+    lang: Lang,
+) -> Result<(), LiveError> {
+    let comparison = diff::compare(model, live);
+    if json {
+        let run = LiveRun {
+            preset,
+            server,
+            scaling,
+            params,
+            live,
+            model,
+            comparison,
+        };
+        let mut buf = Vec::new();
+        serde_json::to_writer_pretty(&mut buf, &run)
+            .map_err(|e| LiveError::failed(e.to_string()))?;
+        buf.push(b'\n');
+        return write_stdout(&buf);
+    }
+    let name = preset.unwrap_or(lang.pick("羊群与链式唤醒", "herd versus chain"));
+    let mut out = String::from("\n");
+    out.push_str(&export::text::report(
+        &words::title(name, lang),
+        about,
+        params,
+        live,
+        lang,
+    ));
+    out.push('\n');
+    out.push_str(&comparison_table(&comparison, lang));
+    write_stdout(out.as_bytes())
+}
+
+/// The side-by-side table: one fact a row, a mark where the two runs disagree.
+pub fn comparison_table(rows: &[Row], lang: Lang) -> String {
+    let (title, fact, model, live) = words::compare_header(lang);
+    let pad =
+        |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));
+    let mut out = String::new();
+    let _ = writeln!(out, "{title}");
+    let _ = writeln!(out, "    {}{}{live}", pad(fact, 26), pad(model, 24));
+    for r in rows {
+        let mark = if r.same() { " " } else { "≠" };
+        let _ = writeln!(
+            out,
+            "  {mark} {}{}{}",
+            pad(words::aspect(r.aspect, lang), 26),
+            pad(&r.model, 24),
+            r.live
+        );
+    }
+    let differences = rows.iter().filter(|r| !r.same()).count();
+    let _ = writeln!(out, "{}", words::verdict(differences, lang));
+    for (_, why) in rows
+        .iter()
+        .filter(|r| !r.same())
+        .filter_map(|r| words::why_different(r.aspect, lang))
+    {
+        for line in crate::text::wrap(why, 100) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    for line in crate::text::wrap(words::library_note(lang), 100) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}

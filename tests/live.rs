@@ -1,0 +1,373 @@
+//! The live lab against a real ZooKeeper server: each A/B/C preset tells the model's story on
+//! real sessions, the herd counts match the closed forms, and bad input or an interrupted run
+//! leaves nothing running. Where Debian's `zookeeperd` is not installed, every test that needs
+//! it is reported as ignored, with the reason, and the others still run: this file has a harness
+//! of its own (`harness = false`) so that a skip is counted as one instead of passing silently.
+
+use std::collections::HashMap;
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use locklab::engine::params::{HerdParams, Params};
+use locklab::engine::trace::Trace;
+use locklab::live::diff::{Aspect, compare};
+use locklab::live::server::{self, PrivateServer};
+use locklab::live::{abc, herd, scale};
+
+/// Live runs take real time: one at a time, so that none disturbs another's timing.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// One private server per tick, shared by the tests and removed when the process ends.
+fn server_for(tick_ms: u64) -> SocketAddr {
+    static SERVERS: OnceLock<Mutex<HashMap<u64, PrivateServer>>> = OnceLock::new();
+    let mut map = SERVERS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = map.get(&tick_ms) {
+        return s.addr;
+    }
+    let s = server::start(tick_ms, None).expect("a private ZooKeeper server starts");
+    let addr = s.addr;
+    map.insert(tick_ms, s);
+    addr
+}
+
+/// Times at half the preset's, the server's tick included: the story is the same, the run
+/// twice as short.
+const SCALE: f64 = 0.5;
+
+fn live_and_model(name: &str) -> (Trace, Trace) {
+    let p = locklab::preset::find(name).expect("a shipped preset");
+    let Params::Abc(p) = &p.params else {
+        panic!("{name} is not an A/B/C preset")
+    };
+    let (scaled, _) = scale::for_private(p, SCALE);
+    let addr = server_for(scaled.tick_ms);
+    let live = abc::run(&scaled, addr).expect("the live run completes");
+    let model = locklab::engine::run(&Params::Abc(scaled));
+    (live, model)
+}
+
+/// The same holders in the same order, the same wake-ups, stuck clients, duplicates and stale
+/// writes as the model. (Nodes left at the very end can differ by when a real expiry falls.)
+fn same_story(name: &str) {
+    let _one = serial();
+    let (live, model) = live_and_model(name);
+    let rows = compare(&model, &live);
+    let told = [
+        Aspect::Holders,
+        Aspect::Wakeups,
+        Aspect::Stuck,
+        Aspect::Duplicates,
+        Aspect::StaleAccepted,
+        Aspect::StaleRejected,
+    ];
+    for aspect in told {
+        let row = rows
+            .iter()
+            .find(|r| r.aspect == aspect)
+            .unwrap_or_else(|| panic!("{name}: no {aspect:?} row"));
+        assert!(
+            row.same(),
+            "{name}: {aspect:?} differs: model {} / live {}\n{rows:#?}",
+            row.model,
+            row.live
+        );
+    }
+    // Something really happened on the server: every client opened a session and a node.
+    assert!(live.nodes.len() >= 3, "{name}: {:?}", live.nodes);
+    assert!(!live.messages.is_empty());
+}
+
+fn live_herd_counts_match_the_closed_forms() {
+    let _one = serial();
+    let addr = server_for(2000);
+    for n in [5u32, 20, 50] {
+        for (fanout, expected) in [(1, u64::from(n)), (n, u64::from(n * (n + 1) / 2))] {
+            let p = HerdParams {
+                waiters: n,
+                fanout,
+                grab_cost_ms: 0.0,
+                hold_ms: 5.0,
+            };
+            let live = herd::run(&p, addr).expect("the live herd completes");
+            let Some(m) = locklab::engine::families::herd::metrics(&live) else {
+                panic!("a herd trace")
+            };
+            assert_eq!(m.total_notifications, expected, "N = {n}, fanout {fanout}");
+            assert_eq!(m.rows.len(), n as usize, "one row per release");
+            assert!(live.all_invariants_hold(), "N = {n}: {:?}", live.invariants);
+            let model = locklab::engine::run(&Params::Herd(p));
+            let d: Vec<_> = compare(&model, &live)
+                .into_iter()
+                .filter(|r| !r.same())
+                .collect();
+            assert!(d.is_empty(), "N = {n}, fanout {fanout}: {d:?}");
+        }
+    }
+}
+
+// --- the command line ---
+
+fn locklab() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_locklab"));
+    c.env("LANG", "en_US.UTF-8");
+    c
+}
+
+fn free_port() -> u16 {
+    let l = TcpListener::bind(("127.0.0.1", 0)).expect("a free port");
+    l.local_addr().expect("an address").port()
+}
+
+/// Whether a ZooKeeper server answers on this loopback port.
+fn answers(port: u16) -> bool {
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    server::srvr(addr).is_ok_and(|s| s.contains("Zookeeper version"))
+}
+
+/// Waits until no server answers on `port` and no data directory of ours names it.
+fn nothing_left(port: u16) -> bool {
+    let until = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < until {
+        if !answers(port) && TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+fn an_unreachable_zk_is_a_clear_error_with_status_2() {
+    let port = free_port();
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "3", "--fanout", "1", "--zk"])
+        .arg(format!("127.0.0.1:{port}"))
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot reach a ZooKeeper server"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing printed as if it ran");
+}
+
+fn a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing() {
+    let taken = TcpListener::bind(("127.0.0.1", 0)).expect("a port");
+    let port = taken.local_addr().expect("an address").port();
+    let out = locklab()
+        .args(["live", "abc", "chain", "--port"])
+        .arg(port.to_string())
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("port {port} is in use")), "{err}");
+    drop(taken);
+    assert!(nothing_left(port), "no server was left on {port}");
+}
+
+fn without_the_server_the_error_says_how_to_install_it() {
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("apt-get install -y zookeeperd"), "{err}");
+    assert!(err.contains("--zk HOST:PORT"), "{err}");
+}
+
+fn a_finished_run_leaves_no_server_and_no_data_directory() {
+    let _one = serial();
+    let port = free_port();
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "3", "--fanout", "3", "--port"])
+        .arg(port.to_string())
+        .output()
+        .expect("locklab runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains(&format!("127.0.0.1:{port}")), "{text}");
+    assert!(text.contains("Both tell the same story"), "{text}");
+    assert!(nothing_left(port), "the server on {port} was stopped");
+}
+
+fn ctrl_c_during_a_run_stops_the_server_and_removes_its_directory() {
+    let _one = serial();
+    let port = free_port();
+    let mut child = locklab()
+        .args(["live", "abc", "chain", "--port"])
+        .arg(port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("locklab starts");
+    let until = Instant::now() + Duration::from_secs(40);
+    while !answers(port) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(answers(port), "the server came up on {port}");
+    let dir = data_dir_of(port).expect("the server's data directory");
+    assert!(dir.exists());
+    std::thread::sleep(Duration::from_millis(500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let _ = child.wait();
+    assert!(nothing_left(port), "the server on {port} was stopped");
+    let until = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < until && dir.exists() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(!dir.exists(), "{} was removed", dir.display());
+}
+
+/// The data directory of the server listening on `port`, read off its command line.
+fn data_dir_of(port: u16) -> Option<std::path::PathBuf> {
+    let wanted = port.to_string();
+    for entry in std::fs::read_dir("/proc").ok()?.filter_map(Result::ok) {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if let Some(i) = args
+            .iter()
+            .position(|a| a == "org.apache.zookeeper.server.ZooKeeperServerMain")
+            && args.get(i + 1) == Some(&wanted)
+        {
+            return args.get(i + 2).map(std::path::PathBuf::from);
+        }
+    }
+    None
+}
+
+fn a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind() {
+    let _one = serial();
+    // A `java` that fails the way a broken installation does: the guard runs it, it exits at
+    // once, and locklab must say so with the server's last words and remove the data directory.
+    let fake = tempfile::tempdir().expect("a folder for the stand-in java");
+    let java = fake.path().join("java");
+    std::fs::write(
+        &java,
+        "#!/bin/sh\necho 'Error: Could not find or load main class ZooKeeperServerMain' >&2\nexit 1\n",
+    )
+    .expect("the stand-in is written");
+    std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("the stand-in is executable");
+    let tmp = tempfile::tempdir().expect("a temporary folder for the run");
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
+        .env("PATH", format!("{}:/usr/bin:/bin", fake.path().display()))
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("did not start: it stopped as it started"),
+        "{err}"
+    );
+    assert!(err.contains("Could not find or load main class"), "{err}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("the temporary folder")
+        .collect();
+    assert!(left.is_empty(), "the data directory was removed: {left:?}");
+}
+
+/// Every test, as the harness runs them: those that need a ZooKeeper server are ignored, with
+/// the reason, where none is installed.
+fn main() -> ExitCode {
+    let args = Arguments::from_args();
+    let presets = [
+        "chain",
+        "herd",
+        "lost-create",
+        "lost-create-blind",
+        "disconnect",
+        "expire",
+        "gc-pause-fencing",
+        "gc-pause-no-fencing",
+        "holder-expires",
+        "waiter-expires",
+        "watch-race",
+        "watch-race-broken",
+    ];
+    let mut trials: Vec<Trial> = presets
+        .iter()
+        .map(|&name| {
+            let test = format!("live_{}", name.replace('-', "_"));
+            needs_server(test, move || same_story(name))
+        })
+        .collect();
+    let with_server: [(&str, fn()); 5] = [
+        (
+            "live_herd_counts_match_the_closed_forms",
+            live_herd_counts_match_the_closed_forms,
+        ),
+        (
+            "a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing",
+            a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing,
+        ),
+        (
+            "a_finished_run_leaves_no_server_and_no_data_directory",
+            a_finished_run_leaves_no_server_and_no_data_directory,
+        ),
+        (
+            "ctrl_c_during_a_run_stops_the_server_and_removes_its_directory",
+            ctrl_c_during_a_run_stops_the_server_and_removes_its_directory,
+        ),
+        (
+            "a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind",
+            a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind,
+        ),
+    ];
+    trials.extend(with_server.map(|(name, f)| needs_server(name, f)));
+    let without: [(&str, fn()); 2] = [
+        (
+            "an_unreachable_zk_is_a_clear_error_with_status_2",
+            an_unreachable_zk_is_a_clear_error_with_status_2,
+        ),
+        (
+            "without_the_server_the_error_says_how_to_install_it",
+            without_the_server_the_error_says_how_to_install_it,
+        ),
+    ];
+    trials.extend(without.map(|(name, f)| {
+        Trial::test(name, move || {
+            f();
+            Ok(())
+        })
+    }));
+    libtest_mimic::run(&args, trials).exit_code()
+}
+
+/// A test that runs against a real server, or is ignored, saying why, when none is installed.
+/// A panic inside is the test failing, as with the built-in harness.
+fn needs_server(name: impl Into<String>, f: impl FnOnce() + Send + 'static) -> Trial {
+    Trial::ignorable_test(name, move || -> Result<Completion, Failed> {
+        if server::installed().is_err() {
+            return Ok(Completion::ignored_with(
+                "Debian's zookeeperd is not installed: apt-get install -y zookeeperd",
+            ));
+        }
+        f();
+        Ok(Completion::Completed)
+    })
+}
