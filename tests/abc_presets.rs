@@ -209,6 +209,19 @@ fn atomic_exists_with_watch_survives_the_race() {
     assert_eq!(holders(&t), ["A", "B", "C"]);
     assert!(m.stuck_clients.is_empty());
     assert!(t.all_invariants_hold());
+    // C creates its node after 17 was deleted: a deletion uses up no sequence number (as on a
+    // ZooKeeper 3.8 server), so C's node is 19, and no number is handed out twice.
+    let c = t.actor_named("C").unwrap();
+    let seqs: Vec<i32> = t
+        .nodes
+        .iter()
+        .filter(|n| n.owner == c)
+        .map(|n| n.seq)
+        .collect();
+    assert_eq!(seqs, [19]);
+    let mut all: Vec<i32> = t.nodes.iter().map(|n| n.seq).collect();
+    all.dedup();
+    assert_eq!(all, [17, 18, 19]);
 }
 
 #[test]

@@ -124,16 +124,6 @@ pub fn verdict(differences: usize, lang: Lang) -> String {
 /// difference is a disagreement to study.
 pub fn why_different(a: Aspect, lang: Lang) -> Option<(&'static str, &'static str)> {
     match a {
-        Aspect::Numbers => Some((
-            lang.pick(
-                "≠ 节点序号：ZooKeeper 3.8 删除节点不计入序号",
-                "≠ node numbers: ZooKeeper doesn't count deletions",
-            ),
-            lang.pick(
-                "≠ 节点序号：模型每删除一个子节点也把序号加一，ZooKeeper 3.8 只在创建时加一，所以删除之后建的节点在真实服务器上小一号。",
-                "≠ node numbers: the model counts a deletion in the next sequence number, ZooKeeper 3.8 counts only creations, so a node made after a deletion is one lower on the real server.",
-            ),
-        )),
         Aspect::LeftBehind => Some((
             lang.pick(
                 "≠ 留下的节点：快结束时的过期或释放时间点不同",

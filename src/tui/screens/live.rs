@@ -368,18 +368,24 @@ mod tests {
     }
 
     /// A finished run whose "live" side is another preset's model run, so that the screen has
-    /// a real difference to show without a server: watch-race numbers C's node 20, chain 19.
+    /// a real difference to show without a server: watch-race wakes B once per release, chain
+    /// does not wake it the same way.
     fn finished(lang_pick: &str) -> LiveState {
+        finished_beside("watch-race", lang_pick)
+    }
+
+    /// The same, with the model side chosen too.
+    fn finished_beside(model_name: &str, lang_pick: &str) -> LiveState {
         let presets = abc_presets();
         let index = |name: &str| presets.iter().position(|p| p.name == name).expect(name);
         let run = |name: &str| crate::engine::run(&presets[index(name)].params);
-        let (model, live) = (run("watch-race"), run(lang_pick));
-        let choice = Choice::Preset(index("watch-race"));
+        let (model, live) = (run(model_name), run(lang_pick));
+        let choice = Choice::Preset(index(model_name));
         let mut s = LiveState::new(presets);
         s.result = Some(Ok(Outcome {
             choice,
-            name: "watch-race".into(),
-            command: "locklab live abc watch-race".into(),
+            name: model_name.into(),
+            command: format!("locklab live abc {model_name}"),
             version: "Zookeeper version: 3.8.0".into(),
             addr: "127.0.0.1:2181".into(),
             scaling: None,
@@ -431,9 +437,14 @@ mod tests {
 
     #[test]
     fn a_known_difference_says_why_in_full_when_there_is_room_and_briefly_when_not() {
-        let s = finished("chain");
-        let Some((short, long)) = words::why_different(diff::Aspect::Numbers, Lang::En) else {
-            panic!("node numbers have a known reason")
+        // The model leaves B's forgotten node 18 behind; the chain leaves nothing.
+        let s = finished_beside("timeout-left-node", "chain");
+        assert!(
+            words::why_different(diff::Aspect::Numbers, Lang::En).is_none(),
+            "the model numbers nodes as the server does: a difference there is to study"
+        );
+        let Some((short, long)) = words::why_different(diff::Aspect::LeftBehind, Lang::En) else {
+            panic!("nodes left behind have a known reason")
         };
         let wide = screen(&s, Lang::En, 140, 42).join(" ");
         let first_words: String = long.chars().take(40).collect();

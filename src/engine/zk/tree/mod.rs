@@ -5,7 +5,8 @@
 //!   small numbers that only grow). A node records the zxid that created it (`czxid`) and last
 //!   changed it (`mzxid`) and its data `version`.
 //! * A sequential child's number is its directory's `cversion` at the moment of creation, and
-//!   `cversion` grows by one on every child created or deleted, as in ZooKeeper. It is a signed
+//!   `cversion` grows by one on every child created (not deleted: ZooKeeper's server bumps it
+//!   only in `createNode`, so a deletion uses up no number; a real 3.8 server agrees). It is a signed
 //!   32-bit integer: after 2147483647 it wraps to -2147483648 and the name carries a minus sign.
 //! * Watches are one-shot and fire in the order they were registered: a watch on a node (fires
 //!   when it is deleted or its data changes) and a watch on a directory's children. A watch set by
@@ -337,7 +338,8 @@ impl Tree {
         if let Some(i) = d.children.iter().position(|n| *n == id) {
             d.children.remove(i);
         }
-        d.cversion = d.cversion.wrapping_add(1);
+        // A delete changes the children (pzxid) but not cversion: ZooKeeper's DataTree bumps
+        // cversion only when a child is created, so a deletion uses up no sequence number.
         d.pzxid = zxid;
         self.fire_children(dir, fired);
     }

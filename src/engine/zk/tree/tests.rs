@@ -11,7 +11,7 @@ fn tree() -> (Tree, DirId, SessionId, SessionId) {
 }
 
 #[test]
-fn sequence_numbers_come_from_the_cversion_which_deletes_also_bump() {
+fn sequence_numbers_come_from_the_cversion_which_only_creates_bump() {
     let (mut t, dir, a, b) = tree();
     let mut fired = Vec::new();
     let n17 = t.create(a, dir, Tag::Lock, 1, &mut fired).unwrap();
@@ -20,7 +20,7 @@ fn sequence_numbers_come_from_the_cversion_which_deletes_also_bump() {
     assert_eq!(t.node(n17).czxid, 104, "dir, two sessions, then the create");
     t.delete(n17, -1, &mut fired).unwrap();
     let next = t.create(a, dir, Tag::Lock, 3, &mut fired).unwrap();
-    assert_eq!(t.node(next).seq, 20, "the delete used 19");
+    assert_eq!(t.node(next).seq, 19, "a delete uses up no number");
     assert!(t.node(next).czxid > t.node(n18).czxid, "zxids only grow");
     assert_eq!(t.node(n18).name(), "00000002-lock-0000000018");
 }
