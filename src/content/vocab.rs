@@ -18,9 +18,18 @@ use super::lesson::Glossary;
 use crate::i18n::Lang;
 
 /// The interface's string tables, checked as they are compiled into this binary.
-pub const UI_SOURCES: [(&str, &str); 5] = [
+pub const UI_SOURCES: [(&str, &str); 8] = [
     ("src/i18n/mod.rs", include_str!("../i18n/mod.rs")),
-    ("src/i18n/sim.rs", include_str!("../i18n/sim.rs")),
+    ("src/i18n/sim/mod.rs", include_str!("../i18n/sim/mod.rs")),
+    (
+        "src/i18n/sim/describe.rs",
+        include_str!("../i18n/sim/describe.rs"),
+    ),
+    (
+        "src/i18n/sim/params.rs",
+        include_str!("../i18n/sim/params.rs"),
+    ),
+    ("src/i18n/sim/rows.rs", include_str!("../i18n/sim/rows.rs")),
     ("src/i18n/redlock.rs", include_str!("../i18n/redlock.rs")),
     (
         "src/i18n/snowflake.rs",

@@ -1,0 +1,403 @@
+//! Metric names, the frozen holder's formulas, and a run's parameters in one line.
+
+use crate::engine::time::fmt_secs;
+use crate::engine::trace::Trace;
+
+use super::super::Lang;
+use super::*;
+/// The label of a metric: its JSON key in English, a phrase in Chinese.
+pub fn metric_label(key: &str, lang: Lang) -> &str {
+    if lang == Lang::En {
+        return key;
+    }
+    match key {
+        "lease_expiry" => "租约过期",
+        "successor_acquire" => "继任者拿到锁",
+        "holder_write_arrival" => "A 的写入到达",
+        "holder_write_accepted" => "A 的写入",
+        "final_value" => "最终取值",
+        "last_seen_token" => "见过的最大令牌",
+        "handover_delay" => "交接延迟",
+        "danger_window" => "危险窗口",
+        "verdict" => "结论",
+        "wakeups_per_release" => "每次释放唤醒",
+        "grant_order" => "授予顺序",
+        "leaders" => "历任领导者",
+        "final_row" => "作业行最终",
+        "result" => "留下的结果",
+        "stale_submits_rejected" => "被拒的陈旧提交",
+        "stale_submits_accepted" => "被接受的陈旧提交",
+        "max_leaders" => "最多同时领导者",
+        "claims" => "历次领取",
+        "final_task" => "任务行最终",
+        "effects_applied" => "外部副作用次数",
+        "effects_deduplicated" => "被幂等键挡下",
+        "late_refused" => "被拒的过期语句",
+        "late_accepted" => "生效的过期完成",
+        "cancel" => "取消结果",
+        "tasks_done" => "完成的任务",
+        "tasks_failed" => "失败的任务",
+        "tasks_waiting" => "积压的到期任务",
+        "oldest_due_age_ms" => "最老到期任务已等",
+        "scanner_stopped_at_ms" => "扫描器停止于",
+        "max_believers" => "最多同时自认领取者",
+        "max_concurrent_readers" => "最多同时读者",
+        "writer_wait_ms" => "写者最长等待",
+        "starved_writers" => "饿死的写者",
+        "max_holders" => "最多同时持锁",
+        "stuck_clients" => "卡死的客户端",
+        "duplicate_nodes" => "重复节点",
+        "stale_writes_accepted" => "被接受的陈旧写入",
+        "stale_writes_rejected" => "被拒的陈旧写入",
+        "current_writes_refused" => "被拒的合法写入",
+        "violations" => "被违反的不变量",
+        "total_notifications" => "通知总数",
+        "wasted_wakeups" => "无效唤醒",
+        "total_time_ms" => "总耗时",
+        "releases" => "释放次数",
+        "invariants" => "不变量",
+        "exercised" => "运行中出现过",
+        "validity_ms" => "有效时间",
+        "max_holders_nodes_view" => "节点视角最多持锁",
+        "two_holders_ms" => "两人同时持锁时长",
+        "foreign_deletes" => "删掉别人的锁",
+        "failed_attempts" => "失败的加锁",
+        "acquisitions" => "成功的加锁",
+        "ids_issued" => "发出的 ID",
+        "duplicate_ids" => "重复 ID",
+        "max_wait_ms" => "最长等待",
+        "waited" => "等过的请求",
+        "refused" => "被拒的请求",
+        "pending_at_end" => "结束时仍在等",
+        "layout" => "位布局",
+        "collisions" => "碰撞",
+        other => other,
+    }
+}
+
+pub(super) fn secs(v: f64) -> String {
+    fmt_secs((v * 1000.0).round() as u64)
+}
+
+/// The danger window with its formula filled in from the engine's numbers:
+/// `max(0, 38 - 19) = 19 s`, or why there is none.
+pub fn danger_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> String {
+    match (m.holder_write_arrival, m.lease_expiry) {
+        (Some(w), Some(e)) => format!(
+            "max(0, {} - {}) = {} {}",
+            secs(w),
+            secs(e),
+            secs(m.danger_window),
+            s(lang)
+        ),
+        _ => format!(
+            "0 {} ({})",
+            s(lang),
+            lang.pick("缺少写入或过期", "no write or no expiry")
+        ),
+    }
+}
+
+/// The handover delay with its formula filled in: `19 - 19 = 0 s`, or why there is none.
+pub fn handover_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> String {
+    match (m.successor_acquire, m.lease_expiry, m.handover_delay) {
+        (Some(a), Some(e), Some(d)) => {
+            format!("{} - {} = {} {}", secs(a), secs(e), secs(d), s(lang))
+        }
+        _ => lang
+            .pick("不适用（租约没有过期）", "n/a (the lease never expired)")
+            .into(),
+    }
+}
+
+/// An instant of a run that lasts only milliseconds (Snowflake's), as `5 ms`; `None` for
+/// runs told in seconds.
+pub fn short_instant(trace: &Trace, t: crate::engine::Millis, lang: Lang) -> Option<String> {
+    (trace.end_ms < crate::export::text::SHORT_RUN_MS)
+        .then(|| format!("{t} {}", lang.pick("毫秒", "ms")))
+}
+
+/// The unit of seconds in this language.
+pub fn s(lang: Lang) -> &'static str {
+    lang.pick("秒", "s")
+}
+
+/// A one-line description of a run's parameters, in words.
+pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String {
+    use crate::engine::params::{
+        OnDisconnect, OnLoss, Params, Recovery, Registration, TokenSource, WatchMode,
+    };
+    let sec = |ms: u64| format!("{} {}", fmt_secs(ms), s(lang));
+    let on = |b: bool| lang.pick(if b { "开" } else { "关" }, if b { "on" } else { "off" });
+    let zh = lang == Lang::Zh;
+    match params {
+        Params::Redlock(p) => crate::i18n::redlock::params_line(p, lang),
+        Params::Snowflake(p) => crate::i18n::snowflake::params_line(p, lang),
+        Params::Frozen(p) if zh => format!(
+            "TTL {}，续约间隔 {}，{}时停顿 {}，单程延迟 {}，栅栏令牌{}，得知失锁即停{}",
+            sec(p.ttl_ms),
+            sec(p.keepalive_ms),
+            sec(p.pause_start_ms),
+            sec(p.pause_len_ms),
+            sec(p.delay_ms),
+            on(p.fencing),
+            on(p.stop_on_loss)
+        ),
+        Params::Frozen(p) => p.summary(),
+        Params::Herd(p) => {
+            let n = |v: f64| {
+                let s = format!("{v:.3}");
+                s.trim_end_matches('0').trim_end_matches('.').to_string()
+            };
+            if zh {
+                format!(
+                    "等待者 {}，唤醒扇出 {}，每次读取 {} 毫秒，持有 {} 毫秒",
+                    p.waiters,
+                    p.fanout,
+                    n(p.grab_cost_ms),
+                    n(p.hold_ms)
+                )
+            } else {
+                format!(
+                    "waiters {}, fan-out {}, grab cost {} ms, hold {} ms",
+                    p.waiters,
+                    p.fanout,
+                    n(p.grab_cost_ms),
+                    n(p.hold_ms)
+                )
+            }
+        }
+        Params::Rwlock(p) => {
+            let roles: String = p
+                .wants
+                .iter()
+                .map(|w| match w {
+                    crate::engine::params::Want::Read => 'r',
+                    crate::engine::params::Want::Write => 'w',
+                })
+                .collect();
+            let rule = match p.read_rule {
+                crate::engine::params::ReadRule::Fair => lang.pick(
+                    "读者等所有更早的写者",
+                    "readers wait for every earlier writer",
+                ),
+                crate::engine::params::ReadRule::SkipWaitingWriters => lang.pick(
+                    "读者只等正在持锁的写者",
+                    "readers wait only for a writer that holds",
+                ),
+            };
+            if zh {
+                format!(
+                    "角色 {roles}，{rule}，持有 {}，间隔 {} 启动，会话超时 {}",
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            } else {
+                format!(
+                    "roles {roles}, {rule}, hold {}, starting {} apart, session timeout {}",
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            }
+        }
+        Params::Tasks(p) => {
+            let complete = match p.complete {
+                crate::engine::actors::worker::CompleteRule::Version => {
+                    lang.pick("完成按领取版本", "completion checks the claim version")
+                }
+                crate::engine::actors::worker::CompleteRule::VersionAndLease => lang.pick(
+                    "完成按领取版本且租约未过期",
+                    "completion checks the version and a live lease",
+                ),
+                crate::engine::actors::worker::CompleteRule::Unconditional => {
+                    lang.pick("完成不带条件", "unconditional completion")
+                }
+            };
+            let pause = if p.pause_len_ms > 0 {
+                if zh {
+                    format!("，A 于 {} 停顿 {}", sec(p.pause_at_ms), sec(p.pause_len_ms))
+                } else {
+                    format!(
+                        ", A pauses at {} for {}",
+                        sec(p.pause_at_ms),
+                        sec(p.pause_len_ms)
+                    )
+                }
+            } else {
+                String::new()
+            };
+            let clock = match (p.store_clock_ms, zh) {
+                (0, _) => String::new(),
+                (c, true) => format!("，存储时钟从 {} 起算", sec(c)),
+                (c, false) => format!(", the store's clock reads {} at the start", sec(c)),
+            };
+            let key = if !p.effect {
+                lang.pick("，不调用外部系统", ", no outside call")
+            } else if p.idempotency_key {
+                lang.pick("，外部调用带固定幂等键", ", outside call with a stable key")
+            } else {
+                lang.pick("，外部调用不带幂等键", ", outside call without a key")
+            };
+            if zh {
+                format!(
+                    "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续租间隔 {}，工作 {}，{complete}{key}{pause}{clock}",
+                    p.workers,
+                    p.tasks,
+                    sec(p.scan_every_ms),
+                    sec(p.lease_ms),
+                    sec(p.renew_every_ms),
+                    sec(p.work_ms)
+                )
+            } else {
+                format!(
+                    "{}, {}, a scan every {}, lease {}, renewal every {}, work {}, {complete}{key}{pause}{clock}",
+                    plural(p.workers, "worker"),
+                    plural(p.tasks, "task"),
+                    sec(p.scan_every_ms),
+                    sec(p.lease_ms),
+                    sec(p.renew_every_ms),
+                    sec(p.work_ms)
+                )
+            }
+        }
+        Params::Election(p) => {
+            let cond = if p.conditional {
+                lang.pick("条件更新", "conditional updates")
+            } else {
+                lang.pick("无条件更新", "unconditional updates")
+            };
+            if zh {
+                format!(
+                    "A 以任期号 {} 领导，作业行版本 {}，{}时停顿 {}，{cond}，会话超时 {}",
+                    p.first_epoch,
+                    p.row_version,
+                    sec(p.pause_at_ms),
+                    sec(p.pause_len_ms),
+                    sec(p.session_timeout_ms)
+                )
+            } else {
+                format!(
+                    "A leads with epoch {}, the job's row at version {}, A pauses at {} for {}, {cond}, session timeout {}",
+                    p.first_epoch,
+                    p.row_version,
+                    sec(p.pause_at_ms),
+                    sec(p.pause_len_ms),
+                    sec(p.session_timeout_ms)
+                )
+            }
+        }
+        Params::Semaphore(p) => {
+            let lowered = match p.lower_at_ms {
+                Some(at) if p.lower_to > 0 => {
+                    if zh {
+                        format!("，{} 时许可数改为 {}", sec(at), p.lower_to)
+                    } else {
+                        format!(", permits lowered to {} at {}", p.lower_to, sec(at))
+                    }
+                }
+                _ => String::new(),
+            };
+            if zh {
+                format!(
+                    "{} 个客户端，{} 个许可{lowered}，持有 {}，间隔 {} 启动，会话超时 {}",
+                    p.clients,
+                    p.permits,
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            } else {
+                format!(
+                    "{} clients, {} permits{lowered}, hold {}, starting {} apart, session timeout {}",
+                    p.clients,
+                    p.permits,
+                    sec(p.common.hold_ms),
+                    sec(p.common.start_gap_ms),
+                    sec(p.common.session_timeout_ms)
+                )
+            }
+        }
+        Params::Abc(p) => {
+            let watch = match p.watch {
+                WatchMode::Predecessor => lang.pick("前驱", "predecessor").to_string(),
+                WatchMode::Children => lang.pick("全部子节点", "children").to_string(),
+                WatchMode::Ahead(k) => {
+                    if zh {
+                        format!("前方第 {k} 个")
+                    } else {
+                        format!("{k} ahead")
+                    }
+                }
+            };
+            let recovery = match p.recovery {
+                Recovery::Guid => lang.pick("按 GUID 找回", "guid"),
+                Recovery::Blind => lang.pick("盲目重试", "blind"),
+            };
+            let registration = match p.registration {
+                Registration::Atomic => lang.pick("一步", "atomic"),
+                Registration::TwoStep => lang.pick("两步", "two-step"),
+            };
+            let on_disconnect = match p.on_disconnect {
+                OnDisconnect::Suspend => lang.pick("挂起", "suspend"),
+                OnDisconnect::CarryOn => lang.pick("照常", "carry on"),
+            };
+            let on_loss = match p.on_loss {
+                OnLoss::Stop => lang.pick("停止", "stop"),
+                OnLoss::CarryOn => lang.pick("照常", "carry on"),
+            };
+            let token = match p.token {
+                TokenSource::Czxid => "czxid",
+                TokenSource::Sequence => lang.pick("顺序号", "sequence"),
+            };
+            let faults = match (p.faults.len(), zh) {
+                (0, true) => "无故障".to_string(),
+                (n, true) => format!("{n} 个故障"),
+                (0, false) => "no faults".to_string(),
+                (1, false) => "1 fault".to_string(),
+                (n, false) => format!("{n} faults"),
+            };
+            let timeout = match (p.on_timeout, zh) {
+                _ if !p
+                    .faults
+                    .iter()
+                    .any(|f| matches!(f, crate::engine::params::Fault::GiveUp { .. })) =>
+                {
+                    ""
+                }
+                (crate::engine::params::OnTimeout::DeleteNode, true) => "，超时删节点",
+                (crate::engine::params::OnTimeout::DeleteNode, false) => {
+                    ", deletes its node on timeout"
+                }
+                (crate::engine::params::OnTimeout::Forget, true) => "，超时忘删节点",
+                (crate::engine::params::OnTimeout::Forget, false) => {
+                    ", forgets its node on timeout"
+                }
+            };
+            let container = match (p.container_check_ms, zh) {
+                (None, _) => String::new(),
+                (Some(c), true) => format!("，锁目录是容器节点（每 {} 检查）", sec(c)),
+                (Some(c), false) => format!(
+                    ", the lock directory is a container (checked every {})",
+                    sec(c)
+                ),
+            };
+            if zh {
+                format!(
+                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}，{faults}{timeout}{container}",
+                    on(p.fencing),
+                    sec(p.session_timeout_ms),
+                    sec(p.tick_ms),
+                )
+            } else {
+                format!(
+                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}, {faults}{timeout}{container}",
+                    on(p.fencing),
+                    sec(p.session_timeout_ms),
+                    sec(p.tick_ms),
+                )
+            }
+        }
+    }
+}
