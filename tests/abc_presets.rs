@@ -536,6 +536,15 @@ fn an_acquire_that_times_out_and_forgets_its_node_leaves_c_stuck_behind_it() {
     assert!(m.stuck_clients.is_empty());
     assert_eq!(holders(&t), ["A", "C"]);
     assert!(t.invariant(invariant::NOBODY_STUCK).unwrap().held);
+    // B's node was its own and B deleted it: no duplicate was left by any request.
+    assert_eq!(m.duplicate_nodes, 0);
+    let b = t.actor_named("B").unwrap();
+    assert!(
+        t.nodes
+            .iter()
+            .filter(|n| n.owner == b)
+            .all(|n| n.deleted_ms.is_some())
+    );
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::engine::world::{ActorId, Cx};
 pub enum CompleteRule {
     /// `AND claim_version = :mine AND state = 'RUNNING'`.
     Version,
-    /// The version and `AND lease_until > now()`: nothing completes after the lease lapsed.
+    /// The version and `AND lease_until >= now()`: nothing completes after the lease lapsed.
     VersionAndLease,
     /// `WHERE task_id = :id` alone.
     Unconditional,
@@ -249,7 +249,7 @@ impl Worker {
             CompleteRule::Unconditional => Some(RowCond::default()),
         };
         let Some(cond) = cond else { return };
-        // `SET state = 'SUCCEEDED'`: the owner stays on the row for whoever looks later.
+        // `SET state = 'DONE'`: the owner stays on the row for whoever looks later.
         let set = RowSet {
             state: Some(RowState::Done),
             owner: Some(cx.me),

@@ -107,7 +107,9 @@ impl LockClient {
     /// A client that gave up but left its node in the queue: nobody will ever delete it while
     /// the session lives.
     pub fn abandoned_node(&self) -> Option<NodeId> {
-        (self.step == Step::GaveUp).then_some(self.node).flatten()
+        (self.step == Step::GaveUp && self.recipe.on_timeout == OnTimeout::Forget)
+            .then_some(self.node)
+            .flatten()
     }
 
     fn give_up(&mut self, cx: &mut Cx) {
@@ -119,7 +121,8 @@ impl LockClient {
         }
         let delete = self.recipe.on_timeout == OnTimeout::DeleteNode;
         cx.event(EventKind::AcquireTimedOut { deleted: delete });
-        if delete && let Some(node) = self.node.take() {
+        // The node stays recorded as this client's: deleted or not, it was no duplicate.
+        if delete && let Some(node) = self.node {
             let _ = self.conn.request(ZkOp::Delete { node, version: -1 }, cx);
         }
         self.redo = None;
