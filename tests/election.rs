@@ -119,6 +119,32 @@ fn an_unconditional_submit_lets_the_old_leaders_result_overwrite_the_new_one() {
 }
 
 #[test]
+fn a_job_the_old_leader_finished_in_time_is_not_taken_over_and_run_again() {
+    // A wakes at 6.5 s, inside its lease, and finishes J7 before B may take it over.
+    let t = election::run(&ElectionParams {
+        conditional: false,
+        pause_len_ms: 5_500,
+        ..ElectionParams::default()
+    });
+    let m = election::metrics(&t).unwrap();
+    assert_eq!(m.result.as_deref(), Some("A"));
+    let takeovers: Vec<Update> = updates(&t)
+        .into_iter()
+        .filter(|u| u.1 == RowOp::TakeOver)
+        .collect();
+    // B tried while A's lease ran (0 rows); once the row says DONE it stops trying.
+    assert!(
+        takeovers
+            .iter()
+            .all(|u| u.2 == 0 && u.3 == RowState::Running),
+        "{takeovers:?}"
+    );
+    let all = updates(&t);
+    let done = all.iter().position(|u| u.3 == RowState::Done).unwrap();
+    assert!(all[done + 1..].is_empty(), "{:?}", &all[done..]);
+}
+
+#[test]
 fn conditional_statements_keep_the_newest_epochs_result_whatever_the_pause() {
     let mut broke = false;
     for seed in 0..200 {

@@ -308,17 +308,24 @@ impl Runner {
     fn on_row(&mut self, msg: Msg, cx: &mut Cx) {
         match msg {
             Msg::RowValue { row, value } if self.step == RStep::TakingOver => {
-                // Take over only the job as it was read, from the epoch before, once the old
-                // leader's lease has run out.
+                // Take over only a job still running, as it was read, from the epoch before,
+                // once the old leader's lease has run out: a finished job is not run again.
                 let (Some(epoch), Some(me)) = (self.epoch, Some(cx.me)) else {
                     return;
                 };
+                if value.state != RowState::Running {
+                    // The old leader finished the job before its lease ran out: nothing to take
+                    // over, and nothing to run again.
+                    self.step = RStep::Done;
+                    return;
+                }
                 cx.send(
                     self.rows,
                     Msg::RowUpdate {
                         row,
                         op: RowOp::TakeOver,
                         cond: RowCond {
+                            state: Some(RowState::Running),
                             version: Some(value.version),
                             epoch: Some(value.epoch),
                             lease_expired: true,
