@@ -201,12 +201,14 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
             );
             vec![
                 format!(
-                    "{} {validity}   {} {} ({} {})",
+                    "{} {validity}   {} {} {}{} {}{}",
                     lang.pick("有效时间", "validity"),
                     lang.pick("最多同时自认持锁", "most holders at once"),
                     m.max_holders,
+                    lang.pick("（", "("),
                     lang.pick("节点视角", "nodes' view"),
-                    m.max_holders_nodes_view
+                    m.max_holders_nodes_view,
+                    lang.pick("）", ")")
                 ),
                 format!(
                     "{} {}   {} {}   {} {} {ms}",

@@ -20,6 +20,7 @@ use crate::quiz::sched::Calendar;
 
 mod explore;
 mod lab;
+mod present;
 mod quiz;
 mod quiz_modes;
 mod reader;

@@ -161,6 +161,12 @@ impl Class {
         }
     }
 
+    /// Whether this class's bars carry their glyph in colour too: it shares its colour with
+    /// another class (the same danger), and a lane or the legend must still tell them apart.
+    pub fn textured(self) -> bool {
+        self == Class::Overdue
+    }
+
     /// The colour of this class's bars.
     pub fn colour(self) -> Option<Color> {
         Some(match self {
@@ -258,6 +264,15 @@ impl Theme {
         match (self.mono, class.colour()) {
             (false, Some(c)) => Style::new().bg(c).fg(Color::Black),
             _ => Style::new(),
+        }
+    }
+
+    /// The style of a bar's fill: the bar's own, except that a textured class draws its glyph
+    /// in a lighter tone of its colour, so the pattern shows without drowning the words.
+    pub fn fill(self, class: Class) -> Style {
+        match (self.mono, class.colour()) {
+            (false, Some(c)) if class.textured() => Style::new().bg(c).fg(Color::LightMagenta),
+            _ => self.bar(class),
         }
     }
 
@@ -454,6 +469,17 @@ mod tests {
         for (i, a) in Mark::ALL.iter().enumerate() {
             for b in &Mark::ALL[i + 1..] {
                 assert_ne!(a.glyph(), b.glyph(), "{a:?} and {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn classes_that_share_a_colour_are_told_apart_by_their_texture() {
+        for (i, a) in Class::ALL.iter().enumerate() {
+            for b in &Class::ALL[i + 1..] {
+                if a.colour().is_some() && a.colour() == b.colour() {
+                    assert!(a.textured() != b.textured(), "{a:?} and {b:?}");
+                }
             }
         }
     }

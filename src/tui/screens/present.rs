@@ -20,6 +20,7 @@ use crate::tui::theme::Theme;
 use crate::tui::widgets::big_caption::{self, BigCaption};
 use crate::tui::widgets::herd_chart::HerdChart;
 use crate::tui::widgets::lanes::{self, Lanes};
+use crate::tui::widgets::legend::Legend;
 
 /// Where a presentation stands.
 #[derive(Debug, Clone)]
@@ -146,6 +147,9 @@ pub fn step_window(trace: &Trace, until: Millis, track: u16) -> (Millis, Millis)
     (from, from + width)
 }
 
+/// Rows a lane takes at most, however few lanes share the screen.
+const MAX_PER_LANE: u16 = 6;
+
 /// Columns the last few events before a step's time get at least.
 const SPREAD: u16 = 24;
 
@@ -159,7 +163,8 @@ fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut 
     );
     l.cursor_ms = until.min(s.trace.end_ms);
     l.shown_until = until;
-    l.max_per_lane = 6;
+    l.through = s.outcome_visible();
+    l.max_per_lane = MAX_PER_LANE;
     l.render(area, buf);
 }
 
@@ -248,17 +253,118 @@ fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
     }
 }
 
-/// The event at the shown time, in words (only when the outcome may be shown or the event is
-/// not itself an outcome).
+/// The event at the shown time, in words. While a question waits for its answer, the line
+/// stops short of the step's own instant, as the lanes do: it tells what led up to the moment
+/// the class is asked about, not the moment itself. An outcome (a write's judgement) waits for
+/// the reveal in any case.
 fn event_line(s: &PresentState, lang: Lang) -> Option<String> {
-    let i = s.trace.event_index_at(s.shown_until())?;
+    let until = s.shown_until();
+    let i = if s.outcome_visible() {
+        s.trace.event_index_at(until)?
+    } else {
+        s.trace
+            .events
+            .partition_point(|e| e.at_ms < until)
+            .checked_sub(1)?
+    };
     let e = &s.trace.events[i];
     let is_outcome = matches!(e.kind, crate::engine::trace::EventKind::WriteArrived { .. });
     (s.outcome_visible() || !is_outcome).then(|| {
         let when = crate::i18n::sim::short_instant(&s.trace, e.at_ms, lang)
-            .unwrap_or_else(|| format!("{} s", fmt_secs(e.at_ms)));
+            .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
         format!("{when}  {}", describe(e, &s.trace, lang))
     })
+}
+
+/// `text` wrapped to `cols`, at most `max` lines; a cut last line ends in an ellipsis.
+fn clipped(text: &str, cols: usize, max: usize) -> Vec<String> {
+    let mut lines = crate::text::wrap(text, cols);
+    if lines.len() > max {
+        lines.truncate(max);
+        if let Some(last) = lines.last_mut() {
+            let mut w = 0;
+            let kept: String = last
+                .chars()
+                .take_while(|c| {
+                    w += crate::text::width(c.encode_utf8(&mut [0; 4]));
+                    w < cols
+                })
+                .collect();
+            *last = format!("{}…", kept.trim_end());
+        }
+    }
+    lines
+}
+
+/// Rows under the lanes that the event line may take.
+const EVENT_ROWS: usize = 2;
+
+/// Where the parts of a presenter screen go, top to bottom.
+struct Layout {
+    chart: Rect,
+    legend: Option<Rect>,
+    compact: bool,
+    cap_h: u16,
+}
+
+/// Shares the rows between the lanes and the words under them. The lanes keep at least one
+/// row per lane with their axis and band, so no lane is ever pushed off the screen; a caption
+/// that would take those rows drops its box for a compact form, and whatever text is left over
+/// is cut from the bottom. A legend comes in only where the lanes already have two rows each.
+fn layout(s: &PresentState, caption: &str, text_rows: u16, legend_rows: u16, area: Rect) -> Layout {
+    let width = area.width.saturating_sub(2);
+    let herd = matches!(s.trace.metrics, Metrics::Herd(_));
+    let (lanes_min, lanes_two) = if herd {
+        (3, 3)
+    } else {
+        let n = s.trace.lanes.len();
+        let band = Lanes::has_band(&s.trace);
+        (
+            lanes::height(n, 1, true, band),
+            lanes::height(n, 2, true, band),
+        )
+    };
+    let body = area.height.saturating_sub(2);
+    let lanes_min = lanes_min.min(body);
+    let budget = area.height.saturating_sub(text_rows + 4) / 2;
+    let mut cap_h = big_caption::height(caption, width, budget.max(4));
+    let mut compact = false;
+    if lanes_min + text_rows + 1 + cap_h > body {
+        compact = true;
+        cap_h = big_caption::compact_height(caption, width);
+    }
+    let chart_h = body.saturating_sub(text_rows + 1 + cap_h).max(lanes_min);
+    let mut chart = Rect::new(area.x, area.y + 2, area.width, chart_h);
+    let mut legend = None;
+    if !herd && legend_rows > 0 {
+        let mut l = Lanes::of(&s.trace, Lang::En, Theme::default());
+        l.max_per_lane = MAX_PER_LANE;
+        // The rows the lanes leave over, else rows taken from lanes that keep two each.
+        let used = l.used_height(chart_h);
+        let shrunk = chart_h.saturating_sub(legend_rows + 1);
+        let lanes_h = if chart_h - used > legend_rows {
+            Some(used)
+        } else if shrunk >= lanes_two {
+            Some(l.used_height(shrunk))
+        } else {
+            None
+        };
+        if let Some(h) = lanes_h {
+            chart.height = h;
+            legend = Some(Rect::new(
+                area.x + 1,
+                chart.bottom() + 1,
+                width,
+                legend_rows,
+            ));
+        }
+    }
+    Layout {
+        chart,
+        legend,
+        compact,
+        cap_h,
+    }
 }
 
 pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
@@ -319,43 +425,63 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
             lower.push((l, theme.dim()));
         }
     }
-    let event = event_line(s, lang);
+    let event = event_line(s, lang)
+        .map(|e| clipped(&e, width as usize, EVENT_ROWS))
+        .unwrap_or_default();
     let text_rows: u16 = lower
         .iter()
         .map(|(t, _)| crate::text::wrap(t, width as usize).len() as u16)
         .sum::<u16>()
-        + u16::from(event.is_some());
-    let budget = area.height.saturating_sub(text_rows + 4) / 2;
-    let cap_h = big_caption::height(&caption, width, budget.max(4));
-    let chart_h = area
-        .height
-        .saturating_sub(2 + cap_h + text_rows + 2)
-        .max(3.min(area.height));
-    let chart = Rect::new(area.x, area.y + 2, area.width, chart_h);
+        + event.len() as u16;
+    let legend_items = crate::tui::widgets::legend::items(
+        &[&s.trace],
+        &crate::tui::widgets::legend::planned_classes(s.params()),
+        false,
+        theme,
+        lang,
+    );
+    let legend_rows = if legend_items.is_empty() {
+        0
+    } else {
+        crate::tui::widgets::legend::rows(&legend_items, width, lang)
+    };
+    let at = layout(s, &caption, text_rows, legend_rows, area);
     match &s.trace.metrics {
         Metrics::Herd(m) => HerdChart {
             metrics: m,
             more: String::from("... {}"),
             theme,
         }
-        .render(chart, buf),
-        _ => draw_lanes(s, theme, lang, chart, buf),
+        .render(at.chart, buf),
+        _ => draw_lanes(s, theme, lang, at.chart, buf),
+    }
+    if let Some(r) = at.legend {
+        Legend {
+            items: &legend_items,
+            lang,
+            theme,
+        }
+        .render(r, buf);
     }
     let bottom = area.bottom();
-    let mut y = chart.bottom();
-    if let Some(e) = event {
-        line(buf, Rect::new(area.x + 1, y, width, 1), &e, theme.dim());
+    let mut y = at.legend.map_or(at.chart.bottom(), |r| r.bottom());
+    for e in &event {
+        if y >= bottom {
+            break;
+        }
+        line(buf, Rect::new(area.x + 1, y, width, 1), e, theme.dim());
         y += 1;
     }
     y += 1;
     if y < bottom {
-        let r = Rect::new(area.x + 1, y, width, cap_h.min(bottom - y));
+        let r = Rect::new(area.x + 1, y, width, at.cap_h.min(bottom - y));
         BigCaption {
             text: &caption,
             style: Style::new(),
+            compact: at.compact,
         }
         .render(r, buf);
-        y += cap_h;
+        y += at.cap_h;
     }
     for (text, style) in lower {
         if y >= bottom {
@@ -365,5 +491,24 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         let r = Rect::new(area.x + 1, y, width, rows.min(bottom - y));
         wrapped(buf, r, &text, style);
         y += rows;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clipped;
+
+    #[test]
+    fn a_long_event_line_is_cut_at_a_word_with_an_ellipsis() {
+        let text = "B's takeover affects 0 rows (WHERE version = 5 AND epoch = 81 AND the lease has run out) and it tries again";
+        let lines = clipped(text, 40, 2);
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines.iter().all(|l| crate::text::width(l) <= 40),
+            "{lines:?}"
+        );
+        assert!(lines[1].ends_with('…'), "{lines:?}");
+        assert_eq!(lines[0], "B's takeover affects 0 rows (WHERE");
+        assert_eq!(clipped("short", 40, 2), vec!["short".to_string()]);
     }
 }

@@ -54,15 +54,40 @@ fn boxed_lines(text: &str, cols: u16) -> Vec<String> {
     crate::text::wrap(text, cols.saturating_sub(8).max(1) as usize)
 }
 
+/// Rows the compact form takes: bold text behind a bar, for a screen whose lanes need the
+/// rows a box would take.
+pub fn compact_height(text: &str, cols: u16) -> u16 {
+    compact_lines(text, cols).len() as u16
+}
+
+fn compact_lines(text: &str, cols: u16) -> Vec<String> {
+    crate::text::wrap(text, cols.saturating_sub(2).max(1) as usize)
+}
+
 pub struct BigCaption<'a> {
     pub text: &'a str,
     pub style: Style,
+    /// Bold text behind a bar instead of large type or a box.
+    pub compact: bool,
 }
 
 impl Widget for BigCaption<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
         if area.height == 0 || area.width < 10 {
+            return;
+        }
+        let bold = self.style.add_modifier(Modifier::BOLD);
+        if self.compact {
+            for (i, l) in compact_lines(self.text, area.width)
+                .iter()
+                .enumerate()
+                .take(area.height as usize)
+            {
+                let y = area.y + i as u16;
+                buf.set_stringn(area.x, y, "▌", 1, self.style);
+                buf.set_stringn(area.x + 2, y, l, area.width as usize - 2, bold);
+            }
             return;
         }
         if let Some(lines) = big_lines(self.text, area.width, area.height) {
@@ -83,7 +108,6 @@ impl Widget for BigCaption<'_> {
             .border_style(self.style);
         let inner = block.inner(boxed);
         block.render(boxed, buf);
-        let bold = self.style.add_modifier(Modifier::BOLD);
         for (i, l) in lines.iter().enumerate().take(inner.height as usize) {
             buf.set_stringn(inner.x, inner.y + i as u16, l, inner.width as usize, bold);
         }

@@ -12,7 +12,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{Lane, Trace, WindowKind};
+use crate::engine::trace::{Lane, SpanState, Trace, WindowKind};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::sim::{state_label, state_name};
@@ -60,6 +60,9 @@ pub struct Lanes<'a> {
     pub cursor_ms: Millis,
     /// Nothing after this instant is drawn.
     pub shown_until: Millis,
+    /// Draw all of the `shown_until` instant, every column that shows it, rather than stop at
+    /// the cursor's column: an answered question shows the millisecond it asked about.
+    pub through: bool,
     /// Where two compared runs part, marked on every lane.
     pub differs_at: Option<Millis>,
     pub axis: bool,
@@ -83,6 +86,7 @@ impl<'a> Lanes<'a> {
             window: (0, trace.end_ms),
             cursor_ms: 0,
             shown_until: trace.end_ms,
+            through: false,
             differs_at: None,
             axis: true,
             max_per_lane: 3,
@@ -101,10 +105,32 @@ impl<'a> Lanes<'a> {
         let n = self.rows.len().max(1) as u16;
         (h.saturating_sub(fixed) / n).clamp(1, self.max_per_lane.max(1))
     }
+
+    /// The rows these lanes draw on in an area `h` rows high (what is left stays blank).
+    pub fn used_height(&self, h: u16) -> u16 {
+        height(
+            self.rows.len(),
+            self.per_lane(h),
+            self.axis,
+            Self::has_band(self.trace),
+        )
+        .min(h)
+    }
 }
 
-/// A tick step that leaves room for each label.
-fn tick_step(span: Millis, cols: u16) -> Millis {
+/// Whether the axis counts milliseconds: a run that lasts less than a second (Snowflake's)
+/// would otherwise read 0.001, 0.002, ... in seconds.
+pub fn in_millis(trace: &Trace) -> bool {
+    trace.end_ms < crate::export::text::SHORT_RUN_MS
+}
+
+/// An axis label for `t`, in the axis's unit.
+fn tick_label(t: Millis, millis: bool) -> String {
+    if millis { t.to_string() } else { fmt_secs(t) }
+}
+
+/// A tick step that leaves room for each label (in the axis's unit).
+fn tick_step(span: Millis, cols: u16, millis: bool) -> Millis {
     const STEPS: [Millis; 17] = [
         1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 30_000, 60_000,
         120_000,
@@ -112,10 +138,18 @@ fn tick_step(span: Millis, cols: u16) -> Millis {
     STEPS
         .into_iter()
         .find(|s| {
-            let label = fmt_secs(*s).len() as u64 + 3;
+            let label = tick_label(*s, millis).len() as u64 + 3;
             span / s * label <= u64::from(cols.max(1))
         })
         .unwrap_or(300_000)
+}
+
+/// A span's label split over two rows, for the states that have such a form.
+fn two_line_label(state: SpanState, lang: Lang) -> Option<(String, String)> {
+    match state {
+        SpanState::Snowflake(s) => crate::i18n::snowflake::state_label_lines(s, lang),
+        _ => None,
+    }
 }
 
 /// Writes `text` at `(x, y)` if it fits before `right`, keeping `style`.
@@ -145,7 +179,8 @@ impl Widget for Lanes<'_> {
 
         // The axis: a label every "nice" step; the cursor never covers a label.
         if self.axis {
-            let step = tick_step(to - from, tr.width);
+            let millis = in_millis(self.trace);
+            let step = tick_step(to - from, tr.width, millis);
             let mut t = from.div_ceil(step) * step;
             while t <= to {
                 if let Some(c) = col_of(tr, win, t) {
@@ -154,13 +189,18 @@ impl Widget for Lanes<'_> {
                         tr.x + c,
                         y,
                         tr.right(),
-                        &format!("╵{}", fmt_secs(t)),
+                        &format!("╵{}", tick_label(t, millis)),
                         dim,
                     );
                 }
                 t += step;
             }
-            buf.set_stringn(area.x, y, self.lang.pick("秒", "s"), 4, dim);
+            let unit = if millis {
+                self.lang.pick("毫秒", "ms")
+            } else {
+                self.lang.pick("秒", "s")
+            };
+            buf.set_stringn(area.x, y, unit, 4, dim);
             // Where compared runs part: ◇ on the axis, where it covers no label.
             if let Some(c) = self.differs_at.and_then(|d| col_of(tr, win, d)) {
                 let cell = &mut buf[(tr.x + c, y)];
@@ -185,6 +225,12 @@ impl Widget for Lanes<'_> {
         let danger = self.trace.danger().map(|w| (w.from_ms, w.to_ms));
         let marks = markers(self.trace, self.cursor_ms);
         let mut lower_rows = Vec::new();
+        // Several columns can show the same millisecond (a run of a few milliseconds, or a
+        // deep zoom): none after the cursor's own column is drawn, or the future would show.
+        let last_x = col_of(tr, win, until)
+            .filter(|_| !self.through)
+            .map(|c| tr.x + c);
+        let hidden = |x: u16, at: Millis| at > until || last_x.is_some_and(|l| x > l);
 
         for (label, lane) in &self.rows {
             if y >= area.bottom() {
@@ -200,7 +246,7 @@ impl Widget for Lanes<'_> {
             // The bars, column by column.
             for x in tr.x..tr.right() {
                 let at = time_at(tr, win, x);
-                if at > until {
+                if hidden(x, at) {
                     break;
                 }
                 let Some(span) = lane.span_at(at) else {
@@ -209,11 +255,15 @@ impl Widget for Lanes<'_> {
                 let class = Class::of(span.state);
                 // A released lane is quiet: dots on its lower half only (all rows in mono, where
                 // the dots are what tells it from an idle one).
-                let fill = if theme.mono { class.glyph() } else { ' ' };
+                let fill = if theme.mono || class.textured() {
+                    class.glyph()
+                } else {
+                    ' '
+                };
                 let bar = if class == Class::Released {
                     dim
                 } else {
-                    theme.bar(class)
+                    theme.fill(class)
                 };
                 for dy in 0..bars {
                     if y + dy < area.bottom() {
@@ -237,7 +287,7 @@ impl Widget for Lanes<'_> {
             let mut label_cells: Vec<(u16, u16)> = Vec::new();
             for span in &lane.spans {
                 let s0 = span.start_ms.max(from);
-                let s1 = span.end_ms.min(to).min(until);
+                let s1 = span.end_ms.min(to).min(until + u64::from(self.through));
                 if s1 <= s0 {
                     continue;
                 }
@@ -251,17 +301,30 @@ impl Widget for Lanes<'_> {
                 }
                 let full = state_label(span.state, self.trace, self.lang);
                 let short = state_name(span.state, self.lang);
-                let text = [full.as_str(), short]
-                    .into_iter()
-                    .find(|t| crate::text::width(t) + 2 <= room);
+                let style = if theme.mono {
+                    Style::new().add_modifier(Modifier::BOLD)
+                } else if class == Class::Released {
+                    dim
+                } else {
+                    theme.bar(class)
+                };
+                // A label that has a two-row form (an ID's millisecond above its worker and
+                // sequence) takes it whenever the bar has two rows, so neighbouring spans read
+                // alike whatever their width.
+                let fits = |t: &str| crate::text::width(t) + 2 <= room;
+                if bars >= 2
+                    && let Some((top, bottom)) = two_line_label(span.state, self.lang)
+                    && [&top, &bottom].iter().all(|t| crate::text::width(t) < room)
+                {
+                    let x = tr.x + c0 + 1;
+                    put(buf, x, y, tr.right(), &top, style);
+                    put(buf, x, y + 1, tr.right(), &bottom, style);
+                    let w = crate::text::width(&top).max(crate::text::width(&bottom)) as u16;
+                    label_cells.push((x, x + w));
+                    continue;
+                }
+                let text = [full.as_str(), short].into_iter().find(|t| fits(t));
                 if let Some(text) = text {
-                    let style = if theme.mono {
-                        Style::new().add_modifier(Modifier::BOLD)
-                    } else if class == Class::Released {
-                        dim
-                    } else {
-                        theme.bar(class)
-                    };
                     if put(buf, tr.x + c0 + 1, y, tr.right(), text, style) {
                         let w = crate::text::width(text) as u16;
                         label_cells.push((tr.x + c0 + 1, tr.x + c0 + 1 + w));
@@ -351,7 +414,7 @@ impl Widget for Lanes<'_> {
                 let mut first = None;
                 for x in tr.x..tr.right() {
                     let at = time_at(tr, win, x);
-                    if at >= w.from_ms && at < w.to_ms && at <= until {
+                    if at >= w.from_ms && at < w.to_ms && !hidden(x, at) {
                         first.get_or_insert(x);
                         buf[(x, y)].set_char(ch).set_style(style);
                     }
@@ -411,7 +474,7 @@ mod tests {
     fn ticks_leave_room_for_their_labels() {
         for span in [260, 1_000, 12_000, 40_000, 600_000] {
             for cols in [60u16, 68, 128, 188] {
-                let step = tick_step(span, cols);
+                let step = tick_step(span, cols, false);
                 let label = fmt_secs(span).len() as u64 + 2;
                 assert!(
                     step * u64::from(cols) / span >= label,
@@ -419,6 +482,6 @@ mod tests {
                 );
             }
         }
-        assert_eq!(tick_step(40_000, 128), 2_000);
+        assert_eq!(tick_step(40_000, 128, false), 2_000);
     }
 }

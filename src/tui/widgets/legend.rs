@@ -36,6 +36,7 @@ pub fn classes_used(traces: &[&Trace]) -> Vec<Class> {
 
 pub fn class_item(c: Class, theme: Theme, lang: Lang) -> Item {
     let (swatch, style) = match (theme.mono, c.colour()) {
+        (false, Some(_)) if c.textured() => ([c.glyph(), c.glyph()], theme.fill(c)),
         (false, Some(_)) => ([' ', ' '], theme.bar(c)),
         _ => ([c.glyph(), c.glyph()], Style::new()),
     };

@@ -1,0 +1,156 @@
+//! The presenter for the families that have no screen of their own (read-write locks,
+//! semaphores, election, tasks, Redlock, Snowflake): what a class sees at 80x24 and 140x42.
+
+use super::super::app::App;
+use super::super::theme::{Class, Theme};
+use super::super::widgets::legend::class_item;
+use super::{LANGS, app, key, press, screen};
+use crate::engine::trace::Family;
+use crate::i18n::Lang;
+use crate::i18n::lab::{Lab, class_name, lab};
+use crate::tui::app::ScreenId;
+
+const FAMILIES: [Family; 6] = [
+    Family::Rwlock,
+    Family::Semaphore,
+    Family::Election,
+    Family::Tasks,
+    Family::Redlock,
+    Family::Snowflake,
+];
+
+fn open(preset: &str, lang: Lang, size: (u16, u16)) -> App {
+    let mut a = app(ScreenId::Home, lang, size);
+    let p = crate::preset::find(preset)
+        .expect("a shipped preset")
+        .clone();
+    a.present_preset(p, false);
+    a
+}
+
+/// Whether a row of `screen` starts with `label` as the lanes write it: cut to the label
+/// column, then a space.
+fn has_lane(screen: &str, label: &str) -> bool {
+    let cols = (super::super::widgets::lanes::LABEL_COLS - 1) as usize;
+    let mut w = 0;
+    let shown: String = label
+        .chars()
+        .take_while(|c| {
+            w += crate::text::width(c.encode_utf8(&mut [0; 4]));
+            w <= cols
+        })
+        .collect();
+    screen
+        .lines()
+        .any(|l| l.strip_prefix(&shown).is_some_and(|r| r.starts_with(' ')))
+}
+
+#[test]
+fn every_lane_stays_on_an_80x24_screen_whatever_the_step_shows() {
+    let mut lost = Vec::new();
+    for p in crate::preset::builtin()
+        .iter()
+        .filter(|p| FAMILIES.contains(&p.family) && !p.script.is_empty())
+    {
+        for lang in LANGS {
+            let mut a = open(&p.name, lang, (80, 24));
+            for step in 0..p.script.len() {
+                // Revealed: the answer and the outcome take the most rows.
+                press(&mut a, key('r'));
+                let s = screen(&a);
+                let st = a.present.as_ref().expect("presenting");
+                for lane in &st.trace.lanes {
+                    let label = crate::export::text::lane_label(&st.trace, lane, lang);
+                    if !has_lane(&s, &label) {
+                        lost.push(format!("{} {lang:?} step {step}: {label}\n{s}", p.name));
+                    }
+                }
+                press(&mut a, key(' '));
+            }
+        }
+    }
+    assert!(lost.is_empty(), "{}", lost.join("\n"));
+}
+
+#[test]
+fn a_run_of_milliseconds_has_an_axis_in_milliseconds() {
+    for (lang, unit) in [(Lang::En, "ms "), (Lang::Zh, "毫秒")] {
+        let s = screen(&open("snowflake-exhaustion", lang, (80, 24)));
+        let axis = s.lines().nth(2).unwrap_or_default();
+        assert!(axis.starts_with(unit), "{axis}");
+        assert!(axis.contains("╵2") && !axis.contains("0.00"), "{axis}");
+    }
+    // A run of seconds keeps its seconds.
+    let s = screen(&open("rwlock-fair", Lang::En, (80, 24)));
+    assert!(
+        s.lines().nth(2).unwrap_or_default().starts_with("s "),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_question_about_a_millisecond_keeps_that_millisecond_hidden_until_revealed() {
+    for size in [(80, 24), (140, 42)] {
+        // Step 1 asks which IDs are issued at 4 ms: G1 issues 999|7|0 then.
+        let mut a = open("snowflake-exhaustion", Lang::En, size);
+        let asked = screen(&a);
+        assert!(asked.contains("Which IDs are issued at 4 ms?"), "{asked}");
+        assert!(
+            !asked.contains("999"),
+            "the answer shows before the reveal:\n{asked}"
+        );
+        // The milliseconds before it are labelled, their IDs on two rows.
+        assert!(asked.contains("998") && asked.contains("7|0"), "{asked}");
+        press(&mut a, key('r'));
+        let revealed = screen(&a);
+        assert!(revealed.contains("Answer: G1 999|7|0"), "{revealed}");
+        let lanes: String = revealed.lines().take(9).collect::<Vec<_>>().join("\n");
+        assert!(
+            lanes.contains("999"),
+            "the lanes show the millisecond asked about:\n{lanes}"
+        );
+    }
+}
+
+#[test]
+fn the_presenter_shows_the_family_legend_where_there_is_room() {
+    for lang in LANGS {
+        let s = screen(&open("snowflake-exhaustion", lang, (140, 42)));
+        assert!(
+            s.contains(lab(Lab::Legend, lang)) && s.contains(class_name(Class::Duplicate, lang)),
+            "{s}"
+        );
+        let s = screen(&open("redlock-gc-pause", lang, (140, 42)));
+        assert!(
+            s.contains(class_name(Class::Overdue, lang))
+                && s.contains(class_name(Class::FrozenHolding, lang)),
+            "{s}"
+        );
+    }
+}
+
+#[test]
+fn two_classes_of_one_colour_have_different_legend_swatches() {
+    let theme = Theme { mono: false };
+    let a = class_item(Class::Overdue, theme, Lang::En);
+    let b = class_item(Class::FrozenHolding, theme, Lang::En);
+    assert!(
+        (a.swatch, a.style) != (b.swatch, b.style),
+        "{a:?} looks like {b:?}"
+    );
+}
+
+#[test]
+fn chinese_event_lines_and_footers_use_chinese_units_and_brackets() {
+    let mut a = open("redlock-gc-pause", Lang::Zh, (140, 42));
+    for _ in 0..4 {
+        press(&mut a, key(' '));
+    }
+    press(&mut a, key('r'));
+    let s = screen(&a);
+    assert!(s.contains("16 秒  运行结束"), "{s}");
+    assert!(
+        s.contains("（节点视角 1）") && !s.contains("(节点视角"),
+        "{s}"
+    );
+}
