@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::knobs::{Knob, Knobs, Value, flag, num, unknown_knob};
-use super::{NumSpec, ParamError, Unit};
+use super::knobs::{Knob, Knobs, Value, flag, num, num_knob, unknown_knob};
+use super::{ParamError, Unit};
 use crate::engine::time::{Millis, from_secs};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -48,25 +48,11 @@ impl Default for ElectionParams {
 }
 
 const fn secs(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Seconds,
-        step: 0.5,
-        coarse: 5.0,
-    })
+    num_knob(key, min, max, Unit::Seconds, 0.5, 5.0)
 }
 
 const fn count(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Count,
-        step: 1.0,
-        coarse: 10.0,
-    })
+    num_knob(key, min, max, Unit::Count, 1.0, 10.0)
 }
 
 static ELECTION_KNOBS: [Knob; 13] = [

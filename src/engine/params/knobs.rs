@@ -1,7 +1,7 @@
 //! One table of parameters per family, read the same way from a scenario file, the command line
 //! and a quiz variant: numbers checked against their range, choices against their options.
 
-use super::{NumSpec, ParamError};
+use super::{NumSpec, ParamError, Unit};
 
 /// One parameter a family takes.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -102,4 +102,23 @@ pub fn flag(key: &str, v: &Value) -> Result<bool, ParamError> {
             expected: "true or false (on or off)",
         }),
     }
+}
+
+/// A numeric knob: its key, range, unit, and the fine and coarse steps a slider takes.
+pub const fn num_knob(
+    key: &'static str,
+    min: f64,
+    max: f64,
+    unit: Unit,
+    step: f64,
+    coarse: f64,
+) -> Knob {
+    Knob::Num(NumSpec {
+        key,
+        min,
+        max,
+        unit,
+        step,
+        coarse,
+    })
 }

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::knobs::{Knob, Knobs, Value, choice, num, unknown_knob};
-use super::{Fault, NumSpec, ParamError, Unit};
+use super::knobs::{Knob, Knobs, Value, choice, num, num_knob, unknown_knob};
+use super::{Fault, ParamError, Unit};
 use crate::engine::time::{Millis, from_secs};
 
 /// How a reader decides it may read.
@@ -56,25 +56,11 @@ impl Default for QueueCommon {
 }
 
 const fn secs(key: &'static str, min: f64, max: f64, step: f64, coarse: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Seconds,
-        step,
-        coarse,
-    })
+    num_knob(key, min, max, Unit::Seconds, step, coarse)
 }
 
 const fn count(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Count,
-        step: 1.0,
-        coarse: 10.0,
-    })
+    num_knob(key, min, max, Unit::Count, 1.0, 10.0)
 }
 
 const COMMON: [Knob; 8] = [

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use super::knobs::{Knob, Knobs, Value, choice, flag, num, unknown_knob};
-use super::{NumSpec, ParamError, Unit};
+use super::knobs::{Knob, Knobs, Value, choice, flag, num, num_knob, unknown_knob};
+use super::{ParamError, Unit};
 use crate::engine::time::Millis;
 pub use crate::engine::trace::redlock::ReleaseHow;
 
@@ -99,25 +99,11 @@ impl RedlockParams {
 }
 
 const fn ms(key: &'static str, min: f64, max: f64, step: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Milliseconds,
-        step,
-        coarse: step * 10.0,
-    })
+    num_knob(key, min, max, Unit::Milliseconds, step, step * 10.0)
 }
 
 const fn count(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Count,
-        step: 1.0,
-        coarse: 1.0,
-    })
+    num_knob(key, min, max, Unit::Count, 1.0, 1.0)
 }
 
 const RELEASES: &[&str] = &["compare_and_delete", "naive_del"];

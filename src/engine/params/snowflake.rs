@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::knobs::{Knob, Knobs, Value, choice, flag, num, unknown_knob};
+use super::knobs::{Knob, Knobs, Value, choice, flag, num, num_knob, unknown_knob};
 use super::{NumSpec, ParamError, Unit};
 use crate::engine::time::Millis;
 
@@ -145,25 +145,11 @@ impl Default for SnowflakeParams {
 }
 
 const fn ms(key: &'static str, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min: 0.0,
-        max,
-        unit: Unit::Milliseconds,
-        step: 1.0,
-        coarse: 10.0,
-    })
+    num_knob(key, 0.0, max, Unit::Milliseconds, 1.0, 10.0)
 }
 
 const fn count(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Count,
-        step: 1.0,
-        coarse: 10.0,
-    })
+    num_knob(key, min, max, Unit::Count, 1.0, 10.0)
 }
 
 const ROLLBACK: &[&str] = &["ignore", "refuse", "wait"];

@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use super::knobs::{Knob, Knobs, Value, choice, flag, num, unknown_knob};
-use super::{NumSpec, ParamError, Unit};
+use super::knobs::{Knob, Knobs, Value, choice, flag, num, num_knob, unknown_knob};
+use super::{ParamError, Unit};
 use crate::engine::actors::worker::CompleteRule;
 use crate::engine::time::{Millis, from_secs};
 
@@ -72,25 +72,11 @@ impl Default for TasksParams {
 }
 
 const fn secs(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Seconds,
-        step: 0.5,
-        coarse: 5.0,
-    })
+    num_knob(key, min, max, Unit::Seconds, 0.5, 5.0)
 }
 
 const fn count(key: &'static str, min: f64, max: f64) -> Knob {
-    Knob::Num(NumSpec {
-        key,
-        min,
-        max,
-        unit: Unit::Count,
-        step: 1.0,
-        coarse: 2.0,
-    })
+    num_knob(key, min, max, Unit::Count, 1.0, 2.0)
 }
 
 static TASKS_KNOBS: [Knob; 23] = [
