@@ -176,7 +176,11 @@ fn suspend_restores_stops_and_continue_takes_the_terminal_back() {
     w.write_all(b"\x1a").expect("ctrl-z");
     w.flush().expect("flush");
     r.wait_until("a stop on Ctrl-Z", |r| r.state() == Some('T'));
-    assert!(restored(&r.raw()));
+    // The restore is written before the stop, but the pseudo-terminal's reader may not have
+    // taken it in yet when the stop is seen: wait for it, as after SIGTSTP above.
+    r.wait_until("the restore before stopping on Ctrl-Z", |r| {
+        restored(&r.raw())
+    });
     r.signal("CONT");
     r.wait_until("running again", |r| r.state() != Some('T'));
     w.write_all(b"qq").expect("quit");
