@@ -182,7 +182,7 @@ impl Outcome {
             let label = invariant_label(name, lang);
             let what = match w {
                 Some(f) => words::witness(f.steps, lang),
-                None => words::no_witness(lang).to_string(),
+                None => words::no_witness(self.complete, lang).to_string(),
             };
             out.push_str(&format!("  {label} ({name}): {what}\n"));
         }

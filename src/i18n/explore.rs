@@ -115,8 +115,13 @@ pub fn witness(steps: usize, lang: Lang) -> String {
     }
 }
 
-pub fn no_witness(lang: Lang) -> &'static str {
-    lang.pick("界内没有见证", "no witness within the bounds")
+/// No witness: within the bounds if the search finished, else only in the part it reached.
+pub fn no_witness(complete: bool, lang: Lang) -> &'static str {
+    if complete {
+        lang.pick("界内没有见证", "no witness within the bounds")
+    } else {
+        lang.pick("已搜到的部分里没有见证", "no witness in the part searched")
+    }
 }
 
 pub fn clean(bounds: &str, lang: Lang) -> String {
@@ -167,7 +172,6 @@ pub enum Screen {
     Lead,
     Scenario,
     Faults,
-    Kinds,
     Bounds,
     Idle,
     Searching,
@@ -196,7 +200,6 @@ pub fn screen(t: Screen, lang: Lang) -> &'static str {
         ),
         Scenario => ("场景", "Scenario"),
         Faults => ("故障数", "Faults"),
-        Kinds => ("故障种类", "kinds"),
         Bounds => ("界", "Bounds"),
         Idle => ("按回车开始搜索。", "Press Enter to search."),
         Searching => ("正在搜索……按 x 取消。", "Searching... x cancels."),
@@ -261,12 +264,12 @@ pub fn violation_row(label: &str, choices: usize, steps: usize, lang: Lang) -> S
     }
 }
 
-pub fn witness_row(label: &str, found: Option<usize>, lang: Lang) -> String {
+pub fn witness_row(label: &str, found: Option<usize>, complete: bool, lang: Lang) -> String {
     match (found, lang) {
         (Some(n), Lang::Zh) => format!("✓ {label}：{n} 个选择的见证"),
         (Some(n), Lang::En) => format!("✓ {label}: a witness in {n} choices"),
-        (None, Lang::Zh) => format!("- {label}：界内没有见证"),
-        (None, Lang::En) => format!("- {label}: no witness within the bounds"),
+        (None, Lang::Zh) => format!("- {label}：{}", no_witness(complete, lang)),
+        (None, Lang::En) => format!("- {label}: {}", no_witness(complete, lang)),
     }
 }
 

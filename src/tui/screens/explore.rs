@@ -254,25 +254,23 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     if let Some(p) = s.preset() {
         wrapped(
             buf,
-            Rect::new(inner.x + 4, y, inner.width.saturating_sub(4), 2),
+            Rect::new(inner.x + 4, y, inner.width.saturating_sub(4), 3),
             lang.pick(&p.about.zh, &p.about.en),
             theme.dim(),
         );
     }
-    y += 2;
+    y += 3;
     let b = s.bounds();
-    let kinds: Vec<&str> = b.kinds.iter().map(|k| words::fault_kind(k, lang)).collect();
+    // The kinds are named once, in the bounds line below, where they have room to wrap.
     row(
         buf,
         inner,
         y,
         &format!(
-            "{}{}{colon}< {} >   {}{colon}{}",
+            "{}{}{colon}< {} >",
             mark(1),
             words::screen(Screen::Faults, lang),
             s.faults,
-            words::screen(Screen::Kinds, lang),
-            kinds.join(lang.pick("、", ", "))
         ),
         focus(1),
     );
@@ -374,6 +372,7 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
             let text = words::witness_row(
                 invariant_label(name, lang),
                 w.as_ref().map(|f| f.steps),
+                o.complete,
                 lang,
             );
             let focused = w.is_some() && s.focus == i;

@@ -98,6 +98,11 @@ fn a_cancelled_search_keeps_its_numbers_and_says_it_is_incomplete() {
     let screen = drawn(&a, (80, 24));
     assert!(screen.contains("Cancelled: incomplete"), "{screen}");
     assert!(!screen.contains("No invariant fails"), "{screen}");
+    // A property with no witness yet is not claimed absent from the whole bounded space.
+    assert!(o.witnesses.iter().any(|(_, w)| w.is_none()));
+    let tall = drawn(&a, (140, 42));
+    assert!(tall.contains("no witness in the part searched"), "{tall}");
+    assert!(!tall.contains("within the bounds"), "{tall}");
 }
 
 #[test]
