@@ -29,6 +29,7 @@ mod frozen_rules;
 mod fuzz;
 mod hardening;
 mod herd;
+mod layout;
 mod progress_store;
 mod properties;
 mod queue_families;
