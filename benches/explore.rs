@@ -3,7 +3,7 @@
 //! * the correct recipe's bounded space with 3 clients and 2 faults of every kind, explored
 //!   once, completely, with its time and the peak memory of the process;
 //! * distinct states per second on one core, locklab's explorer and the same model written for
-//!   stateright (`tests/support/stateright_abc.rs`) side by side, on the same state space;
+//!   stateright (`tests/it/support/stateright_abc.rs`) side by side, on the same state space;
 //! * how long the shortest counterexample of each broken variant takes to find.
 
 use std::time::{Duration, Instant};
@@ -13,7 +13,7 @@ use locklab::explore::variants::{self, Variant};
 use locklab::explore::{Bounds, Search};
 use stateright::{Checker, Model};
 
-#[path = "../tests/support/stateright_abc.rs"]
+#[path = "../tests/it/support/stateright_abc.rs"]
 mod model;
 
 fn bounds(v: &Variant, faults: u8) -> Bounds {

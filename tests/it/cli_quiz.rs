@@ -1,6 +1,6 @@
 //! `locklab quiz --plain` and `locklab progress` through the real binary.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::Write;

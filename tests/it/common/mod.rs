@@ -1,5 +1,4 @@
 //! Helpers shared by the quiz and progress tests.
-#![allow(dead_code)]
 
 use locklab::content::deck::Question;
 use locklab::content::model::Variant;

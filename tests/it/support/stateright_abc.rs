@@ -2,7 +2,7 @@
 //! own reading of the time abstraction and the fault budget (from the rules documented in
 //! `engine::world::step`), its own properties. Only the World's own steps (`choices`,
 //! `apply`) and the named invariants are shared: they are the system being checked, not the
-//! checker. Used by `tests/explore_stateright.rs` and `benches/explore.rs`.
+//! checker. Used by `tests/it/explore_stateright.rs` and `benches/explore.rs`.
 #![allow(dead_code)]
 
 use stateright::{Model, Property};

@@ -2,9 +2,9 @@
 //! lessons (through the Markdown layout) and progress files, plus a round trip of random
 //! progress data through its file. Each must never panic, and every error must say where it is.
 //!
-//! The budget is small by default; `PROPTEST_CASES=20000 cargo test --release --test fuzz` runs
-//! a long session (see the README's "Fuzzing" section). A failure prints the inputs that caused
-//! it, shrunk.
+//! The budget is small by default; `PROPTEST_CASES=20000 cargo test --release --test it fuzz::`
+//! runs a long session (see the README's "Fuzzing" section). A failure prints the inputs that
+//! caused it, shrunk.
 
 use locklab::content::deck;
 use locklab::engine::params::Params;

@@ -1,6 +1,6 @@
 //! The quiz core against the shipped bank: selection, each question kind, scoring, the summary.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

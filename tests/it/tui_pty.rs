@@ -53,6 +53,8 @@ fn frozen_screen_in_a_real_terminal() {
     cmd.env("LC_ALL", "C");
     cmd.env("NO_COLOR", "1");
     cmd.env("TERM", "xterm-256color");
+    let data = tempfile::tempdir().expect("data dir");
+    cmd.env("LOCKLAB_DATA_DIR", data.path());
     let mut child = pair.slave.spawn_command(cmd).expect("spawn locklab");
     drop(pair.slave);
 
@@ -102,8 +104,16 @@ fn frozen_screen_in_a_real_terminal() {
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status:?}");
-    std::thread::sleep(Duration::from_millis(200));
-    let raw = String::from_utf8_lossy(&screen.raw.lock().expect("raw lock")).to_string();
+    // The reader thread may still be catching up with the last bytes the child wrote: wait for
+    // them (a busy machine can take a while) rather than for a fixed time.
+    let raw = || String::from_utf8_lossy(&screen.raw.lock().expect("raw lock")).to_string();
+    let start = Instant::now();
+    while !(raw().contains("\x1b[?1000l") && raw().contains("\x1b[?1049l"))
+        && start.elapsed() < Duration::from_secs(5)
+    {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let raw = raw();
     // Mouse reporting was turned on, then off again, and the alternate screen was left.
     assert!(raw.contains("\x1b[?1000h"), "mouse capture never enabled");
     assert!(raw.contains("\x1b[?1000l"), "mouse capture left on");
