@@ -9,7 +9,7 @@
 //! fired.
 //!
 //! The family drives the service's tree in release rounds, one row per release, so that
-//! N = 10,000 with k = N (50,005,000 notifications) stays fast; `tests/herd.rs` runs the same
+//! N = 10,000 with k = N (50,005,000 notifications) stays fast; `tests/it/herd.rs` runs the same
 //! queue as lock-client actors in the World and checks that the counts agree. Time is kept in
 //! microseconds, since a grab cost can be a fraction of a millisecond.
 
