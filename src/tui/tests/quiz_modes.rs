@@ -179,7 +179,7 @@ fn home_starts_the_interview_and_the_self_test() {
         if mode == SessionKind::SelfTest {
             assert_eq!(q.session.items().len(), 12);
         }
-        assert!(screen(&a).contains(crate::tui::screens::quiz_view::title_of(mode, Lang::Zh)));
+        assert!(screen(&a).contains(crate::tui::screens::quiz::view::title_of(mode, Lang::Zh)));
     }
 }
 

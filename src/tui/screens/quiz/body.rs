@@ -6,8 +6,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use super::line;
-use super::quiz::QuizState;
+use super::super::line;
+use super::QuizState;
 use crate::content::deck::Kind;
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::item::{Body, Item, ModelInput, PointText, hint_cap, letter};

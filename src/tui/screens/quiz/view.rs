@@ -7,9 +7,9 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders, Widget};
 
-use super::line;
-use super::quiz::{QuizNotice, QuizState};
-use super::quiz_body::{Lines, body};
+use super::super::line;
+use super::body::{Lines, body};
+use super::{QuizNotice, QuizState};
 use crate::content::deck::Kind;
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::item::{Body, Item, ModelInput};
@@ -177,7 +177,7 @@ pub fn render(
         inner.height.saturating_sub(2 + footer_rows),
     );
     if let Some(sum) = &s.summary {
-        super::quiz_end::render(s, sum, learn, lang, theme, main, buf);
+        super::end::render(s, sum, learn, lang, theme, main, buf);
     } else if let Some(item) = s.current() {
         render_question(s, item, lang, theme, main, buf);
     }

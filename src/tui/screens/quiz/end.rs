@@ -7,8 +7,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use super::quiz::QuizState;
-use super::quiz_body::Lines;
+use super::QuizState;
+use super::body::Lines;
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::session::SessionKind;
 use crate::quiz::summary::{self, Summary};
