@@ -16,10 +16,12 @@ use crate::quiz::sched::Calendar;
 
 mod explore;
 mod lab;
+mod lab_keys;
 mod navigation;
 mod present;
 mod quiz;
 mod quiz_modes;
+mod quiz_session;
 mod random_input;
 mod reader;
 mod script;
