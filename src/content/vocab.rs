@@ -18,12 +18,16 @@ use super::lesson::Glossary;
 use crate::i18n::Lang;
 
 /// The interface's string tables, checked as they are compiled into this binary.
-pub const UI_SOURCES: [(&str, &str); 8] = [
+pub const UI_SOURCES: [(&str, &str); 11] = [
     ("src/i18n/mod.rs", include_str!("../i18n/mod.rs")),
     ("src/i18n/sim/mod.rs", include_str!("../i18n/sim/mod.rs")),
     (
-        "src/i18n/sim/describe.rs",
-        include_str!("../i18n/sim/describe.rs"),
+        "src/i18n/sim/describe/mod.rs",
+        include_str!("../i18n/sim/describe/mod.rs"),
+    ),
+    (
+        "src/i18n/sim/describe/tasks.rs",
+        include_str!("../i18n/sim/describe/tasks.rs"),
     ),
     (
         "src/i18n/sim/params.rs",
@@ -35,7 +39,15 @@ pub const UI_SOURCES: [(&str, &str); 8] = [
         "src/i18n/snowflake.rs",
         include_str!("../i18n/snowflake.rs"),
     ),
-    ("src/quiz/text.rs", include_str!("../quiz/text.rs")),
+    ("src/i18n/quiz/mod.rs", include_str!("../i18n/quiz/mod.rs")),
+    (
+        "src/i18n/quiz/lines.rs",
+        include_str!("../i18n/quiz/lines.rs"),
+    ),
+    (
+        "src/i18n/quiz/progress.rs",
+        include_str!("../i18n/quiz/progress.rs"),
+    ),
 ];
 
 /// One word not to use, with the term to use instead.

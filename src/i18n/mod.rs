@@ -1,68 +1,20 @@
 //! Every user-facing word, in Simplified Chinese and English, by area: [`sim`] words what a run
-//! did; the terminal screens' words follow [`Ui`].
+//! did, [`quiz`] the quizzes and the progress file, [`lab`] the simulation screens; the other
+//! terminal screens' words follow [`Ui`].
 
 pub mod explore;
 pub mod lab;
+mod lang;
 pub mod live;
+pub mod quiz;
 pub mod redlock;
 pub mod sim;
 pub mod snowflake;
+mod words;
 
+pub use lang::Lang;
 pub use sim::{describe, invariant_label, state_label, verdict_short, verdict_text};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    Zh,
-    #[default]
-    En,
-}
-
-impl Lang {
-    /// `zh` when LC_ALL, LC_MESSAGES or LANG (the first one set) begins with `zh`; else English.
-    pub fn from_env() -> Self {
-        let var = ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .iter()
-            .filter_map(|k| std::env::var(k).ok())
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        if var.to_ascii_lowercase().starts_with("zh") {
-            Lang::Zh
-        } else {
-            Lang::En
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "zh" | "zh-cn" | "zh_cn" | "cn" => Some(Lang::Zh),
-            "en" | "en-us" | "en_us" => Some(Lang::En),
-            _ => None,
-        }
-    }
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::Zh => "zh",
-            Lang::En => "en",
-        }
-    }
-
-    pub fn toggle(self) -> Self {
-        match self {
-            Lang::Zh => Lang::En,
-            Lang::En => Lang::Zh,
-        }
-    }
-
-    /// Picks the string for this language.
-    pub fn pick<'a>(self, zh: &'a str, en: &'a str) -> &'a str {
-        match self {
-            Lang::Zh => zh,
-            Lang::En => en,
-        }
-    }
-}
+pub(crate) use words::words;
 
 /// A word or sentence of the terminal screens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

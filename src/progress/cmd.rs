@@ -8,9 +8,9 @@ use super::store::read_progress;
 use super::{export, fmt_utc};
 use crate::cli::{ProgressArgs, ProgressCommand, ProgressFormat};
 use crate::i18n::Lang;
+use crate::i18n::quiz::{self as text, Label};
 use crate::quiz::cmd::{calendar, now, open_store};
 use crate::quiz::select::Bank;
-use crate::quiz::text::{self, Label};
 use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
 
@@ -49,7 +49,7 @@ pub fn run(
             }
             store
                 .save()
-                .map_err(|e| failure(crate::quiz::text::cannot_save(&e, lang)))?;
+                .map_err(|e| failure(crate::i18n::quiz::cannot_save(&e, lang)))?;
             let msg = text::merged(added, store.data().answers.len(), lang);
             write_stdout(msg.as_bytes())
         }
@@ -81,7 +81,7 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     }
     let backup = store
         .reset(now())
-        .map_err(|e| failure(crate::quiz::text::cannot_save(&e, lang)))?;
+        .map_err(|e| failure(crate::i18n::quiz::cannot_save(&e, lang)))?;
     write_stdout(text::reset_done(backup.as_deref(), lang).as_bytes())
 }
 

@@ -6,11 +6,11 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
-use super::text::{Label, label};
 use crate::content::deck::{DeckFile, Kind, Question};
 use crate::content::model::{self, ModelAnswer, Variant};
 use crate::engine::trace::Verdict;
 use crate::i18n::Lang;
+use crate::i18n::quiz::{Label, label};
 use crate::preset::Preset;
 
 /// Absolute tolerance for a numeric model answer whose question names none.

@@ -17,4 +17,3 @@ pub mod select;
 pub mod selftest;
 pub mod session;
 pub mod summary;
-pub mod text;

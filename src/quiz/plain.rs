@@ -13,9 +13,9 @@ use super::sched::{SelfRating, Time};
 use super::score::ModelResponse;
 use super::session::{Graded, Phase, Session, SessionError, SessionKind};
 use super::summary::Summary;
-use super::text::{self, Label};
 use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
+use crate::i18n::quiz::{self as text, Label};
 use crate::progress::store::Store;
 
 /// What a line of input asked for.

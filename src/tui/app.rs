@@ -242,85 +242,27 @@ impl App {
     /// Starts a closed-book session; `from` is where its end goes back to. When nothing matches,
     /// Home says so.
     pub fn start_quiz(&mut self, req: &QuizRequest, from: ScreenId) {
-        use crate::quiz::item::Rounds;
-        use crate::quiz::select::{self, SelectError, Selection};
-        use crate::quiz::session::SessionKind;
-        use crate::quiz::text::{Label, label};
         if self.closed_book() {
             self.refuse();
             return;
         }
-        let now = (self.clock)();
         let lang = self.lang;
-        let Some(bank) = &self.learn.bank else {
-            self.learn.notice = Some(self.learn.messages(lang).join(" "));
-            return;
-        };
-        let seed = req.seed.unwrap_or(now as u64);
-        let sel = Selection {
-            deck: req.deck.clone(),
-            topic: req.topic.clone(),
-            kind: req.kind,
-            difficulty: req.difficulty,
-            due: req.due,
-            count: req.count,
-            seed,
-            calendar: self.learn.calendar,
-        };
-        let empty = Default::default();
-        let cards = self
-            .learn
-            .store
-            .as_ref()
-            .map_or(&empty, |s| &s.data().cards);
-        let chosen = match req.mode {
-            SessionKind::Quiz => select::select(bank, &sel, cards, now),
-            SessionKind::Interview => select::chains(
-                bank,
-                req.deck.as_deref(),
-                seed,
-                req.count.unwrap_or(crate::quiz::cmd::INTERVIEW_SIZE),
-            ),
-            SessionKind::SelfTest => Ok(select::self_test(bank)),
-        };
-        let picked = match chosen {
-            Ok(p) => p,
-            Err(SelectError::UnknownDeck { name, .. }) => {
-                self.learn.notice = Some(format!("{} `{name}`", label(Label::UnknownDeck, lang)));
-                return;
+        match quiz::begin(
+            req,
+            &self.learn,
+            || self.lessons_in(lang),
+            lang,
+            from,
+            (self.clock)(),
+        ) {
+            Ok(q) => {
+                self.quiz = Some(q);
+                self.learn.notice = None;
+                self.help = false;
+                self.screen = ScreenId::Quiz;
             }
-            Err(SelectError::UnknownTopic(t)) => {
-                self.learn.notice = Some(format!("{} `{t}`", label(Label::NoSuchTopic, lang)));
-                return;
-            }
-        };
-        let rounds = match req.mode {
-            SessionKind::Quiz => Rounds::First,
-            SessionKind::Interview => Rounds::All,
-            SessionKind::SelfTest => Rounds::None,
-        };
-        let (items, errors) = select::prepare_all(bank, &picked, seed, lang, rounds);
-        if items.is_empty() {
-            let why = match req.mode {
-                SessionKind::Interview => Label::NoChains,
-                SessionKind::SelfTest => Label::NoSelfTestList,
-                SessionKind::Quiz if req.due => Label::NothingDue,
-                SessionKind::Quiz => Label::NoMatch,
-            };
-            self.learn.notice = Some(label(why, lang).to_string());
-            return;
+            Err(notice) => self.learn.notice = Some(notice),
         }
-        let mut q = QuizState::of_kind(items, req.mode, seed, lang, from, now);
-        q.skipped = errors.len();
-        if req.mode == SessionKind::Interview {
-            q.limit = req.minutes.map(|m| crate::quiz::sched::Time::from(m) * 60);
-            // The report's study links name lesson sections in the session's language.
-            q.lessons = self.lessons_in(lang);
-        }
-        self.quiz = Some(q);
-        self.learn.notice = None;
-        self.help = false;
-        self.screen = ScreenId::Quiz;
     }
 
     /// Opens an answered model question's exact run on its screen; Back returns to the quiz.

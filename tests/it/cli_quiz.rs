@@ -676,7 +676,7 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
 }
 
 fn text_kind(l: Lang) -> &'static str {
-    locklab::quiz::text::kind(Kind::Recall, l)
+    locklab::i18n::quiz::kind(Kind::Recall, l)
 }
 
 #[test]

@@ -7,9 +7,9 @@ use ratatui::style::Style;
 
 use super::{line, wrapped};
 use crate::content::deck::Kind;
+use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
 use crate::preset::Preset;
-use crate::quiz::text::{self as qtext, Label};
 use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
 

@@ -9,9 +9,6 @@ pub mod home;
 pub mod live;
 pub mod present;
 pub mod quiz;
-pub mod quiz_body;
-pub mod quiz_end;
-pub mod quiz_view;
 pub mod reader;
 pub mod stats;
 

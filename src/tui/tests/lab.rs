@@ -4,28 +4,24 @@
 //! an axis label, popups keep their border next to Chinese, compare says where runs part (or
 //! why they do not), and the keys that move time do what they say.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::super::app::{App, Msg, ScreenId, map_mouse, update};
-use super::super::screens::abc::Variant;
-use super::super::theme::{Mark, Theme};
+use super::super::app::{App, Msg, ScreenId, update};
+use super::super::theme::Theme;
 use super::{LANGS, app, key, press, screen, text};
-use crate::engine::trace::invariant;
 use crate::i18n::Lang;
-use crate::i18n::lab::{Lab, lab};
 
-const LAB_SIZES: [(u16, u16); 3] = [(80, 24), (140, 42), (200, 60)];
+pub(super) const LAB_SIZES: [(u16, u16); 3] = [(80, 24), (140, 42), (200, 60)];
 
 /// A screen in one of its modes: how to get there from a fresh app.
-struct Mode {
+pub(super) struct Mode {
     name: &'static str,
     setup: fn(&mut App),
 }
 
-fn abc_on(a: &mut App, preset: &str) {
+pub(super) fn abc_on(a: &mut App, preset: &str) {
     let i = a
         .presets
         .iter()
@@ -35,14 +31,14 @@ fn abc_on(a: &mut App, preset: &str) {
     a.screen = ScreenId::Abc;
 }
 
-fn present(a: &mut App, preset: &str) {
+pub(super) fn present(a: &mut App, preset: &str) {
     let p = crate::preset::find(preset)
         .expect("a shipped preset")
         .clone();
     a.present_preset(p, false);
 }
 
-const MODES: &[Mode] = &[
+pub(super) const MODES: &[Mode] = &[
     Mode {
         name: "frozen_start",
         setup: |a| a.screen = ScreenId::Frozen,
@@ -166,7 +162,7 @@ const MODES: &[Mode] = &[
     },
 ];
 
-fn mode_app(m: &Mode, lang: Lang, size: (u16, u16), mono: bool) -> App {
+pub(super) fn mode_app(m: &Mode, lang: Lang, size: (u16, u16), mono: bool) -> App {
     let mut a = app(ScreenId::Home, lang, size);
     a.theme = Theme { mono };
     (m.setup)(&mut a);
@@ -190,7 +186,7 @@ fn snapshots_of_every_lab_screen_and_mode() {
 }
 
 /// The longest run of one repeated ASCII letter in `line`.
-fn longest_letter_run(line: &str) -> usize {
+pub(super) fn longest_letter_run(line: &str) -> usize {
     let mut best = 0;
     let mut run = 0;
     let mut prev = None;
@@ -221,7 +217,7 @@ fn no_row_reads_as_a_run_of_repeated_letters() {
     assert_eq!(longest_letter_run("xAAAAAAAAb"), 8);
 }
 
-fn cells(r: Rect) -> u32 {
+pub(super) fn cells(r: Rect) -> u32 {
     u32::from(r.width) * u32::from(r.height)
 }
 
@@ -305,325 +301,6 @@ fn chinese_popups_keep_their_left_border() {
                     assert!(crate::text::width(left) <= 1, "row {y}: {}", text(&buf));
                 }
             }
-        }
-    }
-}
-
-#[test]
-fn the_future_stays_hidden_until_revealed() {
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "chain");
-    let s = screen(&a);
-    assert!(!s.contains("holding #105"), "{s}");
-    assert!(s.contains(&lab(Lab::WakeupsHidden, Lang::En)[..20]), "{s}");
-    press(&mut a, key('v'));
-    let s = screen(&a);
-    assert!(s.contains("holding #105"), "{s}");
-    // Stepping shows each event as it comes, in the log too.
-    press(&mut a, key('v'));
-    press(&mut a, key('.'));
-    let e = a
-        .abc
-        .view
-        .tl
-        .current(&a.abc.trace)
-        .expect("an event")
-        .clone();
-    assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.abc.trace, Lang::En)[..20]));
-}
-
-#[test]
-fn key_moments_and_the_first_violation_are_one_key_away() {
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "watch-race-broken");
-    press(&mut a, key('n'));
-    let first = a
-        .abc
-        .trace
-        .moments
-        .iter()
-        .map(|m| m.at_ms)
-        .find(|&t| t > 0)
-        .expect("a moment");
-    assert_eq!(a.abc.view.tl.cursor_ms, first);
-    press(&mut a, key('!'));
-    let violation = a
-        .abc
-        .trace
-        .invariants
-        .iter()
-        .filter_map(|i| i.first_violation_ms())
-        .min()
-        .expect("this preset breaks an invariant");
-    assert_eq!(a.abc.view.tl.cursor_ms, violation);
-    // A run with none says so instead of moving.
-    abc_on(&mut a, "chain");
-    press(&mut a, key('!'));
-    assert_eq!(a.abc.view.tl.cursor_ms, 0);
-    assert!(screen(&a).contains(lab(Lab::NoViolation, Lang::En)));
-}
-
-#[test]
-fn compare_on_lost_create_blind_flips_the_recovery_and_marks_the_parting() {
-    for lang in LANGS {
-        let mut a = app(ScreenId::Home, lang, (140, 42));
-        abc_on(&mut a, "lost-create-blind");
-        assert_eq!(a.abc.last, Variant::Recovery);
-        press(&mut a, key('c'));
-        let other = a.abc.other.as_ref().expect("comparing");
-        assert!(
-            other
-                .invariant(invariant::NOBODY_STUCK)
-                .is_some_and(|i| i.held)
-        );
-        assert!(
-            !a.abc
-                .trace
-                .invariant(invariant::NOBODY_STUCK)
-                .is_some_and(|i| i.held)
-        );
-        let p = a.abc.parting.expect("the runs part");
-        press(&mut a, key('v'));
-        let s = screen(&a);
-        let part = lab(Lab::PartAt, lang)
-            .replacen("{}", &crate::engine::time::fmt_secs(p.at()), 1)
-            .replacen("{}", &(p.index + 1).to_string(), 1);
-        assert!(s.contains(&part), "{part}\n{s}");
-        assert!(s.contains(Mark::Differs.glyph()), "{s}");
-    }
-}
-
-#[test]
-fn compare_says_when_a_flip_changes_nothing_and_why() {
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "chain");
-    // No create reply is lost on chain: blind and GUID recovery run the same.
-    press(&mut a, key('r'));
-    press(&mut a, key('c'));
-    assert_eq!(a.abc.parting, None);
-    let s = screen(&a);
-    assert!(s.contains("changes nothing in this run"), "{s}");
-    assert!(
-        s.contains("only matters when a create's") && s.contains("reply is lost"),
-        "{s}"
-    );
-}
-
-#[test]
-fn a_herd_behind_a_forgotten_node_is_reported_stuck_in_compare() {
-    use crate::engine::params::{AbcParams, Fault, Recovery, WatchMode};
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "lost-create-blind");
-    a.abc.open_params(AbcParams {
-        recovery: Recovery::Guid,
-        watch: WatchMode::Children,
-        faults: vec![Fault::DropCreateResponse { client: "B".into() }],
-        ..AbcParams::default()
-    });
-    assert_eq!(a.abc.last, Variant::Recovery);
-    press(&mut a, key('c'));
-    press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
-    let other = a.abc.other.as_ref().expect("comparing");
-    assert!(
-        other
-            .invariant(invariant::NOBODY_STUCK)
-            .is_some_and(|i| !i.held),
-        "blind recovery with a herd watch deadlocks"
-    );
-    let s = screen(&a);
-    let caption = s
-        .lines()
-        .find(|l| l.contains("flipped: blind re-create"))
-        .unwrap_or_default();
-    assert!(caption.contains("[!!] nobody stuck"), "{s}");
-}
-
-#[test]
-fn herd_wake_ups_are_marked_on_the_waiters_lanes() {
-    let wakes = |preset: &str| {
-        let p = crate::preset::find(preset).expect("preset");
-        let t = crate::engine::run(&p.params);
-        super::super::widgets::markers::markers(&t, t.end_ms)
-            .iter()
-            .filter(|m| {
-                m.mark == Mark::Wake && t.role(m.actor) == Some(crate::engine::trace::Role::Client)
-            })
-            .count()
-    };
-    assert!(
-        wakes("herd") > wakes("chain"),
-        "the herd wakes more waiters"
-    );
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "herd");
-    press(&mut a, key('v'));
-    assert!(screen(&a).contains(Mark::Wake.glyph()));
-}
-
-#[test]
-fn the_sequence_chart_draws_requests_replies_and_notifications() {
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "watch-race");
-    press(&mut a, key('m'));
-    press(&mut a, key('v'));
-    let s = screen(&a);
-    assert!(s.contains(lab(Lab::Sequence, Lang::En)), "{s}");
-    assert!(
-        s.contains("create ") && s.contains("created 17") && s.contains('▶'),
-        "{s}"
-    );
-    // Down in the chart moves the shared cursor to the next message.
-    let before = a.abc.view.tl.cursor_ms;
-    press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
-    press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
-    assert!(a.abc.view.tl.cursor_ms >= before);
-    press(&mut a, key('H'));
-    assert!(screen(&a).contains(lab(Lab::HeartbeatsHidden, Lang::En)));
-}
-
-#[test]
-fn a_click_on_the_event_log_moves_the_cursor_there() {
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "chain");
-    press(&mut a, key('v'));
-    let lay = super::super::screens::abc::layout(Rect::new(0, 0, 140, 42), 5, false, false);
-    let log = lay.log.expect("a log at 140x42");
-    update(
-        &mut a,
-        map_mouse(MouseEvent {
-            kind: MouseEventKind::Down(MouseButton::Left),
-            column: log.x + 3,
-            row: log.y + 6,
-            modifiers: KeyModifiers::NONE,
-        })
-        .expect("a click"),
-    );
-    let i = a.abc.view.tl.event.expect("an event");
-    assert_eq!(a.abc.view.tl.cursor_ms, a.abc.trace.events[i].at_ms);
-    // J picks the next event, Enter moves there.
-    press(&mut a, key('J'));
-    press(&mut a, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    assert_eq!(a.abc.view.tl.event, Some(i + 1));
-}
-
-#[test]
-fn the_status_line_never_cuts_a_key_hint() {
-    for (screen_id, last) in [
-        (ScreenId::Frozen, Lab::HintKeys),
-        (ScreenId::Abc, Lab::HintKeys),
-        (ScreenId::Herd, Lab::HintKeys),
-    ] {
-        for lang in LANGS {
-            let a = app(screen_id, lang, (80, 24));
-            let s = screen(&a);
-            let footer = s.lines().last().unwrap_or_default().trim_end();
-            assert!(footer.ends_with(lab(last, lang)), "{footer}");
-            assert!(crate::text::width(footer) <= 80);
-        }
-    }
-}
-
-#[test]
-fn frozen_compare_at_80x24_keeps_sliders_formulas_and_verdicts() {
-    for lang in LANGS {
-        let mut a = app(ScreenId::Frozen, lang, (80, 24));
-        press(&mut a, key('c'));
-        press(&mut a, key('v'));
-        let s = screen(&a);
-        for w in [
-            crate::i18n::Ui::Ttl,
-            crate::i18n::Ui::Keepalive,
-            crate::i18n::Ui::PauseStart,
-            crate::i18n::Ui::PauseLen,
-            crate::i18n::Ui::Delay,
-        ] {
-            assert!(s.contains(crate::i18n::ui(w, lang)), "{w:?}\n{s}");
-        }
-        let formula = lang.pick("max(0, 38 - 19) = 19 秒", "max(0, 38 - 19) = 19 s");
-        assert!(s.contains(formula), "{s}");
-        assert!(s.contains(crate::i18n::verdict_short(
-            crate::engine::trace::Verdict::Corruption,
-            lang
-        )));
-    }
-}
-
-#[test]
-fn a_locked_variant_says_so_when_touched() {
-    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
-    abc_on(&mut a, "lost-create-blind");
-    let before = a.abc.params.clone();
-    press(&mut a, key('w'));
-    assert_eq!(a.abc.params, before);
-    assert!(screen(&a).contains("is locked by this preset"));
-}
-
-#[test]
-fn every_frozen_preset_opens_from_the_command_line() {
-    use super::super::{Start, check_start};
-    for p in crate::preset::builtin()
-        .iter()
-        .filter(|p| p.family == crate::engine::trace::Family::Frozen)
-    {
-        assert_eq!(check_start(&Start::Frozen(Some(p.name.clone()))), Ok(()));
-        let s = super::super::screens::frozen::FrozenState::from_preset(p).expect("frozen");
-        assert_eq!(s.preset.as_deref(), Some(p.name.as_str()));
-    }
-    let err = check_start(&Start::Frozen(Some("chain".into()))).expect_err("not frozen");
-    assert!(
-        err.contains("frozen-holder") && err.contains("redis-lease"),
-        "{err}"
-    );
-}
-
-#[test]
-fn every_state_a_preset_reaches_is_in_its_legend() {
-    use super::super::widgets::legend::{classes_used, family_set, planned_classes};
-    let mut missing = Vec::new();
-    for p in crate::preset::builtin() {
-        let t = crate::engine::run(&p.params);
-        let (classes, marks) = family_set(t.family);
-        let planned = planned_classes(&p.params);
-        for c in classes_used(&[&t]) {
-            if !classes.contains(&c) && !planned.contains(&c) {
-                missing.push(format!("{:?} {}: {c:?}", t.family, p.name));
-            }
-        }
-        for m in super::super::widgets::markers::marks_used(&t) {
-            if !marks.contains(&m) {
-                missing.push(format!("{:?} {}: {m:?}", t.family, p.name));
-            }
-        }
-    }
-    assert!(missing.is_empty(), "{}", missing.join("\n"));
-}
-
-#[test]
-fn the_presenter_zooms_so_a_key_moment_is_never_one_cell() {
-    use super::super::screens::present::step_window;
-    for p in crate::preset::builtin()
-        .iter()
-        .filter(|p| !p.script.is_empty())
-    {
-        for step in &p.script {
-            let t = crate::engine::run(&step.params);
-            let Some(at) = step.at_ms else { continue };
-            let (from, to) = step_window(&t, at, 128);
-            let recent: Vec<u64> = t
-                .events
-                .iter()
-                .filter(|e| e.at_ms <= at && super::super::timeline::notable(e))
-                .map(|e| e.at_ms)
-                .collect();
-            let Some(first) = recent.iter().rev().nth(4).or(recent.first()).copied() else {
-                continue;
-            };
-            let cols = (at - first) * 128 / (to - from).max(1);
-            assert!(
-                cols >= 20 || to - from <= super::super::timeline::MIN_WINDOW_MS * 2 || at == first,
-                "{} at {at}: {cols} columns for its last moments in [{from}, {to}]",
-                p.name
-            );
         }
     }
 }

@@ -7,10 +7,10 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use super::quiz::{NOW, fixed_now};
 use super::*;
 use crate::content::deck::Kind;
+use crate::i18n::quiz::{self as qtext, Label, label};
 use crate::quiz::item::{Body, Rounds};
 use crate::quiz::select::{Bank, prepare_all};
 use crate::quiz::session::{Phase, SessionKind};
-use crate::quiz::text::{self as qtext, Label, label};
 use crate::source::Source;
 use crate::tui::screens::home::Item as HomeItem;
 use crate::tui::screens::quiz::QuizState;
@@ -179,7 +179,7 @@ fn home_starts_the_interview_and_the_self_test() {
         if mode == SessionKind::SelfTest {
             assert_eq!(q.session.items().len(), 12);
         }
-        assert!(screen(&a).contains(crate::tui::screens::quiz_view::title_of(mode, Lang::Zh)));
+        assert!(screen(&a).contains(crate::tui::screens::quiz::view::title_of(mode, Lang::Zh)));
     }
 }
 

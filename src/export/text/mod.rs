@@ -1,0 +1,224 @@
+//! Plain-text views of a run that fit in 100 columns: a summary, lane timelines and events.
+//!
+//! Lanes are drawn with one ASCII character per time step so that they survive any terminal,
+//! printer or font, CJK ones included.
+
+use std::fmt::Write as _;
+
+use crate::engine::params::Params;
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::redlock::RedlockSpan;
+use crate::engine::trace::snowflake::IdSpan;
+use crate::engine::trace::{
+    AbcMetrics, Check, EventKind, Family, FrozenMetrics, HerdMetrics, Lane, Metrics, Role,
+    SpanState, Trace,
+};
+use crate::i18n::sim::{short_instant, state_name};
+use crate::i18n::{Lang, describe, invariant_label, verdict_text};
+
+mod metrics;
+mod timeline;
+
+pub(crate) use metrics::key;
+use metrics::{abc_summary, election_summary, herd_summary, queue_summary};
+pub use metrics::{frozen_summary, herd_chart};
+use timeline::pad;
+pub use timeline::{SHORT_RUN_MS, glyph, lane_label, lane_row, timeline};
+
+/// Columns used for the timeline itself (the label takes 12 more).
+pub const TIMELINE_COLS: usize = 80;
+const LABEL: usize = 12;
+
+/// The full report `locklab sim` prints without `--json`.
+pub fn report(
+    title: &str,
+    about: Option<&str>,
+    params: &Params,
+    trace: &Trace,
+    lang: Lang,
+) -> String {
+    report_at(title, about, params, trace, None, lang)
+}
+
+/// What the run looks like at the cursor: a marker under the lanes and the state in words.
+fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let end = trace.end_ms.max(1);
+    let col = (at.min(end) as u128 * TIMELINE_COLS as u128 / end as u128) as usize;
+    let marker = " ".repeat(col.min(TIMELINE_COLS));
+    let when = short_instant(trace, at, lang).unwrap_or_else(|| format!("{} s", fmt_secs(at)));
+    let mut out = format!("{}{marker}^ {when}\n", pad(""));
+    if let Some(facts) = super::summaries::cursor_facts(trace, at, lang) {
+        let _ = writeln!(out, "  {facts}");
+    } else {
+        let holder = crate::script::holder_at(trace, at, lang);
+        let value = crate::script::value_at(trace, at, lang);
+        let _ = writeln!(
+            out,
+            "  {} {holder}; {} {value}",
+            lang.pick("持锁者（服务视角）：", "holder (service view):"),
+            lang.pick("资源：", "resource:")
+        );
+    }
+    if let Some(i) = trace.event_index_at(at) {
+        let e = &trace.events[i];
+        let when = short_instant(trace, e.at_ms, lang)
+            .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
+        let line = format!(
+            "  {when}{} {}",
+            lang.pick("：", ":"),
+            describe(e, trace, lang)
+        );
+        out.push_str(&crate::text::wrap_indent(&line, 100, 4));
+    }
+    out
+}
+
+/// The report with a time cursor, for handouts of one moment of a run.
+pub fn report_at(
+    title: &str,
+    about: Option<&str>,
+    params: &Params,
+    trace: &Trace,
+    at: Option<Millis>,
+    lang: Lang,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{title}");
+    if let Some(about) = about {
+        for line in crate::text::wrap(about, 100) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    for line in crate::text::wrap(&crate::i18n::sim::params_line(params, lang), 100) {
+        let _ = writeln!(out, "{line}");
+    }
+    out.push('\n');
+    match &trace.metrics {
+        Metrics::Herd(m) => {
+            out.push_str(&herd_chart(m, 40, lang));
+            out.push('\n');
+            out.push_str(&herd_summary(m, lang));
+        }
+        Metrics::Frozen(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&frozen_summary(m, lang));
+        }
+        Metrics::Abc(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&abc_summary(m, lang));
+        }
+        Metrics::Tasks(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            for (k, v) in crate::i18n::sim::task_rows(m, lang) {
+                let _ = writeln!(out, "  {} {v}", key(k, lang));
+            }
+        }
+        Metrics::Election(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&election_summary(m, lang));
+        }
+        Metrics::Queue(m) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&queue_summary(m, lang));
+        }
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            out.push_str(&timeline(trace, lang));
+            if let Some(at) = at {
+                out.push_str(&cursor_block(trace, at, lang));
+            }
+            out.push('\n');
+            out.push_str(&super::summaries::summary(trace, lang));
+        }
+    }
+    let badges: Vec<String> = trace
+        .invariants
+        .iter()
+        .filter(|i| i.check == Check::Always)
+        .map(|i| {
+            let state = match (i.held, lang) {
+                (true, Lang::Zh) => "成立",
+                (true, Lang::En) => "ok",
+                (false, Lang::Zh) => "失败",
+                (false, Lang::En) => "FAILED",
+            };
+            format!("{} {state}", invariant_label(i.name, lang))
+        })
+        .collect();
+    let sep = lang.pick("，", ", ");
+    let line = format!("  {} {}", key("invariants", lang), badges.join(sep));
+    out.push_str(&crate::text::wrap_indent(&line, 100, 25));
+    let seen: Vec<String> = trace
+        .invariants
+        .iter()
+        .filter(|i| i.check == Check::Sometimes)
+        .map(|i| {
+            let mark = if i.held { "+" } else { "-" };
+            format!("{mark}{}", invariant_label(i.name, lang))
+        })
+        .collect();
+    if !seen.is_empty() {
+        let line = format!("  {} {}", key("exercised", lang), seen.join(sep));
+        out.push_str(&crate::text::wrap_indent(&line, 100, 25));
+    }
+    if trace.family != Family::Herd {
+        let _ = writeln!(out, "\n{}", lang.pick("事件", "Events"));
+        let mut skipped = 0;
+        let routine = super::summaries::routine_events(trace);
+        let mut routine_skipped = 0;
+        for (i, e) in trace.events.iter().enumerate() {
+            if routine[i] {
+                routine_skipped += 1;
+                continue;
+            }
+            if matches!(
+                e.kind,
+                EventKind::AcquireRequested | EventKind::AcquireRefused { .. }
+            ) {
+                skipped += 1;
+                continue;
+            }
+            let at = short_instant(trace, e.at_ms, lang)
+                .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
+            let pad = 8usize.saturating_sub(crate::text::width(&at));
+            let line = format!("{}{at}  {}", " ".repeat(pad), describe(e, trace, lang));
+            out.push_str(&crate::text::wrap_indent(&line, 100, 10));
+        }
+        if skipped > 0 {
+            let note = if lang == Lang::Zh {
+                format!("（省略了 {skipped} 条被拒的获取请求）")
+            } else {
+                format!("({skipped} refused acquire attempts not shown)")
+            };
+            let _ = writeln!(out, "{}{note}", " ".repeat(10));
+        }
+        if routine_skipped > 0 {
+            let note = if lang == Lang::Zh {
+                format!("（省略了失败加锁里的 {routine_skipped} 条例行事件）")
+            } else {
+                format!("({routine_skipped} routine events of failed attempts not shown)")
+            };
+            let _ = writeln!(out, "{}{note}", " ".repeat(10));
+        }
+    }
+    out
+}

@@ -1,0 +1,131 @@
+//! Where everything on the frozen-holder screen sits, shared by drawing and mouse hit-testing.
+
+use super::*;
+
+/// Where everything sits; shared by drawing and mouse hit-testing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FrozenLayout {
+    pub title: Rect,
+    /// The lanes region (or the sequence chart), both runs when comparing.
+    pub main: Rect,
+    pub lanes: Rect,
+    pub caption2: Option<Rect>,
+    pub lanes2: Option<Rect>,
+    pub legend: Rect,
+    /// The resource, the event, where the runs part, the formulas and the verdict.
+    pub info: Rect,
+    pub toggles: Rect,
+    pub sliders: Vec<Rect>,
+    /// The event log, beside the controls when the terminal is wide enough.
+    pub log: Option<Rect>,
+    pub footer: Rect,
+}
+
+pub(super) const LANES: usize = 4;
+
+pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
+    let wide = area.width >= 120 && area.height >= 30;
+    let band = true;
+    let title = Rect {
+        height: 1.min(area.height),
+        ..area
+    };
+    let footer = Rect::new(
+        area.x,
+        area.bottom().saturating_sub(1),
+        area.width,
+        1.min(area.height),
+    );
+    let slider_rows: u16 = if wide { 5 } else { 3 };
+    let info_rows: u16 = match (wide, compare) {
+        (true, false) => 11,
+        (true, true) => 15,
+        (false, false) => 6,
+        (false, true) => 5,
+    };
+    let legend_rows: u16 = if area.height >= 30 { 2 } else { 1 };
+    let bottom_min = info_rows + 1 + slider_rows;
+    let free = area.height.saturating_sub(2 + legend_rows + bottom_min);
+    // The lanes take what they can use; the rest goes to the info panel and the log.
+    let max_per = if wide { 4 } else { 2 };
+    let want = |per: u16| lanes::height(LANES, per, true, band);
+    let main_h = if compare {
+        let per = ((free.saturating_sub(1)) / 2)
+            .saturating_sub(2)
+            .checked_div(LANES as u16)
+            .unwrap_or(1)
+            .clamp(1, 3);
+        (1 + want(per) + lanes::height(LANES, per, per > 1, band)).min(free)
+    } else {
+        let per = (free.saturating_sub(2) / LANES as u16).clamp(1, max_per);
+        want(per).min(free)
+    };
+    let main = Rect::new(area.x, area.y + 1, area.width, main_h);
+    let (lanes, caption2, lanes2) = if compare {
+        let half = main_h.saturating_sub(1) / 2 + main_h.saturating_sub(1) % 2;
+        let l1 = Rect {
+            height: half,
+            ..main
+        };
+        let cap = Rect::new(area.x, l1.bottom(), area.width, 1.min(main_h));
+        let l2 = Rect::new(
+            area.x,
+            cap.bottom(),
+            area.width,
+            main.bottom().saturating_sub(cap.bottom()),
+        );
+        (l1, Some(cap), Some(l2))
+    } else {
+        (main, None, None)
+    };
+    let legend = Rect::new(
+        area.x,
+        main.bottom(),
+        area.width,
+        legend_rows.min(footer.y.saturating_sub(main.bottom())),
+    );
+    let top = legend.bottom();
+    let bottom_h = footer.y.saturating_sub(top);
+    let left_w = if wide {
+        62.min(area.width / 2)
+    } else {
+        area.width
+    };
+    let controls_h = (1 + slider_rows).min(bottom_h);
+    let info = Rect::new(area.x, top, left_w, bottom_h.saturating_sub(controls_h));
+    let toggles = Rect::new(area.x, info.bottom(), left_w, 1.min(controls_h));
+    let sliders = (0..FROZEN_SPECS.len())
+        .map(|i| {
+            let i = i as u16;
+            let (row, col, w) = if wide {
+                (i, 0, left_w)
+            } else {
+                (i / 2, i % 2, left_w / 2)
+            };
+            let y = toggles.bottom() + row;
+            let h = u16::from(y < footer.y);
+            Rect::new(area.x + col * w, y, w, h)
+        })
+        .collect();
+    let log = wide.then(|| {
+        Rect::new(
+            area.x + left_w + 1,
+            top,
+            area.width.saturating_sub(left_w + 1),
+            bottom_h,
+        )
+    });
+    FrozenLayout {
+        title,
+        main,
+        lanes,
+        caption2,
+        lanes2,
+        legend,
+        info,
+        toggles,
+        sliders,
+        log,
+        footer,
+    }
+}

@@ -1,0 +1,237 @@
+//! The frozen-holder screen: four lanes over the run (A as it believes, the lease service, B and
+//! the resource) with markers and the danger window, the legend, the event at the cursor, the
+//! resource at the cursor, both formulas with this run's numbers, the verdict (once the run is
+//! revealed), the sliders, and the event log (or the message sequence chart).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use super::{colon, line, secs, wrapped};
+use crate::engine::params::{FROZEN_SPECS, FrozenParams};
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::{FrozenMetrics, Metrics, Trace, Verdict};
+use crate::engine::{Params, run};
+use crate::i18n::lab::{Lab, lab};
+use crate::i18n::{Lang, Ui, describe, ui, verdict_short, verdict_text};
+use crate::tui::app::Msg;
+use crate::tui::compare::{Parting, first_difference};
+use crate::tui::theme::Theme;
+use crate::tui::widgets::hints;
+use crate::tui::widgets::lanes::{self, Lanes};
+use crate::tui::widgets::legend::{self, Legend};
+use crate::tui::widgets::run_view::RunView;
+use crate::tui::widgets::slider::{self, Slider};
+
+mod layout;
+mod view;
+
+pub use layout::{FrozenLayout, layout};
+pub use view::{render, verdict_words};
+
+const SLIDER_WORDS: [Ui; 5] = [
+    Ui::Ttl,
+    Ui::Keepalive,
+    Ui::PauseStart,
+    Ui::PauseLen,
+    Ui::Delay,
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrozenState {
+    pub params: FrozenParams,
+    pub trace: Trace,
+    /// The same run with fencing flipped, while comparing.
+    pub other: Option<Trace>,
+    /// Where the two compared runs part, if they do.
+    pub parting: Option<Parting>,
+    pub focus: usize,
+    pub view: RunView,
+    /// Parameters the preset locked, so a demonstration cannot drift.
+    pub locked: Vec<String>,
+    /// The preset this run came from, for the title.
+    pub preset: Option<String>,
+}
+
+fn run_frozen(p: &FrozenParams) -> Trace {
+    run(&Params::Frozen(p.clone()))
+}
+
+impl FrozenState {
+    pub fn new(params: FrozenParams) -> Self {
+        let trace = run_frozen(&params);
+        let mut view = RunView::default();
+        view.tl.set_cursor(&trace, 0);
+        Self {
+            params,
+            trace,
+            other: None,
+            parting: None,
+            focus: 0,
+            view,
+            locked: Vec::new(),
+            preset: None,
+        }
+    }
+
+    /// Opens a preset's parameters with its locks.
+    pub fn from_preset(p: &crate::preset::Preset) -> Option<Self> {
+        let Params::Frozen(params) = &p.params else {
+            return None;
+        };
+        let mut s = Self::new(params.clone());
+        s.locked = p.locked.clone();
+        s.preset = Some(p.name.clone());
+        Some(s)
+    }
+
+    /// Refuses a change to a locked parameter, saying so.
+    fn refuse_locked(&mut self, key: &str, words: &str, lang: Lang) -> bool {
+        if self.locked.iter().any(|k| k == key) {
+            self.view.notice = Some(lab(Lab::Locked, lang).replace("{}", words));
+            return true;
+        }
+        false
+    }
+
+    /// Re-runs the engine after any change, keeping the cursor where it was.
+    fn rerun(&mut self) {
+        self.trace = run_frozen(&self.params);
+        if self.other.is_some() {
+            self.other = Some(run_frozen(&self.flipped()));
+        }
+        self.refresh_parting();
+        self.view.tl.refit(&self.trace);
+    }
+
+    fn refresh_parting(&mut self) {
+        self.parting = self
+            .other
+            .as_ref()
+            .and_then(|o| first_difference(&self.trace, o));
+    }
+
+    fn flipped(&self) -> FrozenParams {
+        FrozenParams {
+            fencing: !self.params.fencing,
+            ..self.params.clone()
+        }
+    }
+
+    pub fn compare(&self) -> bool {
+        self.other.is_some()
+    }
+
+    pub fn toggle_compare(&mut self) {
+        self.other = match self.other {
+            Some(_) => None,
+            None => Some(run_frozen(&self.flipped())),
+        };
+        self.refresh_parting();
+    }
+
+    pub fn toggle_fencing(&mut self, lang: Lang) {
+        if self.refuse_locked("fencing", ui(Ui::Fencing, lang), lang) {
+            return;
+        }
+        self.params.fencing = !self.params.fencing;
+        self.rerun();
+    }
+
+    pub fn toggle_stop_on_loss(&mut self, lang: Lang) {
+        if self.refuse_locked("stop_on_loss", ui(Ui::StopOnLoss, lang), lang) {
+            return;
+        }
+        self.params.stop_on_loss = !self.params.stop_on_loss;
+        self.rerun();
+    }
+
+    pub fn focus_by(&mut self, dir: i8) {
+        let n = FROZEN_SPECS.len() as i64;
+        self.focus = (self.focus as i64 + i64::from(dir)).rem_euclid(n) as usize;
+    }
+
+    fn value(&self, i: usize) -> f64 {
+        self.params
+            .get(FROZEN_SPECS[i].key)
+            .unwrap_or(FROZEN_SPECS[i].min)
+    }
+
+    fn set(&mut self, i: usize, v: f64, lang: Lang) {
+        if self.refuse_locked(FROZEN_SPECS[i].key, ui(SLIDER_WORDS[i], lang), lang) {
+            return;
+        }
+        // Values come from the spec's own range, so `set` only fails on float dust; the old
+        // value then stays, which is the right thing for a slider.
+        if self.params.set(FROZEN_SPECS[i].key, v).is_ok() {
+            self.rerun();
+        }
+    }
+
+    pub fn adjust(&mut self, dir: i8, coarse: bool, lang: Lang) {
+        let spec = &FROZEN_SPECS[self.focus];
+        let v = slider::nudge(spec, spec.max, self.value(self.focus), dir, coarse);
+        self.set(self.focus, v, lang);
+    }
+
+    pub fn set_frac(&mut self, i: usize, frac: f64, lang: Lang) {
+        let spec = &FROZEN_SPECS[i];
+        self.focus = i;
+        self.set(
+            i,
+            slider::value_at(spec.min, spec.max, spec.step, frac),
+            lang,
+        );
+    }
+
+    pub fn metrics(trace: &Trace) -> Option<&FrozenMetrics> {
+        match &trace.metrics {
+            Metrics::Frozen(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Whether the outcome (formulas, verdict) may be shown: the whole run is on screen.
+    pub fn outcome_visible(&self) -> bool {
+        self.view.tl.shown_until(self.trace.end_ms) >= self.trace.end_ms
+    }
+
+    /// Applies a message meant for this screen.
+    pub fn update(&mut self, msg: Msg, area: Rect, lang: Lang) {
+        match msg {
+            Msg::Up => self.focus_by(-1),
+            Msg::Down => self.focus_by(1),
+            Msg::Adjust { dir, coarse } => {
+                self.view.notice = None;
+                self.adjust(dir, coarse, lang)
+            }
+            Msg::ToggleFencing => self.toggle_fencing(lang),
+            Msg::ToggleStopOnLoss => self.toggle_stop_on_loss(lang),
+            Msg::Compare => self.toggle_compare(),
+            Msg::Pointer { col, row } => self.click(area, col, row, lang),
+            m => {
+                self.view.update(&self.trace, m, lang);
+            }
+        }
+    }
+
+    /// Mouse: a slider row sets that slider; the lanes move the cursor; a log row jumps to it.
+    pub fn click(&mut self, area: Rect, col: u16, row: u16, lang: Lang) {
+        let lay = layout(area, self.compare());
+        if let Some(i) = lay
+            .sliders
+            .iter()
+            .position(|r| r.contains((col, row).into()))
+        {
+            self.set_frac(i, slider::frac_at(slider::track(lay.sliders[i]), col), lang);
+            return;
+        }
+        let lanes: Vec<Rect> = [Some(lay.lanes), lay.lanes2]
+            .into_iter()
+            .flatten()
+            .collect();
+        let end = self.trace.end_ms;
+        self.view.click(&self.trace, end, &lanes, lay.log, col, row);
+    }
+}

@@ -1,0 +1,286 @@
+//! Drawing the frozen-holder screen: title, lanes (or the sequence chart), legend, the info
+//! panel with the formulas and the verdict, sliders, the event log and the footer. Drawing only
+//! reads state.
+
+use super::layout::LANES;
+use super::*;
+
+pub(super) fn on_off(b: bool, lang: Lang) -> &'static str {
+    ui(if b { Ui::On } else { Ui::Off }, lang)
+}
+
+/// The resource as it stands at `t`, as the trace recorded it at the last write before `t`:
+/// its value and token, and the largest token it has seen.
+pub(super) fn resource_at(trace: &Trace, t: Millis) -> (Option<(String, u64)>, u64) {
+    let value = trace
+        .value_at(t)
+        .map(|w| (trace.name(w.writer).to_string(), w.token));
+    let seen = trace
+        .writes
+        .iter()
+        .rev()
+        .find(|w| w.at_ms <= t)
+        .map_or(0, |w| w.last_seen_after);
+    (value, seen)
+}
+
+pub(super) fn verdict_style(v: Verdict, theme: Theme) -> Style {
+    match v {
+        Verdict::Corruption | Verdict::StaleWriteAccepted => theme.bad(),
+        Verdict::Unresolved => theme.warn(),
+        _ => theme.good(),
+    }
+}
+
+/// The verdict in words: its short name, then the sentence that explains it (the Chinese
+/// sentence already opens with the short name, so it is said once).
+pub fn verdict_words(v: Verdict, lang: Lang) -> String {
+    let c = colon(lang);
+    let (short, full) = (verdict_short(v, lang), verdict_text(v, lang));
+    if full.starts_with(short) {
+        format!("{}{c}{full}", ui(Ui::Verdict, lang))
+    } else {
+        format!("{}{c}{short}. {full}", ui(Ui::Verdict, lang))
+    }
+}
+
+pub(super) fn footer_hints(lang: Lang) -> Vec<&'static str> {
+    [
+        Lab::HintSliders,
+        Lab::HintPlay,
+        Lab::HintEvent,
+        Lab::HintMoment,
+        Lab::HintReveal,
+        Lab::HintSequence,
+        Lab::HintCompare,
+        Lab::HintZoom,
+        Lab::HintBack,
+        Lab::HintKeys,
+    ]
+    .into_iter()
+    .map(|h| lab(h, lang))
+    .collect()
+}
+
+pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let lay = layout(area, s.compare());
+    let c = colon(lang);
+    let tl = &s.view.tl;
+    let end = s.trace.end_ms;
+    let cursor = tl.cursor_ms;
+    let name = s
+        .preset
+        .as_ref()
+        .map_or_else(String::new, |p| format!("  {p}"));
+    line(
+        buf,
+        lay.title,
+        &format!(
+            "{}{name}   {} {} / {} s   {}",
+            ui(Ui::HomeFrozen, lang),
+            ui(Ui::Cursor, lang),
+            fmt_secs(cursor),
+            fmt_secs(end),
+            tl.status(lang)
+        ),
+        theme.title(),
+    );
+
+    let parting = s.parting;
+    if s.view.seq {
+        s.view.render_chart(&s.trace, lang, theme, lay.main, buf);
+    } else {
+        let l = s.view.lanes(&s.trace, end, parting, lang, theme);
+        Lanes {
+            max_per_lane: 4,
+            ..l
+        }
+        .render(lay.lanes, buf);
+        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.other) {
+            let flipped = format!(
+                "{} {}",
+                ui(Ui::Fencing, lang),
+                on_off(!s.params.fencing, lang)
+            );
+            line(
+                buf,
+                cap,
+                &format!(
+                    "{}{c}{}",
+                    ui(Ui::Compare, lang),
+                    ui(Ui::Flipped, lang).replace("{}", &flipped)
+                ),
+                theme.title(),
+            );
+            let mut l = s.view.lanes(other, end, parting, lang, theme);
+            l.axis = l2.height > lanes::height(LANES, 1, false, true);
+            l.render(l2, buf);
+        }
+    }
+    let traces: Vec<&Trace> = std::iter::once(&s.trace).chain(s.other.as_ref()).collect();
+    let items = legend::items(&traces, &[], s.compare(), theme, lang);
+    Legend {
+        items: &items,
+        lang,
+        theme,
+    }
+    .render(lay.legend, buf);
+
+    render_info(s, lang, theme, lay.info, buf);
+    line(
+        buf,
+        lay.toggles,
+        &format!(
+            "  [f] {}{c}{}   [s] {}{c}{}",
+            ui(Ui::Fencing, lang),
+            on_off(s.params.fencing, lang),
+            ui(Ui::StopOnLoss, lang),
+            on_off(s.params.stop_on_loss, lang)
+        ),
+        theme.title(),
+    );
+    for (i, row) in lay.sliders.iter().enumerate() {
+        let spec = &FROZEN_SPECS[i];
+        let v = s.value(i);
+        let locked = s.locked.iter().any(|k| k == spec.key);
+        Slider {
+            label: ui(SLIDER_WORDS[i], lang),
+            value: format!("{} s{}", secs(v), if locked { " ⊘" } else { "" }),
+            frac: (v - spec.min) / (spec.max - spec.min),
+            focused: i == s.focus,
+            theme,
+        }
+        .render(*row, buf);
+    }
+    if let Some(log) = lay.log {
+        s.view.render_log(&s.trace, parting, lang, theme, log, buf);
+    }
+    match &s.view.notice {
+        Some(n) => line(buf, lay.footer, n, theme.warn()),
+        None => {
+            let mut h = footer_hints(lang);
+            if !s.locked.is_empty() {
+                h.insert(0, lab(Lab::LockedHint, lang));
+            }
+            hints::render(&h, theme.dim(), lay.footer, buf);
+        }
+    }
+}
+
+/// The left panel: the resource at the cursor, the event, where compared runs part, the
+/// formulas and the verdict (the last two once the whole run is shown).
+pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let c = colon(lang);
+    let cursor = s.view.tl.cursor_ms;
+    let mut rows: Vec<(String, Style, u16)> = Vec::new();
+    let none = ui(Ui::None, lang);
+    let compact = area.height < 8;
+    if !(compact && s.compare()) {
+        let (value, seen) = resource_at(&s.trace, cursor);
+        let value = value.map_or_else(
+            || none.to_string(),
+            |(w, t)| format!("{w} ({} {t})", ui(Ui::Token, lang)),
+        );
+        rows.push((
+            format!(
+                "{} {}{c}{value}   {}{c}{seen}",
+                ui(Ui::LaneResource, lang),
+                ui(Ui::Value, lang),
+                ui(Ui::LastToken, lang),
+            ),
+            Style::new(),
+            1,
+        ));
+    }
+    let explain = s.view.tl.current(&s.trace).map_or_else(
+        || ui(Ui::NothingYet, lang).to_string(),
+        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)),
+    );
+    let event_rows = if compact {
+        1 + u16::from(!s.compare())
+    } else {
+        3
+    };
+    rows.push((explain, Style::new(), event_rows));
+    if let Some(other) = &s.other {
+        let text = compare_words(s, other, lang);
+        rows.push((
+            text,
+            theme.marker(crate::tui::theme::Mark::Differs),
+            if compact { 1 } else { 2 },
+        ));
+    }
+    let visible = s.outcome_visible();
+    if let Some(m) = FrozenState::metrics(&s.trace) {
+        // Each formula as on a whiteboard: the rule, then this run's numbers under it.
+        let formulas = [
+            (Ui::FormulaDanger, crate::i18n::sim::danger_formula(m, lang)),
+            (
+                Ui::FormulaHandover,
+                crate::i18n::sim::handover_formula(m, lang),
+            ),
+        ];
+        for (rule, filled) in formulas {
+            let filled = if visible { filled } else { "?".into() };
+            let style = if visible { Style::new() } else { theme.dim() };
+            if compact {
+                rows.push((format!("{} = {filled}", ui(rule, lang)), style, 1));
+            } else {
+                rows.push((ui(rule, lang).to_string(), style, 1));
+                rows.push((format!("    = {filled}"), style, 1));
+            }
+        }
+        match (visible, s.other.as_ref().and_then(FrozenState::metrics)) {
+            (false, _) => rows.push((lab(Lab::VerdictHidden, lang).into(), theme.dim(), 1)),
+            (true, Some(om)) => {
+                rows.push((
+                    format!(
+                        "{}{c}{} {}   {} {}",
+                        ui(Ui::Verdict, lang),
+                        lab(Lab::ThisRun, lang),
+                        verdict_short(m.verdict, lang),
+                        lab(Lab::FlippedRun, lang),
+                        verdict_short(om.verdict, lang),
+                    ),
+                    verdict_style(m.verdict, theme),
+                    1,
+                ));
+                if !compact {
+                    // Each verdict explained, this run's first (an unresolved one says why).
+                    for v in [m.verdict, om.verdict] {
+                        rows.push((verdict_text(v, lang).into(), verdict_style(v, theme), 2));
+                    }
+                }
+            }
+            (true, None) => rows.push((
+                verdict_words(m.verdict, lang),
+                verdict_style(m.verdict, theme),
+                if compact { 1 } else { 3 },
+            )),
+        }
+    }
+    let mut y = area.y;
+    for (text, style, h) in rows {
+        if y >= area.bottom() {
+            break;
+        }
+        let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
+        wrapped(buf, r, &text, style);
+        y += h;
+    }
+}
+
+/// Where the two runs part, or that flipping fencing changed nothing here and why.
+pub(super) fn compare_words(s: &FrozenState, other: &Trace, lang: Lang) -> String {
+    let _ = other;
+    match s.parting {
+        Some(p) => lab(Lab::PartAt, lang)
+            .replacen("{}", &fmt_secs(p.at()), 1)
+            .replacen("{}", &(p.index + 1).to_string(), 1),
+        None => format!(
+            "{} {}",
+            lab(Lab::SameRun, lang).replace("{}", ui(Ui::Fencing, lang)),
+            lab(Lab::WhyFrozenFencing, lang)
+        ),
+    }
+}

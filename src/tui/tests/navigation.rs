@@ -1,0 +1,165 @@
+//! Getting around: home opens every simulation, `?` help, small terminals, the language
+//! toggle and the key mapping.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+
+use super::{LANGS, SIZES, app, key, press, screen};
+use crate::i18n::{Lang, Ui, ui};
+use crate::tui::app::{Msg, ScreenId, map_key};
+use crate::tui::screens::abc::Variant;
+
+#[test]
+fn home_lists_every_simulation_and_opens_it() {
+    for size in SIZES {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Home, lang, size);
+            let s = screen(&a);
+            assert!(s.contains(ui(Ui::HomeFrozen, lang)));
+            assert!(s.contains(ui(Ui::HomeHerd, lang)));
+            for p in &a.presets {
+                assert!(s.contains(&p.name), "{} missing:\n{s}", p.name);
+            }
+            // The selected preset's purpose is shown whole (first words at least).
+            press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
+            let p = a.presets[0];
+            let about = lang.pick(&p.about.zh, &p.about.en);
+            let start: String = about.chars().take(8).collect();
+            assert!(screen(&a).contains(&start));
+            press(&mut a, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+            assert_eq!(a.screen, ScreenId::Abc);
+            assert_eq!(a.abc.index, 0);
+            press(&mut a, key('q'));
+            assert_eq!(a.screen, ScreenId::Home);
+            press(&mut a, key('q'));
+            assert!(a.quit);
+        }
+    }
+}
+
+#[test]
+fn help_overlay_lists_the_keys_of_each_screen() {
+    for screen_id in [
+        ScreenId::Home,
+        ScreenId::Frozen,
+        ScreenId::Abc,
+        ScreenId::Herd,
+        ScreenId::Reader,
+    ] {
+        for lang in LANGS {
+            let mut a = app(screen_id, lang, (160, 90));
+            press(&mut a, key('?'));
+            assert!(a.help);
+            let s = screen(&a);
+            for (k, what) in crate::tui::screens::help::keys(screen_id) {
+                assert!(s.contains(&k), "{k} missing");
+                assert!(s.contains(what.text(lang)), "{:?} missing:\n{s}", what);
+            }
+            // While help is open, screen keys do nothing; Esc closes it.
+            press(&mut a, key('f'));
+            assert!(a.frozen.params.fencing);
+            press(&mut a, KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+            assert!(!a.help);
+        }
+    }
+}
+
+#[test]
+fn small_terminals_ask_to_enlarge_and_never_panic() {
+    for lang in LANGS {
+        let a = app(ScreenId::Frozen, lang, (79, 24));
+        let s = screen(&a);
+        assert!(s.contains("80x24") && s.contains("79x24"), "{s}");
+    }
+    for screen_id in [
+        ScreenId::Home,
+        ScreenId::Frozen,
+        ScreenId::Abc,
+        ScreenId::Herd,
+        ScreenId::Reader,
+    ] {
+        for (w, h) in [(1, 1), (0, 0), (80, 1), (1, 40), (80, 24)] {
+            let mut a = app(screen_id, Lang::Zh, (w, h));
+            a.open_lesson(4);
+            a.screen = screen_id;
+            a.reader.sync(a.lang, a.size);
+            a.help = true;
+            let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, w, h));
+            crate::tui::app::render(&a, buf.area, &mut buf);
+        }
+    }
+}
+
+#[test]
+fn language_toggles_at_run_time() {
+    let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    press(&mut a, key('L'));
+    assert_eq!(a.lang, Lang::Zh);
+    assert!(screen(&a).contains(ui(Ui::HomeFrozen, Lang::Zh)));
+}
+
+#[test]
+fn key_mapping() {
+    let a = app(ScreenId::Frozen, Lang::En, (80, 24));
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    assert_eq!(map_key(ctrl_c, &a), Some(Msg::Quit));
+    assert_eq!(map_key(key('c'), &a), Some(Msg::Compare));
+    assert_eq!(map_key(key('f'), &a), Some(Msg::ToggleFencing));
+    assert_eq!(map_key(key('s'), &a), Some(Msg::ToggleStopOnLoss));
+    assert_eq!(map_key(key(' '), &a), Some(Msg::TogglePlay));
+    assert_eq!(map_key(key(','), &a), Some(Msg::Step(-1)));
+    assert_eq!(map_key(key(']'), &a), Some(Msg::Step(1)));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT), &a),
+        Some(Msg::Adjust {
+            dir: 1,
+            coarse: true
+        })
+    );
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE), &a),
+        Some(Msg::Adjust {
+            dir: -1,
+            coarse: false
+        })
+    );
+    assert_eq!(map_key(key('q'), &a), Some(Msg::Back));
+    assert_eq!(map_key(key('L'), &a), Some(Msg::ToggleLang));
+    assert_eq!(map_key(key('w'), &a), None);
+
+    let b = app(ScreenId::Abc, Lang::En, (80, 24));
+    assert_eq!(map_key(key('w'), &b), Some(Msg::Variant(Variant::Watch)));
+    assert_eq!(map_key(key('r'), &b), Some(Msg::Variant(Variant::Recovery)));
+    assert_eq!(
+        map_key(key('a'), &b),
+        Some(Msg::Variant(Variant::Registration))
+    );
+    assert_eq!(map_key(key('f'), &b), Some(Msg::Variant(Variant::Fencing)));
+    assert_eq!(map_key(key('s'), &b), Some(Msg::Variant(Variant::OnLoss)));
+    assert_eq!(map_key(key('p'), &b), Some(Msg::Preset(1)));
+    assert_eq!(map_key(key('P'), &b), Some(Msg::Preset(-1)));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE), &b),
+        Some(Msg::Preset(1))
+    );
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE), &b),
+        Some(Msg::Step(1))
+    );
+
+    let h = app(ScreenId::Home, Lang::En, (80, 24));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &h),
+        Some(Msg::Enter)
+    );
+    assert_eq!(map_key(key('j'), &h), Some(Msg::Down));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &h),
+        Some(Msg::Back)
+    );
+    assert_eq!(map_key(key('f'), &h), None);
+
+    let mut release = key('f');
+    release.kind = crossterm::event::KeyEventKind::Release;
+    assert_eq!(map_key(release, &a), None);
+}
