@@ -6,7 +6,7 @@ use crate::cli::{ExportArgs, ExportFormat};
 use crate::engine::time::from_secs;
 use crate::export;
 use crate::i18n::Lang;
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
 use crate::text::printable;
@@ -15,9 +15,9 @@ use crate::text::printable;
 pub fn resolve(scenario: &str, source: &Source) -> Result<Preset, UserError> {
     let path = Path::new(scenario);
     if path.is_file() || scenario.ends_with(".toml") {
-        return preset::load_file(path).map_err(|e| UserError::usage(e.to_string()));
+        return scenario::load_file(path).map_err(|e| UserError::usage(e.to_string()));
     }
-    let all = preset::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
+    let all = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
     let names: Vec<String> = all.iter().map(|p| p.name.clone()).collect();
     all.into_iter().find(|p| p.name == scenario).ok_or_else(|| {
         UserError::usage(format!(
@@ -30,7 +30,7 @@ pub fn resolve(scenario: &str, source: &Source) -> Result<Preset, UserError> {
 pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
     let p = resolve(&args.scenario, source)?;
     let trace = crate::engine::run(&p.params);
-    let at = match (args.at, preset::run_end(&p.params)) {
+    let at = match (args.at, scenario::run_end(&p.params)) {
         (None, _) => None,
         (Some(_), None) => return Err(UserError::usage("--at does not apply to the herd chart")),
         (Some(secs), Some(end)) => {

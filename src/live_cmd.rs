@@ -15,13 +15,13 @@ use crate::live::diff::{self, Row};
 use crate::live::scale::{self, Scaling};
 use crate::live::server::{self, Server};
 use crate::live::{LiveError, abc, herd};
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::sim_cmd::write_stdout;
 use crate::source::Source;
 
 /// The A/B/C presets a live run can tell: all of them, each fault made for real.
 pub fn live_presets(source: &Source) -> Result<Vec<Preset>, LiveError> {
-    Ok(preset::load_all(source)
+    Ok(scenario::load_all(source)
         .map_err(|e| LiveError::usage(e.to_string()))?
         .into_iter()
         .filter(|p| match &p.params {
@@ -83,7 +83,7 @@ pub fn fit(p: &AbcParams, server: &Server, factor: f64) -> Result<(AbcParams, Sc
 
 fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), LiveError> {
     let all = live_presets(source)?;
-    let every = preset::load_all(source).map_err(|e| LiveError::usage(e.to_string()))?;
+    let every = scenario::load_all(source).map_err(|e| LiveError::usage(e.to_string()))?;
     if let Some(Params::Abc(p)) = every
         .iter()
         .find(|p| p.name == args.preset)

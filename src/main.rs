@@ -106,7 +106,7 @@ fn tui(
     data_dir: Option<&std::path::Path>,
 ) -> Result<(), sim_cmd::UserError> {
     // The screens, Home and the lessons' `sim:` links all use the presets of this source.
-    locklab::preset::use_source(source).map_err(|e| sim_cmd::UserError::usage(e.to_string()))?;
+    locklab::scenario::use_source(source).map_err(|e| sim_cmd::UserError::usage(e.to_string()))?;
     locklab::tui::check_start(&start).map_err(sim_cmd::UserError::usage)?;
     let dir = locklab::progress::store::resolve_dir(data_dir);
     match locklab::tui::run(start, lang, source, dir) {

@@ -11,7 +11,7 @@ use crate::engine::params::{
 use crate::engine::trace::Family;
 use crate::export;
 use crate::i18n::Lang;
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::source::Source;
 use crate::text::printable;
 
@@ -166,7 +166,7 @@ fn herd(args: HerdArgs, lang: Lang) -> Result<(), UserError> {
 }
 
 fn presets(source: &Source) -> Result<Vec<Preset>, UserError> {
-    preset::load_all(source).map_err(|e| UserError::usage(e.to_string()))
+    scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))
 }
 
 fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
@@ -190,7 +190,7 @@ fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
 }
 
 fn run_file(args: RunArgs, lang: Lang) -> Result<(), UserError> {
-    let p = preset::load_file(&args.file).map_err(|e| UserError::usage(e.to_string()))?;
+    let p = scenario::load_file(&args.file).map_err(|e| UserError::usage(e.to_string()))?;
     emit_preset(&p, args.output.json, lang)
 }
 

@@ -9,11 +9,11 @@ use locklab::engine::params::{Params, RedlockParams, ReleaseHow};
 use locklab::engine::trace::redlock::RedlockEvent;
 use locklab::engine::trace::{EventKind, Judgement, Trace, invariant};
 use locklab::i18n::Lang;
-use locklab::preset;
+use locklab::scenario;
 use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
 
 fn params(name: &str) -> RedlockParams {
-    match &preset::find(name)
+    match &scenario::find(name)
         .unwrap_or_else(|| panic!("{name} ships"))
         .params
     {
@@ -200,7 +200,10 @@ fn a_naive_del_removes_someone_elses_lock_and_the_script_does_not() {
         first_failure(&t, invariant::RELEASES_OWN_KEY_ONLY),
         Some(1_610)
     );
-    assert_eq!(locklab::script::holders_at(&t, 2_200, Lang::En), "A, B");
+    assert_eq!(
+        locklab::scenario::answers::holders_at(&t, 2_200, Lang::En),
+        "A, B"
+    );
 
     let mut p = params("redlock-naive-del");
     p.release = ReleaseHow::CompareAndDelete;
@@ -213,14 +216,14 @@ fn a_naive_del_removes_someone_elses_lock_and_the_script_does_not() {
 
 /// Every step's question, answered by the engine for that step's run, in English.
 fn script_answers(name: &str) -> Vec<String> {
-    let p = preset::find(name).unwrap();
+    let p = scenario::find(name).unwrap();
     p.script
         .iter()
         .filter_map(|s| {
             let q = s.question.as_ref()?;
             let t = locklab::engine::run(&s.params);
             let at = s.at_ms.unwrap_or(t.end_ms);
-            Some(locklab::script::answer(q.ask, &t, at, Lang::En))
+            Some(locklab::scenario::answers::answer(q.ask, &t, at, Lang::En))
         })
         .collect()
 }
@@ -428,7 +431,7 @@ fn model_answers(id: &str) -> Vec<(std::collections::BTreeMap<String, f64>, f64)
         .flat_map(|d| &d.deck.questions)
         .find(|q| q.id.get_ref() == id)
         .unwrap_or_else(|| panic!("no question {id}"));
-    let presets = preset::builtin();
+    let presets = scenario::builtin();
     model::all_variants(q, presets, 10_000)
         .unwrap()
         .expect("a small grid")

@@ -14,7 +14,7 @@ use super::model;
 use super::vocab::{self, Vocabulary};
 use super::{Located, stem};
 use crate::i18n::Lang;
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::source::Source;
 
 /// Seeds every model question is computed with, besides every point of a small grid.
@@ -223,7 +223,7 @@ fn check_presets(source: &Source, r: &mut Report) -> Vec<Preset> {
     let mut out = Vec::new();
     // Each file is parsed on its own so one broken preset does not hide the others.
     for f in &files {
-        match preset::parse(stem(&f.rel), &f.display, &f.text) {
+        match scenario::parse(stem(&f.rel), &f.display, &f.text) {
             Ok(p) => out.push(p),
             Err(e) => r.problems.push(Located {
                 file: e.file,
@@ -485,7 +485,7 @@ fn check_vocabulary(
     for g in glossaries {
         for (lang, range) in vocab::toml_texts(&g.text) {
             let raw = &g.text[range.clone()];
-            let at_line = crate::preset::line_col(&g.text, range.start).0;
+            let at_line = crate::toml_place::line_col(&g.text, range.start).0;
             // An entry may explain its own variants in its note.
             let owner = g.terms.iter().rev().find(|(l, _)| *l <= at_line);
             let own = owner.map(|(l, _)| format!("{}:{l}", g.file));
@@ -556,7 +556,7 @@ fn check_deck(
         kinds: KindCounts::default(),
     };
     for q in &deck.questions {
-        let qline = crate::preset::line_col(&d.text, q.id.span().start).0;
+        let qline = crate::toml_place::line_col(&d.text, q.id.span().start).0;
         let qid = q.id.get_ref();
         let at = q.id.span().start;
         if !qid.starts_with(&format!("{id}.")) || qid.len() <= id.len() + 1 {

@@ -14,7 +14,7 @@ use super::model_knobs;
 pub use super::model_text::{case_text, fill, fill_case, fmt_value, placeholders};
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
 use crate::engine::trace::{Family, Metrics, Trace, Verdict};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 
 /// The engine's answer to a model question.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,7 +13,7 @@ use crate::engine::params::{
     TasksParams,
 };
 use crate::engine::trace::{Family, Metrics};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 
 pub const RWLOCK_ASKS: [&str; 4] = [
     "max_holders",

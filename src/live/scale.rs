@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn a_server_that_grants_twice_the_timeout_stretches_every_time() {
-        let p = crate::preset::find("expire").expect("the preset");
+        let p = crate::scenario::find("expire").expect("the preset");
         let crate::engine::params::Params::Abc(p) = &p.params else {
             panic!("an abc preset");
         };

@@ -20,7 +20,7 @@ use crate::live::diff::{self, Row};
 use crate::live::scale::Scaling;
 use crate::live::server::{self, Server};
 use crate::live::{abc, herd};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 use crate::tui::theme::Theme;
 
 mod outcome;
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn the_list_holds_every_abc_preset_and_both_herds_and_wraps() {
-        let presets: Vec<&'static Preset> = crate::preset::builtin()
+        let presets: Vec<&'static Preset> = crate::scenario::builtin()
             .iter()
             .filter(|p| p.family == Family::Abc)
             .collect();
@@ -361,7 +361,7 @@ mod tests {
     }
 
     fn abc_presets() -> Vec<&'static Preset> {
-        crate::preset::builtin()
+        crate::scenario::builtin()
             .iter()
             .filter(|p| p.family == Family::Abc)
             .collect()
