@@ -98,6 +98,22 @@ pub fn for_private(p: &AbcParams, f: f64) -> (AbcParams, Scaling) {
     (s, scaling)
 }
 
+/// The preset's parameters fitted to the server, and how: a private server runs them scaled
+/// by `factor`; a server of the user's is asked what session timeout it grants.
+pub fn fit(
+    p: &AbcParams,
+    server: &super::server::Server,
+    factor: f64,
+) -> Result<(AbcParams, Scaling), super::LiveError> {
+    match server.tick_ms() {
+        Some(_) => Ok(for_private(p, factor)),
+        None => {
+            let granted = super::abc::granted(server.addr(), p.session_timeout_ms)?;
+            Ok(for_granted(p, granted))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

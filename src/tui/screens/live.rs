@@ -219,7 +219,7 @@ fn run_abc(
     p: crate::engine::params::AbcParams,
 ) -> Result<Outcome, String> {
     let server = private(p.tick_ms)?;
-    let (scaled, scaling) = crate::live_cmd::fit(&p, &server, 1.0).map_err(|e| e.message)?;
+    let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
     let live = abc::run(&scaled, server.addr()).map_err(|e| e.message)?;
     let model = crate::engine::run(&Params::Abc(scaled));
     Ok(Outcome {

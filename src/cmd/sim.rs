@@ -1,7 +1,5 @@
 //! `locklab sim`: run a scenario headless and print what the engine computed.
 
-use std::io::Write;
-
 use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
@@ -15,21 +13,8 @@ use crate::scenario::{self, Preset};
 use crate::source::Source;
 use crate::text::printable;
 
-/// A failure to report to the user, with the exit status to use.
-#[derive(Debug)]
-pub struct UserError {
-    pub message: String,
-    pub status: i32,
-}
-
-impl UserError {
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            status: 2,
-        }
-    }
-}
+use super::error::UserError;
+use super::output::write_stdout;
 
 pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError> {
     match cmd {
@@ -346,18 +331,5 @@ fn emit(
         write_stdout(&buf)
     } else {
         write_stdout(export::text::report(title, about, params, &trace, lang).as_bytes())
-    }
-}
-
-/// Writes to standard output; a reader that went away (`| head`) is a normal end, not an error.
-pub fn write_stdout(bytes: &[u8]) -> Result<(), UserError> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(UserError {
-            message: format!("cannot write output: {e}"),
-            status: 1,
-        }),
     }
 }
