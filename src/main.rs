@@ -1,14 +1,12 @@
 //! The `locklab` binary: parse the command line, pick the language and the content, and run
 //! the command.
 
-use clap::Parser;
-
 use locklab::cli::Cli;
 use locklab::i18n::Lang;
 use locklab::source::Source;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_args();
     let lang = cli.lang.unwrap_or_else(Lang::from_env);
     let source = match cli.content.clone() {
         None => Source::Embedded,

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::params::NumSpec;
 
+mod late;
 mod live;
 mod sim;
 mod study;

@@ -33,6 +33,25 @@ pub enum SimCommand {
     List,
 }
 
+impl SimCommand {
+    /// The arguments of a family read through its knob table, if this is one.
+    pub fn knob_args_mut(&mut self) -> Option<&mut KnobArgs> {
+        match self {
+            SimCommand::Rwlock(a)
+            | SimCommand::Semaphore(a)
+            | SimCommand::Election(a)
+            | SimCommand::Tasks(a)
+            | SimCommand::Redlock(a)
+            | SimCommand::Snowflake(a) => Some(a),
+            SimCommand::Frozen(_)
+            | SimCommand::Abc(_)
+            | SimCommand::Herd(_)
+            | SimCommand::Run(_)
+            | SimCommand::List => None,
+        }
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct FrozenArgs {
     /// Lease TTL in seconds (1 to 30, default 10).

@@ -234,15 +234,9 @@ fn knob_family<K: Knobs + Default + Clone>(
         Some(p) => p,
         None => wrap(K::default()),
     };
-    // `--json` written after the parameters is still the output switch, not a parameter.
-    let json = args.output.json || args.params.iter().any(|a| a == "--json");
-    let rest: Vec<String> = args
-        .params
-        .iter()
-        .filter(|a| *a != "--json")
-        .cloned()
-        .collect();
-    let pairs = knob_pairs(&rest)?;
+    // `--json` and `--preset` written after the parameters were taken out as they were parsed.
+    let json = args.output.json;
+    let pairs = knob_pairs(&args.params)?;
     if !pairs.is_empty() {
         let mut k = K::default();
         // Start from the preset's values when there is one.
