@@ -27,7 +27,7 @@ fn presets(c: &mut Criterion) {
         Family::Snowflake,
     ] {
         let mut group = c.benchmark_group(family.name());
-        for p in locklab::preset::builtin()
+        for p in locklab::scenario::builtin()
             .iter()
             .filter(|p| p.family == family)
         {
@@ -43,7 +43,7 @@ fn presets(c: &mut Criterion) {
 /// the fast, non-cryptographic hasher the explorer uses for its visited set).
 fn state(c: &mut Criterion) {
     use std::hash::{Hash, Hasher};
-    let p = locklab::preset::find("lost-create").expect("ships");
+    let p = locklab::scenario::find("lost-create").expect("ships");
     let Params::Abc(params) = &p.params else {
         panic!("an abc preset")
     };

@@ -97,7 +97,7 @@ fn draw_screens(c: &mut Criterion) {
         group.bench_function(name, |b| b.iter(|| draw(std::hint::black_box(&a))));
     }
     let mut a = app(ScreenId::Home);
-    if let Some(p) = locklab::preset::find("lost-create-blind") {
+    if let Some(p) = locklab::scenario::find("lost-create-blind") {
         a.present_preset(p.clone(), false);
         update(&mut a, Msg::Step(1));
         update(&mut a, Msg::Reveal);

@@ -1,21 +1,17 @@
 //! locklab: a terminal lab where people learn distributed locks by watching them fail.
 #![forbid(unsafe_code)]
 
-pub mod check_cmd;
 pub mod cli;
+pub mod cmd;
 pub mod content;
 pub mod engine;
 pub mod explore;
 pub mod export;
-pub mod export_cmd;
 pub mod i18n;
 pub mod live;
-pub mod live_cmd;
-pub mod preset;
 pub mod progress;
 pub mod quiz;
-pub mod script;
-pub mod sim_cmd;
+pub mod scenario;
 pub mod source;
 pub mod text;
 pub mod toml_place;

@@ -19,6 +19,36 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// Where a TOML error is and the key path there: `invalid type` and `duplicate key` name no key
+/// themselves, and an error without a span is placed at the start of the file.
+pub fn toml_error_place(
+    text: &str,
+    e: &toml::de::Error,
+) -> (std::ops::Range<usize>, Option<String>) {
+    let span = e.span().unwrap_or(0..0);
+    let path = key_path(text, span.start);
+    // A missing field is reported at its table; the key at fault is the field in it.
+    let missing = e
+        .message()
+        .split("missing field `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next());
+    let key = match missing {
+        Some(m) => match table_path(text, span.start) {
+            Some(table) => Some(format!("{table}.{m}")),
+            None => Some(m.to_string()),
+        },
+        None => path.or_else(|| unknown_key(e.message())),
+    };
+    (span, key)
+}
+
+/// The key a toml "unknown field" error names, so the message can point at it.
+fn unknown_key(message: &str) -> Option<String> {
+    let rest = message.split("unknown field `").nth(1)?;
+    Some(rest.split('`').next()?.to_string())
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Seg {
     Key(String),

@@ -44,7 +44,7 @@ fn server_for(tick_ms: u64) -> SocketAddr {
 const SCALE: f64 = 0.5;
 
 fn live_and_model(name: &str) -> (Trace, Trace) {
-    let p = locklab::preset::find(name).expect("a shipped preset");
+    let p = locklab::scenario::find(name).expect("a shipped preset");
     let Params::Abc(p) = &p.params else {
         panic!("{name} is not an A/B/C preset")
     };

@@ -10,9 +10,9 @@ use super::deck::{DeckFile, Kind, Question};
 use super::lesson::Lesson;
 use super::model::{self, CASE_PLACEHOLDER, ModelAnswer};
 use crate::i18n::Lang;
-use crate::preset::Preset;
 use crate::quiz::report::{Target, parse_target};
 use crate::quiz::selftest;
+use crate::scenario::Preset;
 use crate::source::Source;
 
 /// Grids up to this many variants are computed whole; larger ones are sampled.

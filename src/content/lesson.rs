@@ -87,7 +87,7 @@ pub fn level_number(level: HeadingLevel) -> u8 {
 
 /// Reads one lesson's outline and links.
 pub fn parse(lang: Lang, id: &str, file: &str, text: &str) -> Lesson {
-    let line_of = |offset: usize| crate::preset::line_col(text, offset).0;
+    let line_of = |offset: usize| crate::toml_place::line_col(text, offset).0;
     let mut headings = Vec::new();
     let mut links = Vec::new();
     // The heading being read: its level, text so far and where it starts.
@@ -231,7 +231,7 @@ pub fn parse_glossary(id: &str, file: &str, text: &str) -> Result<Glossary, Loca
         .term
         .into_iter()
         .map(|t| {
-            let line = crate::preset::line_col(text, t.span().start).0;
+            let line = crate::toml_place::line_col(text, t.span().start).0;
             (line, t.into_inner())
         })
         .collect();

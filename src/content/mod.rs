@@ -35,7 +35,7 @@ pub struct Located {
 impl Located {
     /// A problem at byte `offset` of `text`.
     pub fn at(file: &str, text: &str, offset: usize, key: Option<&str>, message: String) -> Self {
-        let (line, column) = crate::preset::line_col(text, offset);
+        let (line, column) = crate::toml_place::line_col(text, offset);
         Self {
             file: file.to_string(),
             line,
@@ -64,7 +64,7 @@ pub(crate) fn parse_toml<T: serde::de::DeserializeOwned>(
     text: &str,
 ) -> Result<T, Located> {
     toml::from_str(text).map_err(|e| {
-        let (span, key) = crate::preset::toml_error_place(text, &e);
+        let (span, key) = crate::toml_place::toml_error_place(text, &e);
         Located::at(
             file,
             text,

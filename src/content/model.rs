@@ -14,7 +14,8 @@ use super::model_knobs;
 pub use super::model_text::{case_text, fill, fill_case, fmt_value, placeholders};
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
 use crate::engine::trace::{Family, Metrics, Trace, Verdict};
-use crate::preset::Preset;
+use crate::scenario::Preset;
+use crate::scenario::table::{self, Refused, Table};
 
 /// The engine's answer to a model question.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +101,16 @@ impl Ctx<'_> {
             key: key.map(str::to_string),
             offset: offset.unwrap_or(self.id_offset),
             message: message.into(),
+        }
+    }
+
+    /// A value the shared parameter-table reader refused, placed at the value.
+    fn refused(&self, r: Refused) -> ModelError {
+        ModelError {
+            question: self.id.to_string(),
+            key: r.key,
+            offset: r.span.start,
+            message: r.message,
         }
     }
 }
@@ -339,8 +350,8 @@ fn with_drawn(
 
 /// Everything one attempt sets, in the order it is applied.
 struct Settings<'a> {
-    fixed: &'a BTreeMap<String, Spanned<toml::Value>>,
-    case: &'a BTreeMap<String, Spanned<toml::Value>>,
+    fixed: &'a Table,
+    case: &'a Table,
     drawn: &'a BTreeMap<String, f64>,
 }
 
@@ -349,22 +360,6 @@ impl Settings<'_> {
     fn tables(&self) -> impl Iterator<Item = (&String, &Spanned<toml::Value>)> {
         self.fixed.iter().chain(self.case.iter())
     }
-}
-
-fn number(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>) -> Result<f64, ModelError> {
-    match v.get_ref() {
-        toml::Value::Integer(i) => Ok(*i as f64),
-        toml::Value::Float(f) => Ok(*f),
-        _ => Err(ctx.err(Some(key), Some(v.span().start), "must be a number")),
-    }
-}
-
-fn unknown_param(ctx: &Ctx, key: &str, v: &Spanned<toml::Value>, valid: &[&str]) -> ModelError {
-    ctx.err(
-        Some(key),
-        Some(v.span().start),
-        format!("unknown parameter; valid parameters: {}", valid.join(", ")),
-    )
 }
 
 /// A key set in two places would make the draw depend on the order it is applied in.
@@ -405,23 +400,7 @@ fn key_clashes(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
 
 fn frozen(ctx: &Ctx, spec: &ModelSpec, set: &Settings) -> Result<FrozenParams, ModelError> {
     let mut p = FrozenParams::default();
-    for (key, v) in set.tables() {
-        let at = Some(v.span().start);
-        if FrozenParams::BOOL_KEYS.contains(&key.as_str()) {
-            let on = v
-                .get_ref()
-                .as_bool()
-                .ok_or_else(|| ctx.err(Some(key), at, "must be true or false"))?;
-            p.set_bool(key, on)
-                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
-        } else if FrozenParams::spec(key).is_some() {
-            let n = number(ctx, key, v)?;
-            p.set(key, n)
-                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
-        } else {
-            return Err(unknown_param(ctx, key, v, &FrozenParams::keys()));
-        }
-    }
+    table::frozen(&mut p, set.tables()).map_err(|r| ctx.refused(r))?;
     for (key, value) in set.drawn {
         p.set(key, *value)
             .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
@@ -435,14 +414,7 @@ fn vary_at(spec: &ModelSpec, key: &str) -> Option<usize> {
 
 fn herd(ctx: &Ctx, spec: &ModelSpec, set: &Settings) -> Result<HerdParams, ModelError> {
     let mut p = HerdParams::default();
-    for (key, v) in set.tables() {
-        if HerdParams::spec(key).is_none() {
-            return Err(unknown_param(ctx, key, v, &HerdParams::keys()));
-        }
-        let n = number(ctx, key, v)?;
-        p.set(key, n)
-            .map_err(|e| ctx.err(Some(key), Some(v.span().start), e.to_string()))?;
-    }
+    table::herd(&mut p, set.tables()).map_err(|r| ctx.refused(r))?;
     for (key, value) in set.drawn {
         p.set(key, *value)
             .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
@@ -505,17 +477,17 @@ fn abc(
             model_abc::set_choice(&mut p, key, v.get_ref())
                 .map_err(|e| ctx.err(Some(key), at, e))?;
         } else if model_abc::fault_spec_of(key).is_some() {
-            let n = number(ctx, key, v)?;
+            let n = table::number(key, v).map_err(|r| ctx.refused(r))?;
             model_abc::set_fault_time(&mut p, key, n).map_err(|e| ctx.err(Some(key), at, e))?;
         } else if AbcParams::spec(key).is_some() {
-            let n = number(ctx, key, v)?;
+            let n = table::number(key, v).map_err(|r| ctx.refused(r))?;
             p.set(key, n)
                 .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
         } else {
             let mut valid = vec!["preset"];
             valid.extend(numeric_keys("abc"));
             valid.extend(model_abc::CHOICE_KEYS);
-            return Err(unknown_param(ctx, key, v, &valid));
+            return Err(ctx.refused(table::unknown_param(key, v, &valid)));
         }
     }
     for (key, value) in set.drawn {
@@ -641,14 +613,5 @@ pub fn compute(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn grids_include_both_ends() {
-        assert_eq!(grid_len(4.0, 12.0, 0.5), 17);
-        assert_eq!(grid_len(13.0, 28.0, 3.0), 6);
-        assert_eq!(grid_len(0.1, 0.3, 0.1), 3);
-        assert_eq!(grid_value(0.1, 0.1, 2), 0.3);
-    }
-}
+#[path = "model_tests.rs"]
+mod tests;

@@ -13,7 +13,8 @@ use crate::engine::params::{
     TasksParams,
 };
 use crate::engine::trace::{Family, Metrics};
-use crate::preset::Preset;
+use crate::scenario::Preset;
+use crate::scenario::table;
 
 pub const RWLOCK_ASKS: [&str; 4] = [
     "max_holders",
@@ -172,26 +173,15 @@ fn build<'a, K: Knobs + Default>(
             })?;
     }
     for (key, v) in tables.into_iter().filter(|(k, _)| k.as_str() != "preset") {
-        let at = Some(v.span().start);
-        let refuse = |message: String| Refused {
-            key: key.clone(),
-            at,
-            message,
-        };
-        if K::knob(key).is_none() {
-            return Err(refuse(format!(
-                "unknown parameter; valid parameters: preset, {}",
-                K::knob_keys().join(", ")
-            )));
-        }
-        let value = match v.get_ref() {
-            toml::Value::Integer(i) => Value::Num(*i as f64),
-            toml::Value::Float(f) => Value::Num(*f),
-            toml::Value::Boolean(b) => Value::Bool(*b),
-            toml::Value::String(s) => Value::Text(s.clone()),
-            _ => return Err(refuse("must be a number, true or false, or a word".into())),
-        };
-        p.set_knob(key, &value).map_err(|e| refuse(e.to_string()))?;
+        // Each value is read as the kind its knob takes, by the reader scenario files use.
+        let valid = || [&["preset"], &K::knob_keys()[..]].concat();
+        table::knob(&mut p, key, v)
+            .unwrap_or_else(|| Err(table::unknown_param(key, v, &valid())))
+            .map_err(|r| Refused {
+                key: key.clone(),
+                at: Some(r.span.start),
+                message: r.message,
+            })?;
     }
     for (key, n) in drawn {
         p.set_knob(key, &Value::Num(*n)).map_err(|e| Refused {

@@ -6,7 +6,6 @@
 //! ([`search`]), checks every state ([`props`]), turns what it finds into a trace and a scenario
 //! file ([`counterexample`], [`save`]) and reports it ([`report`], [`cmd`]).
 
-pub mod cmd;
 pub mod counterexample;
 pub mod props;
 pub mod report;

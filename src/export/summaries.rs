@@ -170,16 +170,16 @@ pub fn cursor_facts(trace: &Trace, at: u64, lang: Lang) -> Option<String> {
         Family::Redlock => Some(format!(
             "{} {}; {} {}; {} {}",
             lang.pick("自认持锁且有效：", "holding with validity:"),
-            crate::script::holders_at(trace, at, lang),
+            crate::scenario::answers::holders_at(trace, at, lang),
             lang.pick("节点：", "nodes:"),
-            crate::script::keys_at(trace, at, lang),
+            crate::scenario::answers::keys_at(trace, at, lang),
             lang.pick("资源：", "resource:"),
-            crate::script::value_at(trace, at, lang)
+            crate::scenario::answers::value_at(trace, at, lang)
         )),
         Family::Snowflake => Some(format!(
             "{} {}",
             lang.pick("这一毫秒发出的 ID：", "IDs issued at this instant:"),
-            crate::script::ids_at(trace, at, lang)
+            crate::scenario::answers::ids_at(trace, at, lang)
         )),
         _ => None,
     }

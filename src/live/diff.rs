@@ -124,7 +124,7 @@ mod tests {
     use crate::engine::params::Params;
 
     fn model(name: &str) -> Trace {
-        let p = crate::preset::find(name).expect("a preset");
+        let p = crate::scenario::find(name).expect("a preset");
         crate::engine::run(&p.params)
     }
 

@@ -36,9 +36,21 @@ pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str>
 }
 
 /// A live run's failure, with the exit status to use (2 for what the user can fix).
-pub type LiveError = crate::sim_cmd::UserError;
+#[derive(Debug)]
+pub struct LiveError {
+    pub message: String,
+    pub status: i32,
+}
 
-impl crate::sim_cmd::UserError {
+impl LiveError {
+    /// Input the user can fix: a preset with no live counterpart, a server that is not one.
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            status: 2,
+        }
+    }
+
     /// A failure during a run that the user's input did not cause.
     pub fn failed(message: impl Into<String>) -> Self {
         Self {

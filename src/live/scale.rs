@@ -98,13 +98,29 @@ pub fn for_private(p: &AbcParams, f: f64) -> (AbcParams, Scaling) {
     (s, scaling)
 }
 
+/// The preset's parameters fitted to the server, and how: a private server runs them scaled
+/// by `factor`; a server of the user's is asked what session timeout it grants.
+pub fn fit(
+    p: &AbcParams,
+    server: &super::server::Server,
+    factor: f64,
+) -> Result<(AbcParams, Scaling), super::LiveError> {
+    match server.tick_ms() {
+        Some(_) => Ok(for_private(p, factor)),
+        None => {
+            let granted = super::abc::granted(server.addr(), p.session_timeout_ms)?;
+            Ok(for_granted(p, granted))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn a_server_that_grants_twice_the_timeout_stretches_every_time() {
-        let p = crate::preset::find("expire").expect("the preset");
+        let p = crate::scenario::find("expire").expect("the preset");
         let crate::engine::params::Params::Abc(p) = &p.params else {
             panic!("an abc preset");
         };

@@ -7,11 +7,12 @@ use super::stats::{self, Overview};
 use super::store::read_progress;
 use super::{export, fmt_utc};
 use crate::cli::{ProgressArgs, ProgressCommand, ProgressFormat};
+use crate::cmd::error::UserError;
+use crate::cmd::output::write_stdout;
 use crate::i18n::Lang;
 use crate::i18n::quiz::{self as text, Label};
 use crate::quiz::cmd::{calendar, now, open_store};
 use crate::quiz::select::Bank;
-use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
 
 fn failure(message: String) -> UserError {

@@ -164,7 +164,7 @@ fn parse_part<T: serde::de::DeserializeOwned>(
     file_offset: impl Fn(usize) -> usize,
 ) -> Result<T, String> {
     toml::from_str(text).map_err(|e| {
-        let (span, key) = crate::preset::toml_error_place(text, &e);
+        let (span, key) = crate::toml_place::toml_error_place(text, &e);
         let key = match (prefix, key) {
             (Some(p), Some(k)) => Some(format!("{p}.{k}")),
             (Some(p), None) => Some(p.to_string()),
@@ -194,7 +194,7 @@ pub fn parse(file: &str) -> Result<Parsed, String> {
     };
     // The version first, from the untyped table, so a newer layout is never taken for damage.
     let table: toml::Table = toml::from_str(root_text).map_err(|e: toml::de::Error| {
-        let (span, key) = crate::preset::toml_error_place(root_text, &e);
+        let (span, key) = crate::toml_place::toml_error_place(root_text, &e);
         located(file, offset_of(span.start), key.as_deref(), e.message())
     })?;
     let found = version(&table)?;

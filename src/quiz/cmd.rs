@@ -9,10 +9,10 @@ use super::sched::{Calendar, Time};
 use super::select::{self, Bank, SelectError, Selection};
 use super::session::{Session, SessionKind};
 use crate::cli::{InterviewArgs, QuizArgs};
+use crate::cmd::error::UserError;
 use crate::i18n::Lang;
 use crate::i18n::quiz::{self as text, Label};
 use crate::progress::store::Store;
-use crate::sim_cmd::UserError;
 use crate::source::Source;
 
 /// The wall clock, in Unix seconds: the only place quizzes read it.
@@ -95,7 +95,7 @@ pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Res
         } else {
             text::label(Label::NoMatch, lang)
         };
-        return crate::sim_cmd::write_stdout(format!("{header}\n{none}\n").as_bytes());
+        return crate::cmd::output::write_stdout(format!("{header}\n{none}\n").as_bytes());
     }
     let session = Session::new(items, start);
     play(session, store, lang, &header, &plain::Options::default())
@@ -123,7 +123,7 @@ pub fn interview(
     let header = text::interview_header(items.len(), seed, limit, store.path(), lang);
     if items.is_empty() {
         let none = text::label(Label::NoChains, lang);
-        return crate::sim_cmd::write_stdout(format!("{header}\n{none}\n").as_bytes());
+        return crate::cmd::output::write_stdout(format!("{header}\n{none}\n").as_bytes());
     }
     let lessons: Vec<_> = crate::content::lesson::load_all(source)
         .unwrap_or_default()

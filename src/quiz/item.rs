@@ -11,7 +11,7 @@ use crate::content::model::{self, ModelAnswer, Variant};
 use crate::engine::trace::Verdict;
 use crate::i18n::Lang;
 use crate::i18n::quiz::{Label, label};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 
 /// Absolute tolerance for a numeric model answer whose question names none.
 pub const DEFAULT_TOLERANCE: f64 = 1e-6;

@@ -12,7 +12,7 @@ use super::item::{self, Item, PrepareError, Rounds};
 use super::sched::{self, Calendar, Card, Time};
 use crate::content::deck::{self, DeckFile, Kind, Question};
 use crate::i18n::Lang;
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::source::Source;
 
 /// Every deck and the presets model questions may name.
@@ -28,7 +28,7 @@ impl Bank {
     /// Loads every deck; the first deck that fails to parse is the error (`locklab check` lists
     /// them all).
     pub fn load(source: &Source) -> Result<Bank, String> {
-        let presets = preset::load_all(source).map_err(|e| e.to_string())?;
+        let presets = scenario::load_all(source).map_err(|e| e.to_string())?;
         let mut decks = Vec::new();
         for d in deck::load_all(source).map_err(|e| e.to_string())? {
             decks.push(d.map_err(|e| e.to_string())?);

@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 use crate::engine::params::{FrozenParams, HerdParams};
 use crate::engine::trace::Family;
 use crate::i18n::{Lang, Ui, ui};
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::tui::learn::Learning;
 use crate::tui::screens;
 use crate::tui::screens::abc::{AbcState, Variant};
@@ -85,7 +85,7 @@ pub enum Msg {
     Reveal,
     /// Presenter: blank the screen (or bring it back).
     Blank,
-    /// Open a shipped preset on its screen (an index into `preset::active()`).
+    /// Open a shipped preset on its screen (an index into `scenario::active()`).
     OpenPreset(usize),
     /// Open a lesson (an index into the reader's topics).
     OpenLesson(usize),
@@ -179,7 +179,7 @@ impl App {
         theme: Theme,
         reader: ReaderState,
     ) -> Self {
-        let presets: Vec<&'static Preset> = preset::active()
+        let presets: Vec<&'static Preset> = scenario::active()
             .iter()
             .filter(|p| p.family == Family::Abc)
             .collect();
@@ -292,7 +292,7 @@ impl App {
                 self.present_preset(
                     Preset::of_run(
                         params,
-                        crate::preset::Text {
+                        crate::scenario::Text {
                             zh: about(Lang::Zh),
                             en: about(Lang::En),
                         },
@@ -310,7 +310,7 @@ impl App {
         use crate::quiz::report::{Target, parse_target};
         match parse_target(target) {
             Some(Target::Sim(name)) => {
-                if let Some(i) = preset::builtin().iter().position(|p| p.name == name) {
+                if let Some(i) = scenario::builtin().iter().position(|p| p.name == name) {
                     self.open_preset(i);
                 }
             }
@@ -355,9 +355,9 @@ impl App {
         self.screen = ScreenId::Present;
     }
 
-    /// Opens a shipped preset (an index into [`preset::builtin`]) on its family's screen.
+    /// Opens a shipped preset (an index into [`scenario::builtin`]) on its family's screen.
     pub fn open_preset(&mut self, index: usize) {
-        let Some(p) = preset::active().get(index) else {
+        let Some(p) = scenario::active().get(index) else {
             return;
         };
         match &p.params {
@@ -642,7 +642,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Explore => app.screen = ScreenId::Explore,
                 Item::Live => app.screen = ScreenId::Live,
                 Item::Present(i) => {
-                    if let Some(p) = preset::active().get(i) {
+                    if let Some(p) = scenario::active().get(i) {
                         app.present_preset(p.clone(), false);
                     }
                 }

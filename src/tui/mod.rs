@@ -43,7 +43,7 @@ pub enum Start {
     Abc(Option<String>),
     Herd,
     /// The presenter view of a preset or scenario file.
-    Present(Box<crate::preset::Preset>),
+    Present(Box<crate::scenario::Preset>),
     /// A closed-book quiz; ending it quits.
     Quiz(screens::quiz::QuizRequest),
 }
@@ -75,7 +75,7 @@ pub fn check_start(start: &Start) -> Result<(), String> {
         Start::Frozen(Some(name)) => (name, Family::Frozen, "frozen-holder"),
         _ => return Ok(()),
     };
-    let known: Vec<&str> = crate::preset::active()
+    let known: Vec<&str> = crate::scenario::active()
         .iter()
         .filter(|p| p.family == family)
         .map(|p| p.name.as_str())
@@ -188,7 +188,7 @@ pub fn run(
     }
     if let Some(f) = frozen
         .as_deref()
-        .and_then(|n| crate::preset::active().iter().find(|p| p.name == n))
+        .and_then(|n| crate::scenario::active().iter().find(|p| p.name == n))
         .and_then(screens::frozen::FrozenState::from_preset)
     {
         app.frozen = f;

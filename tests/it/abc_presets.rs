@@ -6,10 +6,10 @@ use locklab::engine::trace::{
     AbcMetrics, EventKind, Fate, Judgement, SpanState, Trace, WindowKind, invariant,
 };
 use locklab::engine::zk::tree::Watched;
-use locklab::preset;
+use locklab::scenario;
 
 fn run(name: &str) -> (Trace, AbcMetrics) {
-    let p = preset::find(name).unwrap_or_else(|| panic!("preset {name} ships"));
+    let p = scenario::find(name).unwrap_or_else(|| panic!("preset {name} ships"));
     let t = locklab::engine::run(&p.params);
     let m = abc::metrics(&t).expect("an abc trace").clone();
     (t, m)
@@ -376,19 +376,19 @@ fn a_gc_pause_without_fencing_lets_the_stale_write_overwrite_b() {
 
 #[test]
 fn every_shipped_preset_loads_and_is_deterministic() {
-    let all = preset::builtin();
+    let all = scenario::builtin();
     assert!(all.len() >= 21, "{} presets", all.len());
     for p in all {
         let a = locklab::engine::run(&p.params);
         let b = locklab::engine::run(&p.params);
         assert_eq!(a, b, "{} is deterministic", p.name);
     }
-    let loaded = preset::load_all(&locklab::source::Source::Embedded).unwrap();
+    let loaded = scenario::load_all(&locklab::source::Source::Embedded).unwrap();
     assert_eq!(loaded.len(), all.len(), "no shipped preset fails to parse");
 }
 
 fn variant(name: &str, f: impl FnOnce(&mut AbcParams)) -> (Trace, AbcMetrics) {
-    let p = preset::find(name).unwrap();
+    let p = scenario::find(name).unwrap();
     let locklab::engine::Params::Abc(mut params) = p.params.clone() else {
         panic!("abc preset")
     };
@@ -521,7 +521,7 @@ fn an_acquire_that_times_out_and_forgets_its_node_leaves_c_stuck_behind_it() {
     let stuck = t.invariant(invariant::NOBODY_STUCK).unwrap();
     assert_eq!(stuck.first_violation_ms(), Some(2_000));
     assert_eq!(
-        locklab::script::holder_at(&t, 3_100, locklab::i18n::Lang::En),
+        locklab::scenario::answers::holder_at(&t, 3_100, locklab::i18n::Lang::En),
         "B (node 18)"
     );
     assert!(matches!(

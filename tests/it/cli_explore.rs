@@ -1,19 +1,8 @@
 //! `locklab explore` as a user runs it: the report, the JSON fields, a saved counterexample that
 //! `sim run` replays, and bad input refused with status 2 naming the limit.
 
-use std::process::{Command, Output};
-
-fn locklab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locklab"))
-        .args(args)
-        .env("LANG", "en_US.UTF-8")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::common::{locklab, stdout};
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

@@ -1,19 +1,7 @@
 //! `locklab sim` as a user runs it: output, JSON shape, and clear errors with status 2.
 
-use std::process::{Command, Output};
-
-fn locklab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locklab"))
-        .args(args)
-        .env("LANG", "en_US.UTF-8")
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::common::{locklab, stdout};
+use std::process::Output;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

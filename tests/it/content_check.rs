@@ -10,7 +10,7 @@ use locklab::content::deck::{self, DeckFile, Kind, Question};
 use locklab::content::model::{self, ModelAnswer};
 use locklab::engine::params::{FrozenParams, HerdParams, Params};
 use locklab::engine::trace::Metrics;
-use locklab::preset;
+use locklab::scenario;
 use locklab::source::Source;
 
 fn shipped_decks() -> Vec<DeckFile> {
@@ -90,7 +90,7 @@ fn shipped_content_has_no_problems_and_enough_questions() {
 #[test]
 fn model_answers_are_what_the_engine_computes() {
     let decks = shipped_decks();
-    let presets = preset::load_all(&Source::Embedded).unwrap();
+    let presets = scenario::load_all(&Source::Embedded).unwrap();
 
     // A frozen question with two drawn parameters.
     let q = question(&decks, "leases.danger-window");
@@ -147,7 +147,7 @@ fn model_answers_are_what_the_engine_computes() {
 
     // An abc question runs its preset, with the drawn case's client losing its create reply.
     let q = question(&decks, "lost-create.model-blind-stuck");
-    let blind = preset::find("lost-create-blind").unwrap();
+    let blind = scenario::find("lost-create-blind").unwrap();
     let mut answers = BTreeSet::new();
     for seed in 0..12 {
         let (v, a) = model::compute(q, seed, &presets).unwrap();
@@ -177,7 +177,7 @@ fn model_answers_are_what_the_engine_computes() {
 #[test]
 fn a_seed_always_draws_the_same_variant() {
     let decks = shipped_decks();
-    let presets = preset::load_all(&Source::Embedded).unwrap();
+    let presets = scenario::load_all(&Source::Embedded).unwrap();
     let q = question(&decks, "leases.danger-window");
     let first = model::compute(q, 42, &presets).unwrap();
     assert_eq!(model::compute(q, 42, &presets).unwrap(), first);

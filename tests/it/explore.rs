@@ -53,7 +53,7 @@ fn every_broken_variant_has_a_counterexample_that_fails_when_replayed_in_time() 
         );
         // Saved as a scenario file, it loads and replays as exactly the same run.
         let text = save::scenario(v.name, f);
-        let preset = locklab::preset::parse("saved", "saved.toml", &text)
+        let preset = locklab::scenario::parse("saved", "saved.toml", &text)
             .unwrap_or_else(|e| panic!("{}: {e}\n{text}", v.name));
         let Params::Abc(p) = &preset.params else {
             panic!("an abc scenario")

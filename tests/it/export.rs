@@ -5,10 +5,10 @@ use std::process::Command;
 use locklab::engine::time::from_secs;
 use locklab::export::{svg, text};
 use locklab::i18n::Lang;
-use locklab::preset;
+use locklab::scenario;
 
 fn svg_of(name: &str, at: Option<f64>, lang: Lang) -> String {
-    let p = preset::find(name).unwrap();
+    let p = scenario::find(name).unwrap();
     let t = locklab::engine::run(&p.params);
     svg::render(
         &p.name,
@@ -32,7 +32,7 @@ fn assert_standalone(doc: &str) {
 
 #[test]
 fn every_preset_exports_a_well_formed_standalone_svg() {
-    for p in preset::builtin() {
+    for p in scenario::builtin() {
         for lang in [Lang::En, Lang::Zh] {
             assert_standalone(&svg_of(&p.name, None, lang));
         }
@@ -83,7 +83,7 @@ fn exports_are_stable() {
         "gc_pause_fencing_zh.svg",
         svg_of("gc-pause-fencing", None, Lang::Zh)
     );
-    let p = preset::find("frozen-fenced").unwrap();
+    let p = scenario::find("frozen-fenced").unwrap();
     let t = locklab::engine::run(&p.params);
     let txt = text::report_at(
         &p.name,

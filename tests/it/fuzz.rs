@@ -8,9 +8,9 @@
 
 use locklab::content::deck;
 use locklab::engine::params::Params;
-use locklab::preset;
 use locklab::progress::file::{self, Parsed};
 use locklab::progress::{Answer, Extra, Progress, SessionRecord};
+use locklab::scenario;
 use locklab::source::Source;
 use proptest::prelude::*;
 
@@ -169,7 +169,7 @@ proptest! {
         let files = shipped("assets/scenarios", "toml");
         let (rel, text) = pick.get(&files);
         let text = mutate(text, &edits);
-        match preset::parse("fuzzed", rel, &text) {
+        match scenario::parse("fuzzed", rel, &text) {
             Ok(p) => {
                 // What parses runs: the engine must not panic on any accepted parameters.
                 let small = !matches!(&p.params, Params::Herd(h) if h.waiters > 2_000);
@@ -408,7 +408,7 @@ fn the_mutations_reach_errors_and_successes_alike() {
     // A target that only ever saw one outcome would test little; check both happen.
     let files = shipped("assets/scenarios", "toml");
     let (rel, text) = &files[0];
-    assert!(preset::parse("x", rel, text).is_ok());
+    assert!(scenario::parse("x", rel, text).is_ok());
     let broken = mutate(
         text,
         &[Edit {
@@ -418,5 +418,5 @@ fn the_mutations_reach_errors_and_successes_alike() {
             token: 0,
         }],
     );
-    assert!(preset::parse("x", rel, &broken).is_err(), "{broken}");
+    assert!(scenario::parse("x", rel, &broken).is_err(), "{broken}");
 }

@@ -16,6 +16,7 @@ mod common;
 
 mod abc_presets;
 mod cli_explore;
+mod cli_globals;
 mod cli_quiz;
 mod cli_sim;
 mod content_check;

@@ -457,7 +457,7 @@ fn a_stuck_mark_clears_when_the_client_can_move_again() {
 }
 
 fn preset_params(name: &str, f: impl FnOnce(&mut AbcParams)) -> AbcParams {
-    let Params::Abc(mut p) = locklab::preset::find(name).unwrap().params.clone() else {
+    let Params::Abc(mut p) = locklab::scenario::find(name).unwrap().params.clone() else {
         panic!("abc")
     };
     f(&mut p);

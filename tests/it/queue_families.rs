@@ -7,11 +7,11 @@ use locklab::engine::params::{
 };
 use locklab::engine::trace::event::Admission;
 use locklab::engine::trace::{EventKind, Trace, invariant};
-use locklab::preset;
+use locklab::scenario;
 use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
 
 fn run(name: &str) -> Trace {
-    let p = preset::find(name).unwrap_or_else(|| panic!("preset {name} ships"));
+    let p = scenario::find(name).unwrap_or_else(|| panic!("preset {name} ships"));
     locklab::engine::run(&p.params)
 }
 
@@ -37,7 +37,7 @@ fn readers_41_and_42_share_writer_43_waits_and_reader_44_waits_for_the_writer() 
     assert_eq!(m.grant_order, ["A", "B", "C", "D"]);
     assert_eq!(m.max_concurrent_readers, 2, "41 and 42 read together");
     assert_eq!(
-        locklab::script::holders_at(&t, 140, locklab::i18n::Lang::En),
+        locklab::scenario::answers::holders_at(&t, 140, locklab::i18n::Lang::En),
         "A, B"
     );
     // The writer holds only once both readers are gone, and alone.
@@ -71,7 +71,7 @@ fn readers_that_skip_a_waiting_writer_starve_it_while_they_keep_coming() {
     // Favouring readers is unfair, not unsafe: the writer still holds alone.
     assert!(held(&t, invariant::WRITER_ALONE));
     // The fair lock serves the same arrivals with a short wait.
-    let Params::Rwlock(mut p) = preset::find("rwlock-starved").unwrap().params.clone() else {
+    let Params::Rwlock(mut p) = scenario::find("rwlock-starved").unwrap().params.clone() else {
         panic!()
     };
     p.read_rule = ReadRule::Fair;
@@ -86,7 +86,7 @@ fn a_permit_is_freed_when_its_holders_session_expires() {
     let t = run("semaphore-expiry");
     let m = queue::metrics(&t).unwrap();
     assert_eq!(
-        locklab::script::holders_at(&t, 340, locklab::i18n::Lang::En),
+        locklab::scenario::answers::holders_at(&t, 340, locklab::i18n::Lang::En),
         "A, B, C"
     );
     let seqs: Vec<i32> = t.nodes.iter().map(|n| n.seq).collect();

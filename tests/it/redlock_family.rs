@@ -2,18 +2,17 @@
 //! numbers, the instructor scripts' answers, properties over random timings and faults, and the
 //! command line.
 
-use std::process::{Command, Output};
-
+use crate::common::locklab;
 use locklab::engine::families::redlock;
 use locklab::engine::params::{Params, RedlockParams, ReleaseHow};
 use locklab::engine::trace::redlock::RedlockEvent;
 use locklab::engine::trace::{EventKind, Judgement, Trace, invariant};
 use locklab::i18n::Lang;
-use locklab::preset;
+use locklab::scenario;
 use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
 
 fn params(name: &str) -> RedlockParams {
-    match &preset::find(name)
+    match &scenario::find(name)
         .unwrap_or_else(|| panic!("{name} ships"))
         .params
     {
@@ -200,7 +199,10 @@ fn a_naive_del_removes_someone_elses_lock_and_the_script_does_not() {
         first_failure(&t, invariant::RELEASES_OWN_KEY_ONLY),
         Some(1_610)
     );
-    assert_eq!(locklab::script::holders_at(&t, 2_200, Lang::En), "A, B");
+    assert_eq!(
+        locklab::scenario::answers::holders_at(&t, 2_200, Lang::En),
+        "A, B"
+    );
 
     let mut p = params("redlock-naive-del");
     p.release = ReleaseHow::CompareAndDelete;
@@ -213,14 +215,14 @@ fn a_naive_del_removes_someone_elses_lock_and_the_script_does_not() {
 
 /// Every step's question, answered by the engine for that step's run, in English.
 fn script_answers(name: &str) -> Vec<String> {
-    let p = preset::find(name).unwrap();
+    let p = scenario::find(name).unwrap();
     p.script
         .iter()
         .filter_map(|s| {
             let q = s.question.as_ref()?;
             let t = locklab::engine::run(&s.params);
             let at = s.at_ms.unwrap_or(t.end_ms);
-            Some(locklab::script::answer(q.ask, &t, at, Lang::En))
+            Some(locklab::scenario::answers::answer(q.ask, &t, at, Lang::En))
         })
         .collect()
 }
@@ -344,14 +346,6 @@ fn each_broken_assumption_breaks_a_check_for_some_input() {
     }
 }
 
-fn locklab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locklab"))
-        .args(args)
-        .env("LANG", "en_US.UTF-8")
-        .output()
-        .expect("the binary runs")
-}
-
 #[test]
 fn the_command_line_prints_the_metrics_and_refuses_bad_values_with_status_2() {
     let o = locklab(&["sim", "redlock", "--preset", "redlock-restart", "--json"]);
@@ -428,7 +422,7 @@ fn model_answers(id: &str) -> Vec<(std::collections::BTreeMap<String, f64>, f64)
         .flat_map(|d| &d.deck.questions)
         .find(|q| q.id.get_ref() == id)
         .unwrap_or_else(|| panic!("no question {id}"));
-    let presets = preset::builtin();
+    let presets = scenario::builtin();
     model::all_variants(q, presets, 10_000)
         .unwrap()
         .expect("a small grid")

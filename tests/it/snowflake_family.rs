@@ -1,18 +1,17 @@
 //! Snowflake-style IDs: the bit layout, every story of the presets with its own IDs, the
 //! instructor scripts' answers, properties over random load and faults, and the command line.
 
-use std::process::{Command, Output};
-
+use crate::common::locklab;
 use locklab::engine::families::snowflake;
 use locklab::engine::params::{Layout, OnExhaustion, OnRollback, Params, SnowflakeParams};
 use locklab::engine::trace::snowflake::{IdEvent, SnowflakeMetrics};
 use locklab::engine::trace::{EventKind, Trace, invariant};
 use locklab::i18n::Lang;
-use locklab::preset;
+use locklab::scenario;
 use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
 
 fn params(name: &str) -> SnowflakeParams {
-    match &preset::find(name)
+    match &scenario::find(name)
         .unwrap_or_else(|| panic!("{name} ships"))
         .params
     {
@@ -216,14 +215,14 @@ fn waiting_out_the_start_does_not_cover_a_clock_stepped_back_before_the_crash() 
 
 /// Every step's question, answered by the engine for that step's run, in English.
 fn script_answers(name: &str) -> Vec<String> {
-    let p = preset::find(name).unwrap();
+    let p = scenario::find(name).unwrap();
     p.script
         .iter()
         .filter_map(|s| {
             let q = s.question.as_ref()?;
             let t = locklab::engine::run(&s.params);
             let at = s.at_ms.unwrap_or(t.end_ms);
-            Some(locklab::script::answer(q.ask, &t, at, Lang::En))
+            Some(locklab::scenario::answers::answer(q.ask, &t, at, Lang::En))
         })
         .collect()
 }
@@ -349,14 +348,6 @@ fn each_defence_switched_off_lets_some_input_repeat_an_id() {
     }
 }
 
-fn locklab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_locklab"))
-        .args(args)
-        .env("LANG", "en_US.UTF-8")
-        .output()
-        .expect("the binary runs")
-}
-
 #[test]
 fn the_command_line_prints_the_ids_and_refuses_bad_layouts_with_status_2() {
     let o = locklab(&[
@@ -435,7 +426,7 @@ fn model_answers(id: &str) -> Vec<(std::collections::BTreeMap<String, f64>, f64)
         .flat_map(|d| &d.deck.questions)
         .find(|q| q.id.get_ref() == id)
         .unwrap_or_else(|| panic!("no question {id}"));
-    model::all_variants(q, preset::builtin(), 10_000)
+    model::all_variants(q, scenario::builtin(), 10_000)
         .unwrap()
         .expect("a small grid")
         .into_iter()

@@ -8,8 +8,8 @@ use locklab::engine::msg::{RowOp, RowState};
 use locklab::engine::params::{Params, TasksParams};
 use locklab::engine::trace::{CancelOutcome, EventKind, SpanState, Trace, invariant};
 use locklab::i18n::Lang;
-use locklab::preset;
-use locklab::script;
+use locklab::scenario;
+use locklab::scenario::answers;
 use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
 
 /// One statement as the table saw it: when, who, what, rows affected, and the row's state,
@@ -121,7 +121,7 @@ fn the_worked_example_b_takes_over_at_42_and_as_late_statements_affect_no_row() 
         }
     );
     assert_eq!(
-        script::claim_at(&t, 30_000, Lang::En),
+        answers::claim_at(&t, 30_000, Lang::En),
         "A (claim version 1)",
         "the table still names A while A is frozen"
     );
@@ -303,14 +303,19 @@ fn the_task_presets_scripts_get_the_answers_their_captions_tell() {
         ),
     ];
     for (name, answers) in expect {
-        let p = preset::find(name).unwrap();
+        let p = scenario::find(name).unwrap();
         let got: Vec<String> = p
             .script
             .iter()
             .filter_map(|step| {
                 let q = step.question.as_ref()?;
                 let t = locklab::engine::run(&step.params);
-                Some(script::answer(q.ask, &t, step.at_ms.unwrap_or(0), Lang::En))
+                Some(answers::answer(
+                    q.ask,
+                    &t,
+                    step.at_ms.unwrap_or(0),
+                    Lang::En,
+                ))
             })
             .collect();
         assert_eq!(got, answers, "{name}");
@@ -408,7 +413,7 @@ fn a_pause_starting_exactly_on_each_instant_of_the_fault_free_run_stays_safe() {
 fn task_t7_a_claims_until_130_b_takes_over_at_131_and_as_payment_is_already_a_duplicate() {
     use RowOp::*;
     use RowState::*;
-    let p = match &preset::find("task-t7").unwrap().params {
+    let p = match &scenario::find("task-t7").unwrap().params {
         Params::Tasks(p) => p.clone(),
         other => panic!("{other:?}"),
     };
@@ -453,11 +458,11 @@ fn task_t7_a_claims_until_130_b_takes_over_at_131_and_as_payment_is_already_a_du
     assert_eq!(m.late_refused, 2);
     assert_eq!(m.effects_applied, 2, "A's payment at 105 is not undone");
     assert_eq!(
-        script::claim_at(&t, 30_000, Lang::En),
+        answers::claim_at(&t, 30_000, Lang::En),
         "A (claim version 1)"
     );
     assert_eq!(
-        script::claim_at(&t, 31_000, Lang::En),
+        answers::claim_at(&t, 31_000, Lang::En),
         "B (claim version 2)"
     );
 }

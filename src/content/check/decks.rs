@@ -48,7 +48,7 @@ pub(super) fn check_deck(
         kinds: KindCounts::default(),
     };
     for q in &deck.questions {
-        let qline = crate::preset::line_col(&d.text, q.id.span().start).0;
+        let qline = crate::toml_place::line_col(&d.text, q.id.span().start).0;
         let qid = q.id.get_ref();
         let at = q.id.span().start;
         if !qid.starts_with(&format!("{id}.")) || qid.len() <= id.len() + 1 {

@@ -150,7 +150,7 @@ pub(super) fn check_vocabulary(
     for g in glossaries {
         for (lang, range) in vocab::toml_texts(&g.text) {
             let raw = &g.text[range.clone()];
-            let at_line = crate::preset::line_col(&g.text, range.start).0;
+            let at_line = crate::toml_place::line_col(&g.text, range.start).0;
             // An entry may explain its own variants in its note.
             let owner = g.terms.iter().rev().find(|(l, _)| *l <= at_line);
             let own = owner.map(|(l, _)| format!("{}:{l}", g.file));

@@ -14,7 +14,7 @@ use super::model;
 use super::vocab::{self, Vocabulary};
 use super::{Located, stem};
 use crate::i18n::Lang;
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::source::Source;
 
 mod decks;
@@ -229,7 +229,7 @@ fn check_presets(source: &Source, r: &mut Report) -> Vec<Preset> {
     let mut out = Vec::new();
     // Each file is parsed on its own so one broken preset does not hide the others.
     for f in &files {
-        match preset::parse(stem(&f.rel), &f.display, &f.text) {
+        match scenario::parse(stem(&f.rel), &f.display, &f.text) {
             Ok(p) => out.push(p),
             Err(e) => r.problems.push(Located {
                 file: e.file,

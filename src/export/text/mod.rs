@@ -50,8 +50,8 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
     if let Some(facts) = super::summaries::cursor_facts(trace, at, lang) {
         let _ = writeln!(out, "  {facts}");
     } else {
-        let holder = crate::script::holder_at(trace, at, lang);
-        let value = crate::script::value_at(trace, at, lang);
+        let holder = crate::scenario::answers::holder_at(trace, at, lang);
+        let value = crate::scenario::answers::value_at(trace, at, lang);
         let _ = writeln!(
             out,
             "  {} {holder}; {} {value}",

@@ -62,7 +62,7 @@ fn a_holder_that_stops_on_loss_is_explained() {
 
 #[test]
 fn an_expired_session_is_explained_from_the_messages_and_the_expiry() {
-    let preset = crate::preset::find("gc-pause-fencing").expect("a shipped preset");
+    let preset = crate::scenario::find("gc-pause-fencing").expect("a shipped preset");
     let trace = crate::engine::run(&preset.params);
     let Metrics::Abc(m) = &trace.metrics else {
         panic!("abc")

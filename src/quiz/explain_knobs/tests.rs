@@ -28,7 +28,7 @@ struct Attempt {
 }
 
 fn attempt(q: &Question, seed: u64) -> Attempt {
-    let variant = model::variant(q, seed, crate::preset::builtin()).expect("a variant");
+    let variant = model::variant(q, seed, crate::scenario::builtin()).expect("a variant");
     let (answer, trace) = model::run(q, &variant).expect("the engine answers");
     let ModelAnswer::Number(n) = answer else {
         panic!("a numeric answer, got {answer:?}")
@@ -138,7 +138,7 @@ fn a_task_draw_is_explained_with_its_pause_and_the_charges() {
 fn grants_before_the_writer_are_the_writers_place_in_the_grant_order() {
     use crate::engine::trace::Metrics;
     for (name, k) in [("rwlock-fair", 2), ("rwlock-starved", 9)] {
-        let preset = crate::preset::find(name).expect("a shipped preset");
+        let preset = crate::scenario::find(name).expect("a shipped preset");
         let trace = crate::engine::run(&preset.params);
         let Metrics::Queue(m) = &trace.metrics else {
             panic!("queue metrics")
@@ -146,7 +146,7 @@ fn grants_before_the_writer_are_the_writers_place_in_the_grant_order() {
         assert_eq!(m.grants_before_writer, Some(k), "{name}");
         assert_eq!(m.grant_order[k as usize], "C", "{name}");
     }
-    let preset = crate::preset::find("semaphore-expiry").expect("a shipped preset");
+    let preset = crate::scenario::find("semaphore-expiry").expect("a shipped preset");
     let trace = crate::engine::run(&preset.params);
     let Metrics::Queue(m) = &trace.metrics else {
         panic!("queue metrics")

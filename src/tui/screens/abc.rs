@@ -19,7 +19,7 @@ use crate::engine::trace::{EventKind, Metrics, Trace};
 use crate::engine::{Params, run};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
-use crate::preset::{Preset, Text};
+use crate::scenario::{Preset, Text};
 use crate::tui::app::Msg;
 use crate::tui::compare::{Parting, first_difference};
 use crate::tui::theme::{Mark, Theme};

@@ -17,7 +17,7 @@ use crate::explore::report::{Finding, Outcome};
 use crate::explore::{self, Bounds, Search};
 use crate::i18n::explore::{self as words, Screen};
 use crate::i18n::{Lang, invariant_label};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 use crate::tui::theme::Theme;
 
 /// The most faults the screen offers (the command line allows more).
@@ -166,7 +166,7 @@ impl ExploreState {
 
     /// A finding's title and story for the A/B/C screen (the title in the language of the
     /// moment; the story in both).
-    pub fn story_words(&self, f: &Finding) -> (String, crate::preset::Text) {
+    pub fn story_words(&self, f: &Finding) -> (String, crate::scenario::Text) {
         let preset = self
             .outcome
             .as_ref()
@@ -183,7 +183,7 @@ impl ExploreState {
         let name = words::story_name(&preset, f.property, Lang::En);
         (
             name,
-            crate::preset::Text {
+            crate::scenario::Text {
                 zh: about(Lang::Zh),
                 en: about(Lang::En),
             },

@@ -9,7 +9,7 @@ use super::{line, wrapped};
 use crate::content::deck::Kind;
 use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
 
@@ -28,7 +28,7 @@ pub enum Item {
     Lessons,
     /// An index into the reader's lessons.
     Lesson(usize),
-    /// The presenter view of a scripted preset (an index into `preset::active()`).
+    /// The presenter view of a scripted preset (an index into `scenario::active()`).
     Present(usize),
     /// The heading of the quizzes: shown, never selected.
     Quizzes,
@@ -102,7 +102,7 @@ impl HomeState {
             items.extend((0..lessons).map(Item::Lesson));
         }
         items.extend(
-            crate::preset::active()
+            crate::scenario::active()
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| !p.script.is_empty())
@@ -266,7 +266,7 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             let (name, about) = crate::i18n::live::home_entry(lang);
             (name.into(), about.into())
         }
-        Item::Present(i) => crate::preset::active()
+        Item::Present(i) => crate::scenario::active()
             .get(i)
             .map_or_else(Default::default, |p| {
                 (

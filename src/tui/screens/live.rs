@@ -20,7 +20,7 @@ use crate::live::diff::{self, Row};
 use crate::live::scale::Scaling;
 use crate::live::server::{self, Server};
 use crate::live::{abc, herd};
-use crate::preset::Preset;
+use crate::scenario::Preset;
 use crate::tui::theme::Theme;
 
 mod outcome;
@@ -219,7 +219,7 @@ fn run_abc(
     p: crate::engine::params::AbcParams,
 ) -> Result<Outcome, String> {
     let server = private(p.tick_ms)?;
-    let (scaled, scaling) = crate::live_cmd::fit(&p, &server, 1.0).map_err(|e| e.message)?;
+    let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
     let live = abc::run(&scaled, server.addr()).map_err(|e| e.message)?;
     let model = crate::engine::run(&Params::Abc(scaled));
     Ok(Outcome {
@@ -327,7 +327,7 @@ mod tests {
 
     #[test]
     fn the_list_holds_every_abc_preset_and_both_herds_and_wraps() {
-        let presets: Vec<&'static Preset> = crate::preset::builtin()
+        let presets: Vec<&'static Preset> = crate::scenario::builtin()
             .iter()
             .filter(|p| p.family == Family::Abc)
             .collect();
@@ -361,7 +361,7 @@ mod tests {
     }
 
     fn abc_presets() -> Vec<&'static Preset> {
-        crate::preset::builtin()
+        crate::scenario::builtin()
             .iter()
             .filter(|p| p.family == Family::Abc)
             .collect()

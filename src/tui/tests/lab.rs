@@ -32,7 +32,7 @@ pub(super) fn abc_on(a: &mut App, preset: &str) {
 }
 
 pub(super) fn present(a: &mut App, preset: &str) {
-    let p = crate::preset::find(preset)
+    let p = crate::scenario::find(preset)
         .expect("a shipped preset")
         .clone();
     a.present_preset(p, false);
@@ -129,7 +129,7 @@ pub(super) const MODES: &[Mode] = &[
     Mode {
         name: "herd_50",
         setup: |a| {
-            let i = crate::preset::active()
+            let i = crate::scenario::active()
                 .iter()
                 .position(|p| p.name == "herd-50")
                 .expect("herd-50");

@@ -145,7 +145,7 @@ fn a_herd_behind_a_forgotten_node_is_reported_stuck_in_compare() {
 #[test]
 fn herd_wake_ups_are_marked_on_the_waiters_lanes() {
     let wakes = |preset: &str| {
-        let p = crate::preset::find(preset).expect("preset");
+        let p = crate::scenario::find(preset).expect("preset");
         let t = crate::engine::run(&p.params);
         super::super::widgets::markers::markers(&t, t.end_ms)
             .iter()
@@ -265,7 +265,7 @@ fn a_locked_variant_says_so_when_touched() {
 #[test]
 fn every_frozen_preset_opens_from_the_command_line() {
     use super::super::{Start, check_start};
-    for p in crate::preset::builtin()
+    for p in crate::scenario::builtin()
         .iter()
         .filter(|p| p.family == crate::engine::trace::Family::Frozen)
     {
@@ -284,7 +284,7 @@ fn every_frozen_preset_opens_from_the_command_line() {
 fn every_state_a_preset_reaches_is_in_its_legend() {
     use super::super::widgets::legend::{classes_used, family_set, planned_classes};
     let mut missing = Vec::new();
-    for p in crate::preset::builtin() {
+    for p in crate::scenario::builtin() {
         let t = crate::engine::run(&p.params);
         let (classes, marks) = family_set(t.family);
         let planned = planned_classes(&p.params);
@@ -305,7 +305,7 @@ fn every_state_a_preset_reaches_is_in_its_legend() {
 #[test]
 fn the_presenter_zooms_so_a_key_moment_is_never_one_cell() {
     use super::super::screens::present::step_window;
-    for p in crate::preset::builtin()
+    for p in crate::scenario::builtin()
         .iter()
         .filter(|p| !p.script.is_empty())
     {

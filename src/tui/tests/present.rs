@@ -21,7 +21,7 @@ const FAMILIES: [Family; 6] = [
 
 fn open(preset: &str, lang: Lang, size: (u16, u16)) -> App {
     let mut a = app(ScreenId::Home, lang, size);
-    let p = crate::preset::find(preset)
+    let p = crate::scenario::find(preset)
         .expect("a shipped preset")
         .clone();
     a.present_preset(p, false);
@@ -48,7 +48,7 @@ fn has_lane(screen: &str, label: &str) -> bool {
 #[test]
 fn every_lane_stays_on_an_80x24_screen_whatever_the_step_shows() {
     let mut lost = Vec::new();
-    for p in crate::preset::builtin()
+    for p in crate::scenario::builtin()
         .iter()
         .filter(|p| FAMILIES.contains(&p.family) && !p.script.is_empty())
     {

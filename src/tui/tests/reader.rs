@@ -252,7 +252,7 @@ fn links_open_simulations_lessons_and_quizzes() {
         let top = a.reader.top;
         press(&mut a, code(KeyCode::Enter));
         assert_eq!(a.screen, ScreenId::Frozen);
-        let p = crate::preset::builtin()
+        let p = crate::scenario::builtin()
             .iter()
             .find(|p| p.name == "frozen-fenced")
             .unwrap();

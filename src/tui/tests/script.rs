@@ -70,7 +70,7 @@ fn shows_caption(screen_text: &str, caption: &str, screen_width: u16) -> bool {
 }
 
 fn presenter(lang: Lang, size: (u16, u16)) -> App {
-    let preset = crate::preset::parse("demo", "demo.toml", SCRIPTED).expect("valid script");
+    let preset = crate::scenario::parse("demo", "demo.toml", SCRIPTED).expect("valid script");
     let mut a = app(ScreenId::Home, lang, size);
     a.present_preset(preset, true);
     a
@@ -141,7 +141,7 @@ fn the_presenter_speaks_chinese() {
 
 #[test]
 fn every_shipped_script_steps_to_the_end_in_both_languages() {
-    let scripted: Vec<_> = crate::preset::builtin()
+    let scripted: Vec<_> = crate::scenario::builtin()
         .iter()
         .filter(|p| !p.script.is_empty())
         .collect();

@@ -353,7 +353,7 @@ fn no_color_draws_states_by_glyph_alone() {
 fn opening_a_preset_runs_its_parameters_on_its_screen() {
     use crate::engine::trace::Verdict;
     let mut app = App::new(ScreenId::Home, None, Lang::En, Theme { mono: false });
-    let early = crate::preset::builtin()
+    let early = crate::scenario::builtin()
         .iter()
         .position(|p| p.name == "frozen-early-write")
         .unwrap();
@@ -361,14 +361,14 @@ fn opening_a_preset_runs_its_parameters_on_its_screen() {
     assert_eq!(app.screen, ScreenId::Frozen);
     let m = crate::engine::families::frozen::metrics(&app.frozen.trace).unwrap();
     assert_eq!(m.verdict, Verdict::StaleWriteAccepted);
-    let blind = crate::preset::builtin()
+    let blind = crate::scenario::builtin()
         .iter()
         .position(|p| p.name == "lost-create-blind")
         .unwrap();
     update(&mut app, Msg::OpenPreset(blind));
     assert_eq!(app.screen, ScreenId::Abc);
     assert_eq!(app.presets[app.abc.index].name, "lost-create-blind");
-    let herd = crate::preset::builtin()
+    let herd = crate::scenario::builtin()
         .iter()
         .position(|p| p.name == "herd-50")
         .unwrap();
@@ -406,11 +406,11 @@ fn playback_speed_changes_how_far_a_tick_moves() {
 #[test]
 fn a_preset_s_locked_sliders_do_not_move() {
     let mut a = app(ScreenId::Home, Lang::En, (120, 40));
-    let i = crate::preset::builtin()
+    let i = crate::scenario::builtin()
         .iter()
         .position(|p| p.name == "frozen-fenced")
         .unwrap();
-    let locked = crate::preset::builtin()[i].locked.clone();
+    let locked = crate::scenario::builtin()[i].locked.clone();
     assert!(
         locked.contains(&"ttl".to_string()),
         "the fenced demonstration locks the TTL"

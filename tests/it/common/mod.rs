@@ -130,3 +130,21 @@ pub fn believers(trace: &Trace) -> u32 {
         .max()
         .unwrap_or(0)
 }
+
+/// Runs the built binary in English with no language or data folder from the environment, so
+/// what a test reads does not depend on the machine it runs on.
+pub fn locklab(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(args)
+        .env("LANG", "en_US.UTF-8")
+        .env_remove("LC_ALL")
+        .env_remove("LOCKLAB_DATA_DIR")
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+/// What a run printed on standard output.
+pub fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}

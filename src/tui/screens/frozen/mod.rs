@@ -76,7 +76,7 @@ impl FrozenState {
     }
 
     /// Opens a preset's parameters with its locks.
-    pub fn from_preset(p: &crate::preset::Preset) -> Option<Self> {
+    pub fn from_preset(p: &crate::scenario::Preset) -> Option<Self> {
         let Params::Frozen(params) = &p.params else {
             return None;
         };

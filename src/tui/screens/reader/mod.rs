@@ -529,11 +529,11 @@ impl ReaderState {
             line: 0,
         };
         let msg = match link.action() {
-            Some(Action::Sim(name)) => crate::preset::active()
+            Some(Action::Sim(name)) => crate::scenario::active()
                 .iter()
                 .position(|p| p.name == name)
                 .map(Msg::OpenPreset),
-            Some(Action::Explore(name)) => crate::preset::active()
+            Some(Action::Explore(name)) => crate::scenario::active()
                 .iter()
                 .filter(|p| p.family == crate::engine::trace::Family::Abc)
                 .position(|p| p.name == name)

@@ -1,20 +1,21 @@
 //! `locklab explore PRESET|FILE`: search, report, and optionally save the shortest
 //! counterexample as a scenario file.
 
-use super::report::Outcome;
-use super::{Bounds, Search, kinds_for, search_params};
+use super::error::UserError;
+use super::output::{write_file, write_stdout};
 use crate::cli::ExploreArgs;
 use crate::engine::Params;
+use crate::explore::report::Outcome;
+use crate::explore::{self, Bounds, Search, kinds_for, search_params};
 use crate::i18n::{Lang, explore as words};
-use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
 
 pub fn run(args: ExploreArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
-    let faults = args.faults.unwrap_or(u64::from(super::DEFAULT_FAULTS));
-    let depth = args.depth.unwrap_or(u64::from(super::DEFAULT_DEPTH));
-    let max_states = args.max_states.unwrap_or(super::DEFAULT_MAX_STATES);
-    super::check_bounds(faults, depth, max_states).map_err(UserError::usage)?;
-    let preset = crate::export_cmd::resolve(&args.scenario, source)?;
+    let faults = args.faults.unwrap_or(u64::from(explore::DEFAULT_FAULTS));
+    let depth = args.depth.unwrap_or(u64::from(explore::DEFAULT_DEPTH));
+    let max_states = args.max_states.unwrap_or(explore::DEFAULT_MAX_STATES);
+    explore::check_bounds(faults, depth, max_states).map_err(UserError::usage)?;
+    let preset = super::export::resolve(&args.scenario, source)?;
     let Params::Abc(params) = &preset.params else {
         return Err(UserError::usage(format!(
             "explore supports the abc family only; `{}` is a {} scenario",
@@ -40,8 +41,8 @@ pub fn run(args: ExploreArgs, lang: Lang, source: &Source) -> Result<(), UserErr
                 status: 1,
             });
         };
-        let text = super::save::scenario(&name, first);
-        crate::export_cmd::write_file(path, text.as_bytes()).map_err(|e| UserError {
+        let text = explore::save::scenario(&name, first);
+        write_file(path, text.as_bytes()).map_err(|e| UserError {
             message: format!("cannot write {}: {e}", path.display()),
             status: 1,
         })?;

@@ -6,23 +6,25 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, ServerArgs};
-use crate::engine::params::{AbcParams, HerdParams, Params};
+use crate::engine::params::{HerdParams, Params};
 use crate::engine::trace::Trace;
 use crate::export;
 use crate::i18n::Lang;
 use crate::i18n::live as words;
 use crate::live::diff::{self, Row};
-use crate::live::scale::{self, Scaling};
+use crate::live::scale::{self, Scaling, fit};
 use crate::live::server::{self, Server};
-use crate::live::{LiveError, abc, herd};
-use crate::preset::{self, Preset};
-use crate::sim_cmd::write_stdout;
+use crate::live::{abc, herd};
+use crate::scenario::{self, Preset};
 use crate::source::Source;
 
+use super::error::UserError;
+use super::output::write_stdout;
+
 /// The A/B/C presets a live run can tell: all of them, each fault made for real.
-pub fn live_presets(source: &Source) -> Result<Vec<Preset>, LiveError> {
-    Ok(preset::load_all(source)
-        .map_err(|e| LiveError::usage(e.to_string()))?
+fn live_presets(source: &Source) -> Result<Vec<Preset>, UserError> {
+    Ok(scenario::load_all(source)
+        .map_err(|e| UserError::usage(e.to_string()))?
         .into_iter()
         .filter(|p| match &p.params {
             Params::Abc(a) => crate::live::unsupported(a).is_none(),
@@ -31,7 +33,7 @@ pub fn live_presets(source: &Source) -> Result<Vec<Preset>, LiveError> {
         .collect())
 }
 
-pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), LiveError> {
+pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), UserError> {
     match cmd {
         LiveCommand::Abc(args) => abc_cmd(args, lang, source),
         LiveCommand::Herd(args) => herd_cmd(args, lang),
@@ -52,11 +54,11 @@ struct LiveRun<'a> {
     comparison: Vec<Row>,
 }
 
-fn say(line: &str) -> Result<(), LiveError> {
+fn say(line: &str) -> Result<(), UserError> {
     write_stdout(format!("{line}\n").as_bytes())
 }
 
-fn open(args: &ServerArgs, tick_ms: u64, json: bool, lang: Lang) -> Result<Server, LiveError> {
+fn open(args: &ServerArgs, tick_ms: u64, json: bool, lang: Lang) -> Result<Server, UserError> {
     let s = server::open(args.zk.as_deref(), args.port, tick_ms)?;
     if !json {
         let own = matches!(s, Server::Private(_));
@@ -70,38 +72,27 @@ fn open(args: &ServerArgs, tick_ms: u64, json: bool, lang: Lang) -> Result<Serve
     Ok(s)
 }
 
-/// The preset's parameters fitted to the server, and how.
-pub fn fit(p: &AbcParams, server: &Server, factor: f64) -> Result<(AbcParams, Scaling), LiveError> {
-    match server.tick_ms() {
-        Some(_) => Ok(scale::for_private(p, factor)),
-        None => {
-            let granted = abc::granted(server.addr(), p.session_timeout_ms)?;
-            Ok(scale::for_granted(p, granted))
-        }
-    }
-}
-
-fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), LiveError> {
+fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
     let all = live_presets(source)?;
-    let every = preset::load_all(source).map_err(|e| LiveError::usage(e.to_string()))?;
+    let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
     if let Some(Params::Abc(p)) = every
         .iter()
         .find(|p| p.name == args.preset)
         .map(|p| &p.params)
         && let Some(why) = crate::live::unsupported(p)
     {
-        return Err(LiveError::usage(format!("`{}`: {why}", args.preset)));
+        return Err(UserError::usage(format!("`{}`: {why}", args.preset)));
     }
     let Some(preset) = all.iter().find(|p| p.name == args.preset) else {
         let known: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
-        return Err(LiveError::usage(words::no_counterpart(
+        return Err(UserError::usage(words::no_counterpart(
             &args.preset,
             &known.join(", "),
             Lang::En,
         )));
     };
     let Params::Abc(p) = &preset.params else {
-        return Err(LiveError::usage("not an A/B/C preset"));
+        return Err(UserError::usage("not an A/B/C preset"));
     };
     let factor = args.server.time_scale.unwrap_or(1.0);
     let json = args.output.json;
@@ -132,32 +123,32 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), LiveErr
     )
 }
 
-fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), LiveError> {
+fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), UserError> {
     let mut p = HerdParams {
         hold_ms: 20.0,
         ..HerdParams::default()
     };
     p.set("waiters", args.waiters)
-        .map_err(|e| LiveError::usage(e.to_string()))?;
+        .map_err(|e| UserError::usage(e.to_string()))?;
     p.set("fanout", args.fanout)
-        .map_err(|e| LiveError::usage(e.to_string()))?;
+        .map_err(|e| UserError::usage(e.to_string()))?;
     if let Some(v) = args.hold_ms {
         p.set("hold_ms", v)
-            .map_err(|e| LiveError::usage(e.to_string()))?;
+            .map_err(|e| UserError::usage(e.to_string()))?;
     }
     p.validate().map_err(|_| {
-        LiveError::usage(format!(
+        UserError::usage(format!(
             "--fanout must be 1 to {} (the number of waiters)",
             p.waiters
         ))
     })?;
     if args.server.time_scale.is_some() {
-        return Err(LiveError::usage(
+        return Err(UserError::usage(
             "--time-scale is for `live abc` (a herd has no preset times; use --hold-ms)",
         ));
     }
     if p.waiters > 500 {
-        return Err(LiveError::usage(
+        return Err(UserError::usage(
             "--waiters must be 1 to 500 on a real server (one session each)",
         ));
     }
@@ -185,7 +176,7 @@ fn emit(
     model: &Trace,
     json: bool,
     lang: Lang,
-) -> Result<(), LiveError> {
+) -> Result<(), UserError> {
     let comparison = diff::compare(model, live);
     if json {
         let run = LiveRun {
@@ -199,7 +190,7 @@ fn emit(
         };
         let mut buf = Vec::new();
         serde_json::to_writer_pretty(&mut buf, &run)
-            .map_err(|e| LiveError::failed(e.to_string()))?;
+            .map_err(|e| UserError::failed(e.to_string()))?;
         buf.push(b'\n');
         return write_stdout(&buf);
     }
@@ -218,7 +209,7 @@ fn emit(
 }
 
 /// The side-by-side table: one fact a row, a mark where the two runs disagree.
-pub fn comparison_table(rows: &[Row], lang: Lang) -> String {
+fn comparison_table(rows: &[Row], lang: Lang) -> String {
     let (title, fact, model, live) = words::compare_header(lang);
     let pad =
         |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));

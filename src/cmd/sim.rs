@@ -1,7 +1,5 @@
 //! `locklab sim`: run a scenario headless and print what the engine computed.
 
-use std::io::Write;
-
 use crate::cli::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
@@ -11,25 +9,12 @@ use crate::engine::params::{
 use crate::engine::trace::Family;
 use crate::export;
 use crate::i18n::Lang;
-use crate::preset::{self, Preset};
+use crate::scenario::{self, Preset};
 use crate::source::Source;
 use crate::text::printable;
 
-/// A failure to report to the user, with the exit status to use.
-#[derive(Debug)]
-pub struct UserError {
-    pub message: String,
-    pub status: i32,
-}
-
-impl UserError {
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            status: 2,
-        }
-    }
-}
+use super::error::UserError;
+use super::output::write_stdout;
 
 pub fn run(cmd: SimCommand, lang: Lang, source: &Source) -> Result<(), UserError> {
     match cmd {
@@ -166,7 +151,7 @@ fn herd(args: HerdArgs, lang: Lang) -> Result<(), UserError> {
 }
 
 fn presets(source: &Source) -> Result<Vec<Preset>, UserError> {
-    preset::load_all(source).map_err(|e| UserError::usage(e.to_string()))
+    scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))
 }
 
 fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
@@ -190,7 +175,7 @@ fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
 }
 
 fn run_file(args: RunArgs, lang: Lang) -> Result<(), UserError> {
-    let p = preset::load_file(&args.file).map_err(|e| UserError::usage(e.to_string()))?;
+    let p = scenario::load_file(&args.file).map_err(|e| UserError::usage(e.to_string()))?;
     emit_preset(&p, args.output.json, lang)
 }
 
@@ -249,15 +234,9 @@ fn knob_family<K: Knobs + Default + Clone>(
         Some(p) => p,
         None => wrap(K::default()),
     };
-    // `--json` written after the parameters is still the output switch, not a parameter.
-    let json = args.output.json || args.params.iter().any(|a| a == "--json");
-    let rest: Vec<String> = args
-        .params
-        .iter()
-        .filter(|a| *a != "--json")
-        .cloned()
-        .collect();
-    let pairs = knob_pairs(&rest)?;
+    // `--json` and `--preset` written after the parameters were taken out as they were parsed.
+    let json = args.output.json;
+    let pairs = knob_pairs(&args.params)?;
     if !pairs.is_empty() {
         let mut k = K::default();
         // Start from the preset's values when there is one.
@@ -346,18 +325,5 @@ fn emit(
         write_stdout(&buf)
     } else {
         write_stdout(export::text::report(title, about, params, &trace, lang).as_bytes())
-    }
-}
-
-/// Writes to standard output; a reader that went away (`| head`) is a normal end, not an error.
-pub fn write_stdout(bytes: &[u8]) -> Result<(), UserError> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(bytes).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(UserError {
-            message: format!("cannot write output: {e}"),
-            status: 1,
-        }),
     }
 }

@@ -3,8 +3,10 @@
 use crate::cli::CheckArgs;
 use crate::content::check;
 use crate::i18n::Lang;
-use crate::sim_cmd::{UserError, write_stdout};
 use crate::source::Source;
+
+use super::error::UserError;
+use super::output::write_stdout;
 
 /// Prints the report; any problem makes the exit status 1.
 pub fn run(args: &CheckArgs, lang: Lang, source: &Source) -> Result<(), UserError> {

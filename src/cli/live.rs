@@ -1,0 +1,94 @@
+//! `locklab live`: which story, and which ZooKeeper server runs it.
+
+use clap::{Args, Subcommand};
+
+use super::{Output, num};
+use crate::engine::params::HERD_SPECS;
+
+#[derive(Debug, Subcommand)]
+pub enum LiveCommand {
+    /// An A/B/C preset on three real sessions, its faults made for real.
+    Abc(LiveAbcArgs),
+    /// Herd versus chain with one real session per waiter.
+    Herd(LiveHerdArgs),
+}
+
+/// Which ZooKeeper server a live run uses.
+#[derive(Debug, Args)]
+pub struct ServerArgs {
+    /// Use this running ZooKeeper server instead of starting one.
+    #[arg(long, value_name = "HOST:PORT", allow_negative_numbers = true)]
+    pub zk: Option<String>,
+    /// Start locklab's own server on this loopback port (default: a free one).
+    #[arg(
+        long,
+        value_name = "PORT",
+        conflicts_with = "zk",
+        allow_negative_numbers = true
+    )]
+    pub port: Option<u16>,
+    /// Multiply every time in the preset by this factor, the server's tick included
+    /// (0.25 to 4, default 1; own server only).
+    #[arg(
+        long,
+        value_name = "F",
+        value_parser = time_scale,
+        conflicts_with = "zk",
+        allow_negative_numbers = true
+    )]
+    pub time_scale: Option<f64>,
+}
+
+#[derive(Debug, Args)]
+pub struct LiveAbcArgs {
+    /// The A/B/C preset to run live (see `locklab sim list`).
+    pub preset: String,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct LiveHerdArgs {
+    /// Waiters queued behind the holder (1 to 500), one real session each.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = num(&HERD_SPECS[0]),
+        allow_negative_numbers = true,
+    )]
+    pub waiters: f64,
+    /// Wake-up fan-out: 1 is the chain (predecessor watches), N the herd (1 to N).
+    #[arg(
+        long,
+        value_name = "K",
+        value_parser = num(&HERD_SPECS[1]),
+        allow_negative_numbers = true,
+    )]
+    pub fanout: f64,
+    /// How long each holder keeps the lock, in milliseconds (0 to 10000, default 20).
+    #[arg(
+        long,
+        value_name = "Y",
+        value_parser = num(&HERD_SPECS[3]),
+        allow_negative_numbers = true,
+    )]
+    pub hold_ms: Option<f64>,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+fn time_scale(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| "must be a number, 0.25 to 4".to_string())?;
+    if (0.25..=4.0).contains(&v) {
+        Ok(v)
+    } else {
+        Err("must be 0.25 to 4".to_string())
+    }
+}

@@ -1,0 +1,83 @@
+//! Every option that takes a value reads a negative number as its value and checks it.
+
+use super::*;
+use clap::CommandFactory;
+use clap::error::ErrorKind;
+
+/// Every subcommand path with the options that take a value, walked from the definitions so
+/// an option added later is covered too.
+fn value_options(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+    for arg in cmd.get_arguments() {
+        let takes_value = arg.get_action().takes_values();
+        if let (Some(long), true) = (arg.get_long(), takes_value) {
+            out.push((path.clone(), long.to_string()));
+        }
+    }
+    for sub in cmd.get_subcommands() {
+        let mut p = path.clone();
+        p.push(sub.get_name().to_string());
+        value_options(sub, p, out);
+    }
+}
+
+#[test]
+fn a_negative_number_reaches_every_option_s_own_check() {
+    let mut options = Vec::new();
+    value_options(&Cli::command(), Vec::new(), &mut options);
+    assert!(options.len() > 10, "{options:?}");
+    for (path, long) in options {
+        // Positional arguments some subcommands require, so parsing gets as far as the option.
+        let mut argv: Vec<String> = vec!["locklab".into()];
+        argv.extend(path.iter().cloned());
+        match path
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice()
+        {
+            ["sim", "run"] | ["progress", "merge"] => argv.push("f.toml".into()),
+            ["export"] => argv.extend(["chain".into(), "--format".into(), "txt".into()]),
+            ["present"] | ["explore"] | ["live", "abc"] => argv.push("chain".into()),
+            _ => {}
+        }
+        if (path == ["sim", "herd"] || path == ["live", "herd"])
+            && long != "waiters"
+            && long != "fanout"
+        {
+            argv.extend([
+                "--waiters".into(),
+                "3".into(),
+                "--fanout".into(),
+                "1".into(),
+            ]);
+        }
+        argv.extend([format!("--{long}"), "-1".into()]);
+        match Cli::try_parse_from(&argv) {
+            Ok(_) => {}
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(
+                    e.kind() != ErrorKind::UnknownArgument && !msg.contains("unexpected argument"),
+                    "{argv:?}: -1 was not taken as the value of --{long}:\n{msg}"
+                );
+                if e.kind() == ErrorKind::ValueValidation {
+                    assert!(msg.contains(&format!("--{long}")), "{argv:?}: {msg}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_negative_ttl_names_the_option_and_its_range() {
+    for argv in [
+        ["locklab", "sim", "frozen", "--ttl", "-1"],
+        ["locklab", "sim", "frozen", "--ttl=-1", "--json"],
+    ] {
+        let e = Cli::try_parse_from(argv).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ValueValidation, "{e}");
+        assert_eq!(e.exit_code(), 2);
+        let msg = e.to_string();
+        assert!(msg.contains("--ttl") && msg.contains("1 to 30"), "{msg}");
+    }
+}

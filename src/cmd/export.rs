@@ -1,0 +1,65 @@
+//! `locklab export`: the diagram of a preset or scenario file as SVG or plain text.
+
+use std::path::Path;
+
+use crate::cli::{ExportArgs, ExportFormat};
+use crate::engine::time::from_secs;
+use crate::export;
+use crate::i18n::Lang;
+use crate::scenario::{self, Preset};
+use crate::source::Source;
+use crate::text::printable;
+
+use super::error::UserError;
+use super::output::{write_file, write_stdout};
+
+/// Finds a scenario by preset name, or reads it as a file when it names one.
+pub fn resolve(scenario: &str, source: &Source) -> Result<Preset, UserError> {
+    let path = Path::new(scenario);
+    if path.is_file() || scenario.ends_with(".toml") {
+        return scenario::load_file(path).map_err(|e| UserError::usage(e.to_string()));
+    }
+    let all = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
+    let names: Vec<String> = all.iter().map(|p| p.name.clone()).collect();
+    all.into_iter().find(|p| p.name == scenario).ok_or_else(|| {
+        UserError::usage(format!(
+            "unknown preset `{scenario}`; known presets: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    let p = resolve(&args.scenario, source)?;
+    let trace = crate::engine::run(&p.params);
+    let at = match (args.at, scenario::run_end(&p.params)) {
+        (None, _) => None,
+        (Some(_), None) => return Err(UserError::usage("--at does not apply to the herd chart")),
+        (Some(secs), Some(end)) => {
+            let end_secs = end as f64 / 1000.0;
+            if !(0.0..=end_secs).contains(&secs) {
+                return Err(UserError::usage(format!(
+                    "--at must be 0 to {end_secs} s (got {secs})"
+                )));
+            }
+            Some(from_secs(secs))
+        }
+    };
+    let about = lang.pick(&p.about.zh, &p.about.en);
+    let body = match args.format {
+        // The SVG escapes what XML cannot hold itself.
+        ExportFormat::Svg => export::svg::render(&p.name, about, &trace, at, lang),
+        // Text goes to terminals and handouts: no control character gets through.
+        ExportFormat::Txt => {
+            let (name, about) = (printable(&p.name, false), printable(about, true));
+            export::text::report_at(&name, Some(&about), &p.params, &trace, at, lang)
+        }
+    };
+    if args.output.as_os_str() == "-" {
+        return write_stdout(body.as_bytes());
+    }
+    write_file(&args.output, body.as_bytes()).map_err(|e| UserError {
+        message: format!("cannot write {}: {e}", args.output.display()),
+        status: 1,
+    })
+}
