@@ -51,6 +51,15 @@ pub enum Command {
     },
     /// Open the herd-versus-chain screen.
     Herd,
+    /// Open the family lab on a knob family (rwlock, semaphore, election, tasks, redlock,
+    /// snowflake), at one of its presets (see `locklab sim list`).
+    Lab {
+        /// The family to open.
+        family: String,
+        /// The preset to start from (default: the family's first).
+        #[arg(long)]
+        preset: Option<String>,
+    },
     /// Present a scripted preset (or scenario file) full-screen, step by step, for a class.
     Present {
         /// A preset name (see `locklab sim list`) or a scenario file.
@@ -581,6 +590,7 @@ mod tests {
                 ["sim", "run"] | ["progress", "merge"] => argv.push("f.toml".into()),
                 ["export"] => argv.extend(["chain".into(), "--format".into(), "txt".into()]),
                 ["present"] | ["explore"] | ["live", "abc"] => argv.push("chain".into()),
+                ["lab"] => argv.push("rwlock".into()),
                 _ => {}
             }
             if (path == ["sim", "herd"] || path == ["live", "herd"])

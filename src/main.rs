@@ -74,6 +74,12 @@ fn main() {
             tui(Start::Abc(preset), lang, &source, cli.data_dir.as_deref())
         }
         Some(Command::Herd) => tui(Start::Herd, lang, &source, cli.data_dir.as_deref()),
+        Some(Command::Lab { family, preset }) => tui(
+            Start::Lab { family, preset },
+            lang,
+            &source,
+            cli.data_dir.as_deref(),
+        ),
         Some(Command::Present { scenario }) => locklab::export_cmd::resolve(&scenario, &source)
             .and_then(|p| {
                 tui(

@@ -2,6 +2,7 @@
 //! did; the terminal screens' words follow [`Ui`].
 
 pub mod explore;
+pub mod family;
 pub mod lab;
 pub mod live;
 pub mod redlock;

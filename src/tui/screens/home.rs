@@ -7,10 +7,13 @@ use ratatui::style::Style;
 
 use super::{line, wrapped};
 use crate::content::deck::Kind;
+use crate::engine::trace::Family;
+use crate::i18n::family::{Fam, fam, family_about, family_name};
 use crate::i18n::{Lang, Ui, ui};
 use crate::preset::Preset;
 use crate::quiz::text::{self as qtext, Label};
 use crate::tui::learn::Learning;
+use crate::tui::screens::family::FAMILIES;
 use crate::tui::theme::Theme;
 
 /// What a home row opens.
@@ -24,6 +27,10 @@ pub enum Item {
     Explore,
     /// The live lab on a real ZooKeeper.
     Live,
+    /// The heading of the knob families: shown, never selected.
+    Families,
+    /// The family lab on one knob family, at its first preset.
+    Family(Family),
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -53,7 +60,7 @@ pub enum Item {
 impl Item {
     /// Headings are shown but never selected.
     pub fn heading(self) -> bool {
-        matches!(self, Item::Lessons | Item::Quizzes)
+        matches!(self, Item::Lessons | Item::Quizzes | Item::Families)
     }
 }
 
@@ -101,6 +108,9 @@ impl HomeState {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
         }
+        // The knob families' labs, then the scripted presentations of the same stories.
+        items.push(Item::Families);
+        items.extend(FAMILIES.into_iter().map(Item::Family));
         items.extend(
             crate::preset::active()
                 .iter()
@@ -246,6 +256,11 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeDeckAbout, lang).into(),
         ),
         Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),
+        Item::Families => (fam(Fam::HomeHeading, lang).into(), String::new()),
+        Item::Family(f) => (
+            format!("{}  {}", fam(Fam::Lab, lang), family_name(f, lang)),
+            family_about(f, lang).into(),
+        ),
         Item::Lesson(i) => (
             ui(Ui::HomeLesson, lang).replacen("{}", &(i + 1).to_string(), 1),
             lessons.get(i).cloned().unwrap_or_default(),
