@@ -56,8 +56,8 @@ pub enum Command {
     Lab {
         /// The family to open.
         family: String,
-        /// The preset to start from (default: the family's first).
-        #[arg(long)]
+        /// The preset to start from (default: the family's worked example).
+        #[arg(long, allow_hyphen_values = true)]
         preset: Option<String>,
     },
     /// Present a scripted preset (or scenario file) full-screen, step by step, for a class.
