@@ -11,8 +11,8 @@ use super::Lang;
 pub enum Fam {
     /// The screen's name in the title, before the family.
     Lab,
-    /// Home's heading over the family entries.
-    HomeHeading,
+    /// Home: how the lab row is used.
+    HomeDetail,
     Knobs,
     Metrics,
     /// The focused knob is free text the screen does not edit.
@@ -38,7 +38,10 @@ pub fn fam(t: Fam, lang: Lang) -> &'static str {
     use Fam::*;
     let (zh, en) = match t {
         Lab => ("实验", "Lab"),
-        HomeHeading => ("更多模拟（可调参数）", "More simulations (with knobs)"),
+        HomeDetail => (
+            "左/右 换一族（读写锁、信号量、选主、任务领取、Redlock、雪花 ID），回车打开。",
+            "Left/Right choose the family (read-write lock, semaphore, election, task claims, Redlock, Snowflake IDs); Enter opens it.",
+        ),
         Knobs => ("参数", "Knobs"),
         Metrics => ("指标", "Metrics"),
         ReadOnly => (

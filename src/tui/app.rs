@@ -722,7 +722,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Herd => app.screen = ScreenId::Herd,
                 Item::Explore => app.screen = ScreenId::Explore,
                 Item::Live => app.screen = ScreenId::Live,
-                Item::Family(f) => app.open_family(f, None),
+                Item::Lab => app.open_family(app.home.family, None),
                 Item::Present(i) => {
                     if let Some(p) = preset::active().get(i) {
                         app.present_preset(p.clone(), false);
@@ -735,7 +735,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                     app.screen = ScreenId::Abc;
                 }
                 Item::Lesson(i) => app.open_lesson(i),
-                Item::Lessons | Item::Quizzes | Item::Families => {}
+                Item::Lessons | Item::Quizzes => {}
                 Item::Review => {
                     let req = app.filtered(QuizRequest {
                         due: true,

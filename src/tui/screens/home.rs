@@ -27,10 +27,8 @@ pub enum Item {
     Explore,
     /// The live lab on a real ZooKeeper.
     Live,
-    /// The heading of the knob families: shown, never selected.
-    Families,
-    /// The family lab on one knob family, at its first preset.
-    Family(Family),
+    /// The family lab, on the knob family Left/Right choose.
+    Lab,
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -60,7 +58,7 @@ pub enum Item {
 impl Item {
     /// Headings are shown but never selected.
     pub fn heading(self) -> bool {
-        matches!(self, Item::Lessons | Item::Quizzes | Item::Families)
+        matches!(self, Item::Lessons | Item::Quizzes)
     }
 }
 
@@ -95,6 +93,8 @@ pub struct HomeState {
     /// The quiz filters: kind and difficulty, `None` for all.
     pub kind: Option<Kind>,
     pub difficulty: Option<u8>,
+    /// The knob family the lab row opens.
+    pub family: Family,
 }
 
 impl HomeState {
@@ -103,14 +103,13 @@ impl HomeState {
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
         items.push(Item::Explore);
+        // One row for the six knob families, so the list stays short.
+        items.push(Item::Lab);
         items.push(Item::Live);
         if lessons > 0 {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
         }
-        // The knob families' labs, then the scripted presentations of the same stories.
-        items.push(Item::Families);
-        items.extend(FAMILIES.into_iter().map(Item::Family));
         items.extend(
             crate::preset::active()
                 .iter()
@@ -123,6 +122,7 @@ impl HomeState {
             selected: 0,
             kind: None,
             difficulty: None,
+            family: FAMILIES[0],
         }
     }
 
@@ -133,6 +133,7 @@ impl HomeState {
             Item::DifficultyFilter => {
                 self.difficulty = step(&DIFFICULTY_CHOICES, self.difficulty, dir)
             }
+            Item::Lab => self.family = step(&FAMILIES, self.family, dir),
             _ => {}
         }
     }
@@ -256,10 +257,13 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeDeckAbout, lang).into(),
         ),
         Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),
-        Item::Families => (fam(Fam::HomeHeading, lang).into(), String::new()),
-        Item::Family(f) => (
-            format!("{}  {}", fam(Fam::Lab, lang), family_name(f, lang)),
-            family_about(f, lang).into(),
+        Item::Lab => (
+            format!(
+                "{}  < {} >",
+                fam(Fam::Lab, lang),
+                family_name(s.family, lang)
+            ),
+            family_about(s.family, lang).into(),
         ),
         Item::Lesson(i) => (
             ui(Ui::HomeLesson, lang).replacen("{}", &(i + 1).to_string(), 1),
@@ -308,6 +312,14 @@ fn detail_text(s: &HomeState, ctx: &Context, lang: Lang) -> String {
             "{}",
             &s.difficulty.map_or(all.to_string(), |d| d.to_string()),
         ),
+        Item::Lab => {
+            let (name, about) = words(Item::Lab, s, ctx, lang);
+            format!(
+                "{name}{}{about} {}",
+                lang.pick("：", ": "),
+                fam(Fam::HomeDetail, lang)
+            )
+        }
         item => {
             let (name, about) = words(item, s, ctx, lang);
             format!("{name}{}{about}", lang.pick("：", ": "))

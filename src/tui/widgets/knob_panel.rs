@@ -9,8 +9,10 @@ use ratatui::widgets::Widget;
 
 use crate::tui::theme::Theme;
 
-/// Columns of a number's bar.
-const BAR_COLS: u16 = 10;
+/// Columns of a number's bar: shorter in a narrow panel, so the value keeps its room.
+fn bar_cols(width: u16) -> u16 {
+    if width < 44 { 6 } else { 10 }
+}
 
 /// One knob as the panel shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -65,6 +67,7 @@ impl Widget for KnobPanel<'_> {
         }
         let n = self.rows.len();
         let shown = visible(area.height).min(n);
+        let bar = bar_cols(area.width);
         // The labels get the columns the longest one needs, up to half the panel.
         let label_w = self
             .rows
@@ -110,10 +113,10 @@ impl Widget for KnobPanel<'_> {
             );
             let mut x = area.x + 2 + lw;
             if let Some(frac) = row.frac
-                && x + BAR_COLS + 1 < area.right()
+                && x + bar + 1 < area.right()
             {
-                let knob = (frac.clamp(0.0, 1.0) * f64::from(BAR_COLS - 1)).round() as u16;
-                for i in 0..BAR_COLS {
+                let knob = (frac.clamp(0.0, 1.0) * f64::from(bar - 1)).round() as u16;
+                for i in 0..bar {
                     let (ch, st) = match i.cmp(&knob) {
                         std::cmp::Ordering::Less => ('=', self.theme.title()),
                         std::cmp::Ordering::Equal if focused => ('O', self.theme.focus()),
@@ -122,7 +125,7 @@ impl Widget for KnobPanel<'_> {
                     };
                     buf[(x + i, y)].set_char(ch).set_style(st);
                 }
-                x += BAR_COLS + 1;
+                x += bar + 1;
             }
             let value = if row.cycles {
                 format!("< {} >{lock}", row.value)
