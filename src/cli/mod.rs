@@ -65,6 +65,15 @@ pub enum Command {
     },
     /// Open the herd-versus-chain screen.
     Herd,
+    /// Open the family lab on a knob family (rwlock, semaphore, election, tasks, redlock,
+    /// snowflake), at one of its presets (see `locklab sim list`).
+    Lab {
+        /// The family to open.
+        family: String,
+        /// The preset to start from (default: the family's worked example).
+        #[arg(long, allow_hyphen_values = true)]
+        preset: Option<String>,
+    },
     /// Present a scripted preset (or scenario file) full-screen, step by step, for a class.
     Present {
         /// A preset name (see `locklab sim list`) or a scenario file.

@@ -38,6 +38,7 @@ fn a_negative_number_reaches_every_option_s_own_check() {
             ["sim", "run"] | ["progress", "merge"] => argv.push("f.toml".into()),
             ["export"] => argv.extend(["chain".into(), "--format".into(), "txt".into()]),
             ["present"] | ["explore"] | ["live", "abc"] => argv.push("chain".into()),
+            ["lab"] => argv.push("rwlock".into()),
             _ => {}
         }
         if (path == ["sim", "herd"] || path == ["live", "herd"])

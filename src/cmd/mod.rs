@@ -36,6 +36,7 @@ pub fn run(cli: Cli, lang: Lang, source: &Source) -> Result<(), UserError> {
         Some(Command::Frozen { preset }) => open(Start::Frozen(preset)),
         Some(Command::Abc { preset }) => open(Start::Abc(preset)),
         Some(Command::Herd) => open(Start::Herd),
+        Some(Command::Lab { family, preset }) => open(Start::Lab { family, preset }),
         Some(Command::Present { scenario }) => {
             let preset = export::resolve(&scenario, source)?;
             open(Start::Present(Box::new(preset)))

@@ -377,33 +377,7 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             ));
         }
         Metrics::Herd(_) => {}
-        Metrics::Tasks(m) => lines.push(crate::i18n::sim::task_outcome_line(m, lang)),
-        Metrics::Election(m) => {
-            lines.push(format!(
-                "{} {}   {} {}   {} {}/{}",
-                lang.pick("领导者", "leaders"),
-                m.leaders.join(" "),
-                lang.pick("结果", "result"),
-                m.result.as_deref().unwrap_or("-"),
-                lang.pick("陈旧提交 拒绝/接受", "stale submits refused/accepted"),
-                m.stale_submits_rejected,
-                m.stale_submits_accepted
-            ));
-        }
-        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
-            lines.extend(crate::export::summaries::footer(trace, lang));
-        }
-        Metrics::Queue(m) => {
-            lines.push(format!(
-                "{} {}   {} {}   {} {}",
-                lang.pick("授予顺序", "grant order"),
-                m.grant_order.join(" "),
-                lang.pick("最多同时持有", "most holders at once"),
-                m.max_holders,
-                lang.pick("最多同时读者", "most readers at once"),
-                m.max_concurrent_readers
-            ));
-        }
+        _ => lines.extend(family_lines(trace, lang)),
     }
     let badges: Vec<String> = trace
         .invariants
@@ -419,6 +393,37 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
         .collect();
     lines.push(badges.join("    "));
     lines
+}
+
+/// The outcome of a run of the knob families (queue, election, tasks, Redlock, Snowflake) in a
+/// line or two: the SVG's footer and the terminal's presenter and family lab all print these.
+pub fn family_lines(trace: &Trace, lang: Lang) -> Vec<String> {
+    match &trace.metrics {
+        Metrics::Tasks(m) => vec![crate::i18n::sim::task_outcome_line(m, lang)],
+        Metrics::Election(m) => vec![format!(
+            "{} {}   {} {}   {} {}/{}",
+            lang.pick("历任领导者", "leaders"),
+            m.leaders.join(" "),
+            lang.pick("留下的结果", "result that stands"),
+            m.result.as_deref().unwrap_or("-"),
+            lang.pick("陈旧提交 拒绝/接受", "stale submits refused/accepted"),
+            m.stale_submits_rejected,
+            m.stale_submits_accepted
+        )],
+        Metrics::Queue(m) => vec![format!(
+            "{} {}   {} {}   {} {}",
+            lang.pick("授予顺序", "grant order"),
+            m.grant_order.join(" "),
+            lang.pick("最多同时持有", "most holders at once"),
+            m.max_holders,
+            lang.pick("最多同时读者", "most readers at once"),
+            m.max_concurrent_readers
+        )],
+        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+            crate::export::summaries::footer(trace, lang)
+        }
+        Metrics::Frozen(_) | Metrics::Abc(_) | Metrics::Herd(_) => Vec::new(),
+    }
 }
 
 /// The herd chart: one row per release, the winner at the left, wasted wake-ups, then the

@@ -3,6 +3,7 @@
 //! terminal screens' words follow [`Ui`].
 
 pub mod explore;
+pub mod family;
 pub mod lab;
 mod lang;
 pub mod live;

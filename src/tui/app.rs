@@ -18,6 +18,7 @@ use crate::tui::learn::Learning;
 use crate::tui::screens;
 use crate::tui::screens::abc::{AbcState, Variant};
 use crate::tui::screens::explore::ExploreState;
+use crate::tui::screens::family::FamilyState;
 use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::screens::home::{HomeState, Item};
@@ -48,6 +49,8 @@ pub enum ScreenId {
     Stats,
     /// The explorer: search every interleaving for what breaks a recipe.
     Explore,
+    /// The family lab: a knob family's run with its knob panel.
+    Family,
 }
 
 /// Something the user asked for.
@@ -147,6 +150,8 @@ pub struct App {
     pub explore: ExploreState,
     pub live: crate::tui::screens::live::LiveState,
     pub present: Option<PresentState>,
+    /// The family lab's run, once one was opened.
+    pub family: Option<FamilyState>,
     /// Leaving the presenter quits instead of going home (it was opened from the command line).
     pub present_only: bool,
     pub reader: ReaderState,
@@ -207,6 +212,7 @@ impl App {
                     .collect(),
             ),
             present: None,
+            family: None,
             present_only: false,
             presets,
             reader,
@@ -280,8 +286,7 @@ impl App {
                 self.abc.open_params(p);
                 self.screen = ScreenId::Abc;
             }
-            // The other families have no screen of their own yet: the question's run plays in
-            // the presenter's lanes.
+            // The other families: the question's run plays in the presenter's lanes.
             crate::engine::Params::Rwlock(_)
             | crate::engine::Params::Semaphore(_)
             | crate::engine::Params::Election(_)
@@ -389,6 +394,14 @@ impl App {
         }
     }
 
+    /// Opens the family lab on `family`, at the preset named `preset` (else its first one).
+    pub fn open_family(&mut self, family: Family, preset: Option<&str>) {
+        if let Some(s) = FamilyState::open(family, preset) {
+            self.family = Some(s);
+            self.screen = ScreenId::Family;
+        }
+    }
+
     pub fn too_small(&self) -> bool {
         self.size.0 < MIN_COLS || self.size.1 < MIN_ROWS
     }
@@ -426,6 +439,7 @@ impl App {
             ScreenId::Frozen => self.frozen.view.tl.playing,
             ScreenId::Abc => self.abc.view.tl.playing,
             ScreenId::Explore => self.explore.is_running(),
+            ScreenId::Family => self.family.as_ref().is_some_and(|f| f.view.tl.playing),
             _ => false,
         }
     }
@@ -502,7 +516,8 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
         | ScreenId::Abc
         | ScreenId::Herd
         | ScreenId::Present
-        | ScreenId::Explore => None,
+        | ScreenId::Explore
+        | ScreenId::Family => None,
     }
 }
 
@@ -577,6 +592,9 @@ fn apply(app: &mut App, msg: Msg) {
             app.help = false;
             app.frozen.view.tl.playing = false;
             app.abc.view.tl.playing = false;
+            if let Some(f) = app.family.as_mut() {
+                f.view.tl.playing = false;
+            }
             // A search never goes on out of sight.
             app.explore.cancel();
             if app.screen == ScreenId::Reader {
@@ -612,6 +630,11 @@ fn tick(app: &mut App) {
             }
         }
         ScreenId::Explore => app.explore.work(),
+        ScreenId::Family => {
+            if let Some(f) = app.family.as_mut() {
+                f.view.tl.tick(&f.trace);
+            }
+        }
         _ => {}
     }
 }
@@ -641,6 +664,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Herd => app.screen = ScreenId::Herd,
                 Item::Explore => app.screen = ScreenId::Explore,
                 Item::Live => app.screen = ScreenId::Live,
+                Item::Lab => app.open_family(app.home.family, None),
                 Item::Present(i) => {
                     if let Some(p) = scenario::active().get(i) {
                         app.present_preset(p.clone(), false);
@@ -736,6 +760,11 @@ fn screen_update(app: &mut App, msg: Msg) {
             }
         }
         ScreenId::Stats => {}
+        ScreenId::Family => match (msg, app.family.as_mut()) {
+            (Msg::Pointer { .. }, _) if small => {}
+            (m, Some(f)) => f.update(m, area, app.lang),
+            (_, None) => {}
+        },
         ScreenId::Explore => {
             let s = &mut app.explore;
             match msg {
@@ -809,6 +838,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         ScreenId::Stats => screens::stats::render(&app.learn, lang, theme, area, buf),
         ScreenId::Explore => screens::explore::render(&app.explore, lang, theme, area, buf),
+        ScreenId::Family => {
+            if let Some(s) = &app.family {
+                screens::family::view::render(s, lang, theme, area, buf);
+            }
+        }
     }
     if app.help {
         screens::help::render(app.screen, app.help_top, lang, theme, area, buf);

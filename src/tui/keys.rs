@@ -3,6 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use crate::i18n::family::{Fam, fam};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, ui};
 use crate::tui::app::{Msg, ScreenId};
@@ -20,6 +21,7 @@ pub enum Key {
 pub enum Words {
     Ui(Ui),
     Lab(Lab),
+    Fam(Fam),
 }
 
 impl Words {
@@ -27,6 +29,7 @@ impl Words {
         match self {
             Words::Ui(u) => ui(u, lang),
             Words::Lab(l) => lab(l, lang),
+            Words::Fam(f) => fam(f, lang),
         }
     }
 }
@@ -60,7 +63,7 @@ const fn info(shown: &'static str, what: Words) -> Binding {
 }
 
 use Key::{Ch, Code};
-use Words::{Lab as L, Ui as U};
+use Words::{Fam as F, Lab as L, Ui as U};
 
 /// Playback, navigation and views, shared by the frozen-holder and A/B/C screens.
 const TIMELINE: &[Binding] = &[
@@ -118,7 +121,13 @@ const TIMELINE: &[Binding] = &[
         L(Lab::KeyLogEnter),
         Msg::Enter,
     ),
-    b(&[Ch('c')], "c", U(Ui::KeyCompare), Msg::Compare),
+];
+
+/// Compare on the frozen-holder and A/B/C screens: the flipped switch.
+const COMPARE: &[Binding] = &[b(&[Ch('c')], "c", U(Ui::KeyCompare), Msg::Compare)];
+
+/// The mouse on the lanes and the event log.
+const TIMELINE_MOUSE: &[Binding] = &[
     info("mouse", U(Ui::KeyMouseTimeline)),
     info("mouse", L(Lab::KeyMouseLog)),
 ];
@@ -157,6 +166,43 @@ const FROZEN: &[Binding] = &[
     b(&[Ch('f')], "f", U(Ui::KeyFencing), Msg::ToggleFencing),
     b(&[Ch('s')], "s", U(Ui::KeyStopOnLoss), Msg::ToggleStopOnLoss),
     info("mouse", U(Ui::KeyMouseSlider)),
+];
+
+/// The family lab: the knob panel and compare (with the family's correct or broken variant);
+/// the timeline keys follow.
+const FAMILY: &[Binding] = &[
+    b(
+        &[Code(KeyCode::Up), Ch('k')],
+        "Up k",
+        F(Fam::KeyKnobSelect),
+        Msg::Up,
+    ),
+    b(
+        &[Code(KeyCode::Down), Ch('j')],
+        "Down j",
+        F(Fam::KeyKnobSelect),
+        Msg::Down,
+    ),
+    b(
+        &[Code(KeyCode::Left), Ch('h')],
+        "Left h",
+        F(Fam::KeyKnobChange),
+        Msg::Adjust {
+            dir: -1,
+            coarse: false,
+        },
+    ),
+    b(
+        &[Code(KeyCode::Right), Ch('l')],
+        "Right l",
+        F(Fam::KeyKnobChange),
+        Msg::Adjust {
+            dir: 1,
+            coarse: false,
+        },
+    ),
+    b(&[Ch('c')], "c", F(Fam::KeyCompare), Msg::Compare),
+    info("mouse", F(Fam::KeyKnobSelect)),
 ];
 
 const ABC: &[Binding] = &[
@@ -353,11 +399,12 @@ const EXPLORE: &[Binding] = &[
 /// The table of a simulation screen, own keys first; empty for the other screens.
 pub fn table(screen: ScreenId) -> Vec<&'static Binding> {
     let parts: &[&[Binding]] = match screen {
-        ScreenId::Frozen => &[FROZEN, TIMELINE],
-        ScreenId::Abc => &[ABC, TIMELINE],
+        ScreenId::Frozen => &[FROZEN, TIMELINE, COMPARE, TIMELINE_MOUSE],
+        ScreenId::Abc => &[ABC, TIMELINE, COMPARE, TIMELINE_MOUSE],
         ScreenId::Herd => &[HERD],
         ScreenId::Present => &[PRESENT],
         ScreenId::Explore => &[EXPLORE],
+        ScreenId::Family => &[FAMILY, TIMELINE, TIMELINE_MOUSE],
         _ => &[],
     };
     parts.iter().flat_map(|p| p.iter()).collect()
@@ -367,7 +414,12 @@ pub fn table(screen: ScreenId) -> Vec<&'static Binding> {
 pub fn drives(screen: ScreenId) -> bool {
     matches!(
         screen,
-        ScreenId::Frozen | ScreenId::Abc | ScreenId::Herd | ScreenId::Present | ScreenId::Explore
+        ScreenId::Frozen
+            | ScreenId::Abc
+            | ScreenId::Herd
+            | ScreenId::Present
+            | ScreenId::Explore
+            | ScreenId::Family
     )
 }
 
@@ -425,6 +477,7 @@ mod tests {
             ScreenId::Herd,
             ScreenId::Present,
             ScreenId::Explore,
+            ScreenId::Family,
         ] {
             let keys: Vec<Key> = table(screen)
                 .iter()

@@ -42,6 +42,11 @@ pub enum Start {
     Frozen(Option<String>),
     Abc(Option<String>),
     Herd,
+    /// The family lab on a knob family, at a preset of it (else its first).
+    Lab {
+        family: String,
+        preset: Option<String>,
+    },
     /// The presenter view of a preset or scenario file.
     Present(Box<crate::scenario::Preset>),
     /// A closed-book quiz; ending it quits.
@@ -70,6 +75,9 @@ impl TuiError {
 /// Checks what the command line asked to open before touching the terminal.
 pub fn check_start(start: &Start) -> Result<(), String> {
     use crate::engine::trace::Family;
+    if let Start::Lab { family, preset } = start {
+        return check_lab(family, preset.as_deref());
+    }
     let (name, family, what) = match start {
         Start::Abc(Some(name)) => (name, Family::Abc, "A/B/C"),
         Start::Frozen(Some(name)) => (name, Family::Frozen, "frozen-holder"),
@@ -87,6 +95,31 @@ pub fn check_start(start: &Start) -> Result<(), String> {
             "no {what} preset named `{name}`; choose one of: {}",
             known.join(", ")
         ))
+    }
+}
+
+/// Checks a family lab's family and preset names, listing the valid ones.
+fn check_lab(family: &str, preset: Option<&str>) -> Result<(), String> {
+    let families: Vec<&str> = screens::family::FAMILIES.iter().map(|f| f.name()).collect();
+    let Some(f) =
+        crate::engine::trace::Family::parse(family).filter(|f| families.contains(&f.name()))
+    else {
+        return Err(format!(
+            "no knob family named `{family}`; choose one of: {}",
+            families.join(", ")
+        ));
+    };
+    let known: Vec<&str> = screens::family::presets_of(f)
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    match preset {
+        Some(name) if !known.contains(&name) => Err(format!(
+            "no {family} preset named `{name}`; choose one of: {}",
+            known.join(", ")
+        )),
+        _ if known.is_empty() => Err(format!("the {family} family has no preset to start from")),
+        _ => Ok(()),
     }
 }
 
@@ -160,6 +193,7 @@ pub fn run(
     }
     let mut quiz = None;
     let mut frozen = None;
+    let mut lab = None;
     let (screen, preset, present) = match start {
         Start::Home => (ScreenId::Home, None, None),
         Start::Frozen(name) => {
@@ -168,6 +202,10 @@ pub fn run(
         }
         Start::Abc(p) => (ScreenId::Abc, p, None),
         Start::Herd => (ScreenId::Herd, None, None),
+        Start::Lab { family, preset } => {
+            lab = crate::engine::trace::Family::parse(&family).map(|f| (f, preset));
+            (ScreenId::Home, None, None)
+        }
         Start::Present(p) => (ScreenId::Home, None, Some(p)),
         Start::Quiz(q) => {
             quiz = Some(q);
@@ -192,6 +230,9 @@ pub fn run(
         .and_then(screens::frozen::FrozenState::from_preset)
     {
         app.frozen = f;
+    }
+    if let Some((f, preset)) = lab {
+        app.open_family(f, preset.as_deref());
     }
     let now = crate::quiz::cmd::now();
     let calendar = crate::quiz::cmd::calendar(now);

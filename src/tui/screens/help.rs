@@ -78,7 +78,10 @@ pub fn keys(screen: ScreenId) -> Vec<(String, Words)> {
 
 /// The legend help shows: every class and marker, whatever the current run uses.
 pub fn legend_items(screen: ScreenId, theme: Theme, lang: Lang) -> Vec<Item> {
-    if !matches!(screen, ScreenId::Frozen | ScreenId::Abc | ScreenId::Present) {
+    if !matches!(
+        screen,
+        ScreenId::Frozen | ScreenId::Abc | ScreenId::Present | ScreenId::Family
+    ) {
         return Vec::new();
     }
     Class::ALL

@@ -8,9 +8,12 @@ use ratatui::style::Style;
 use super::{line, wrapped};
 use crate::content::deck::Kind;
 use crate::i18n::quiz::{self as qtext, Label};
+use crate::engine::trace::Family;
+use crate::i18n::family::{Fam, fam, family_about, family_name};
 use crate::i18n::{Lang, Ui, ui};
 use crate::scenario::Preset;
 use crate::tui::learn::Learning;
+use crate::tui::screens::family::FAMILIES;
 use crate::tui::theme::Theme;
 
 /// What a home row opens.
@@ -24,6 +27,8 @@ pub enum Item {
     Explore,
     /// The live lab on a real ZooKeeper.
     Live,
+    /// The family lab, on the knob family Left/Right choose.
+    Lab,
     /// The heading of the lessons: shown, never selected.
     Lessons,
     /// An index into the reader's lessons.
@@ -88,6 +93,8 @@ pub struct HomeState {
     /// The quiz filters: kind and difficulty, `None` for all.
     pub kind: Option<Kind>,
     pub difficulty: Option<u8>,
+    /// The knob family the lab row opens.
+    pub family: Family,
 }
 
 impl HomeState {
@@ -96,6 +103,8 @@ impl HomeState {
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
         items.push(Item::Explore);
+        // One row for the six knob families, so the list stays short.
+        items.push(Item::Lab);
         items.push(Item::Live);
         if lessons > 0 {
             items.push(Item::Lessons);
@@ -113,6 +122,7 @@ impl HomeState {
             selected: 0,
             kind: None,
             difficulty: None,
+            family: FAMILIES[0],
         }
     }
 
@@ -123,6 +133,7 @@ impl HomeState {
             Item::DifficultyFilter => {
                 self.difficulty = step(&DIFFICULTY_CHOICES, self.difficulty, dir)
             }
+            Item::Lab => self.family = step(&FAMILIES, self.family, dir),
             _ => {}
         }
     }
@@ -246,6 +257,14 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeDeckAbout, lang).into(),
         ),
         Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),
+        Item::Lab => (
+            format!(
+                "{}  < {} >",
+                fam(Fam::Lab, lang),
+                family_name(s.family, lang)
+            ),
+            family_about(s.family, lang).into(),
+        ),
         Item::Lesson(i) => (
             ui(Ui::HomeLesson, lang).replacen("{}", &(i + 1).to_string(), 1),
             lessons.get(i).cloned().unwrap_or_default(),
@@ -293,6 +312,14 @@ fn detail_text(s: &HomeState, ctx: &Context, lang: Lang) -> String {
             "{}",
             &s.difficulty.map_or(all.to_string(), |d| d.to_string()),
         ),
+        Item::Lab => {
+            let (name, about) = words(Item::Lab, s, ctx, lang);
+            format!(
+                "{name}{}{about} {}",
+                lang.pick("：", ": "),
+                fam(Fam::HomeDetail, lang)
+            )
+        }
         item => {
             let (name, about) = words(item, s, ctx, lang);
             format!("{name}{}{about}", lang.pick("：", ": "))

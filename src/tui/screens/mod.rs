@@ -2,6 +2,7 @@
 
 pub mod abc;
 pub mod explore;
+pub mod family;
 pub mod frozen;
 pub mod help;
 pub mod herd;

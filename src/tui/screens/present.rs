@@ -169,8 +169,9 @@ fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut 
     l.render(area, buf);
 }
 
-fn outcome_lines(s: &PresentState, lang: Lang) -> Vec<String> {
-    let trace = &s.trace;
+/// A run's outcome in a few lines: its family's numbers, then the invariant badges as the
+/// engine checked them over the whole run. The family lab prints the same lines.
+pub fn outcome_lines(trace: &Trace, lang: Lang) -> Vec<String> {
     let mut lines = family_outcome(trace, lang);
     // The invariant badges, as the engine checked them over the whole run.
     let badges: Vec<String> = trace
@@ -222,26 +223,6 @@ fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
                 m.stale_writes_rejected
             )]
         }
-        Metrics::Tasks(m) => vec![crate::i18n::sim::task_outcome_line(m, lang)],
-        Metrics::Election(m) => vec![format!(
-            "{} {}   {} {}",
-            lang.pick("历任领导者", "leaders"),
-            m.leaders.join(" "),
-            lang.pick("留下的结果", "result that stands"),
-            m.result.as_deref().unwrap_or("-")
-        )],
-        Metrics::Queue(m) => vec![format!(
-            "{} {}   {} {}   {} {}",
-            lang.pick("授予顺序", "grant order"),
-            m.grant_order.join(" "),
-            lang.pick("最多同时持有", "most holders at once"),
-            m.max_holders,
-            lang.pick("最多同时读者", "most readers at once"),
-            m.max_concurrent_readers
-        )],
-        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
-            crate::export::summaries::footer(trace, lang)
-        }
         Metrics::Herd(m) => vec![format!(
             "{} {}   {} {}   {} {} ms",
             lang.pick("通知", "notifications"),
@@ -251,6 +232,8 @@ fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
             lang.pick("总耗时", "total"),
             m.total_time_ms
         )],
+        // The knob families: the same lines the SVG export prints under its lanes.
+        _ => crate::export::svg::family_lines(trace, lang),
     }
 }
 
@@ -422,7 +405,7 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         }
     }
     if s.outcome_visible() && (s.revealed || s.step + 1 == s.steps()) {
-        for l in outcome_lines(s, lang) {
+        for l in outcome_lines(&s.trace, lang) {
             lower.push((l, theme.dim()));
         }
     }

@@ -15,6 +15,7 @@ use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::sched::Calendar;
 
 mod explore;
+mod family;
 mod lab;
 mod lab_keys;
 mod navigation;
@@ -121,6 +122,15 @@ fn check_consistent(a: &App) {
     }
     assert!(a.abc.index < a.abc.presets.len().max(1));
     assert_eq!(a.frozen.other.is_some(), a.frozen.compare());
+    if let Some(f) = &a.family {
+        assert!(f.focus < f.knobs().len());
+        assert!(f.view.tl.cursor_ms <= f.trace.end_ms);
+        assert!(f.view.tl.event.is_none_or(|i| i < f.trace.events.len()));
+        assert!(
+            f.parting.is_none() || f.other.is_some(),
+            "a parting needs two runs"
+        );
+    }
     let r = &a.reader;
     assert!(r.top <= r.doc.lines.len().saturating_sub(r.rows));
     assert!(r.link.is_none_or(|l| l < r.doc.links.len()));

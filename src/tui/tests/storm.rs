@@ -150,6 +150,11 @@ fn open_present(a: &mut App) {
     a.present_preset(scripted.clone(), false);
 }
 
+fn open_family(a: &mut App) {
+    a.open_family(crate::engine::trace::Family::Redlock, None);
+    a.help = false;
+}
+
 fn open_reader(a: &mut App) {
     a.open_lesson(0);
 }
@@ -215,6 +220,13 @@ storm!(reader, open_reader, |a| a.screen == ScreenId::Reader);
 storm!(quiz, open_quiz, |a| a.screen == ScreenId::Quiz);
 storm!(stats, open_stats, |a| a.screen == ScreenId::Stats);
 storm!(present, open_present, |a| a.screen == ScreenId::Present);
+storm!(family, open_family, |a| a.screen == ScreenId::Family);
+storm!(
+    family_help,
+    open_family,
+    |a| a.screen == ScreenId::Family,
+    help
+);
 storm!(
     home_help,
     plain_screen!(Home),

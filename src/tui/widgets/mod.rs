@@ -1,11 +1,12 @@
 //! Reusable drawing pieces: lanes over a timeline with their markers and legend, the event log,
-//! the A/B/C service panel, the message sequence chart, sliders, the herd charts, large
+//! the A/B/C service panel, the message sequence chart, sliders, the knob panel, the herd charts, large
 //! captions and the key-hint line.
 
 pub mod big_caption;
 pub mod event_log;
 pub mod herd_chart;
 pub mod hints;
+pub mod knob_panel;
 pub mod lanes;
 pub mod legend;
 pub mod markers;

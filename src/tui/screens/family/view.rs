@@ -1,0 +1,439 @@
+//! Drawing the family lab: the lanes (two sets when comparing), the legend, the knob panel, the
+//! event at the cursor with the run's outcome, metrics and invariants (once the whole run is
+//! shown), and the event log where the terminal is wide enough.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use super::FamilyState;
+use super::knob_values;
+use crate::engine::params::knobs::{Knob, Value};
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::{Check, Trace};
+use crate::i18n::family::{Fam, fam, family_name, variant_words};
+use crate::i18n::lab::{Lab, lab};
+use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
+use crate::tui::screens::{colon, line, wrapped};
+use crate::tui::theme::{Mark, Theme};
+use crate::tui::widgets::hints;
+use crate::tui::widgets::knob_panel::{self, KnobPanel, Row};
+use crate::tui::widgets::lanes::{self, Lanes};
+use crate::tui::widgets::legend::{self, Legend};
+
+/// Where everything sits; shared by drawing and mouse hit-testing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FamilyLayout {
+    pub title: Rect,
+    pub lanes: Rect,
+    pub caption2: Option<Rect>,
+    pub lanes2: Option<Rect>,
+    pub legend: Rect,
+    pub knobs: Rect,
+    /// The event at the cursor, where compared runs part, the outcome, metrics, invariants.
+    pub info: Rect,
+    /// The event log, on the right when the terminal is wide enough.
+    pub log: Option<Rect>,
+    pub footer: Rect,
+}
+
+fn wide(area: Rect) -> bool {
+    area.width >= 120 && area.height >= 30
+}
+
+fn legend_items(s: &FamilyState, theme: Theme, lang: Lang) -> Vec<legend::Item> {
+    let traces: Vec<&Trace> = std::iter::once(&s.trace).chain(s.other.as_ref()).collect();
+    legend::items(
+        &traces,
+        &legend::planned_classes(&s.params),
+        s.compare(),
+        theme,
+        lang,
+    )
+}
+
+pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
+    let wide = wide(area);
+    let title = Rect {
+        height: 1.min(area.height),
+        ..area
+    };
+    let footer = Rect::new(
+        area.x,
+        area.bottom().saturating_sub(1),
+        area.width,
+        1.min(area.height),
+    );
+    // The legend's rows are the same in both languages' widest case, so the layout does not
+    // jump when the language changes.
+    let items = legend_items(s, Theme::default(), Lang::Zh);
+    let legend_rows = legend::rows(&items, area.width, Lang::Zh)
+        .max(legend::rows(
+            &legend_items(s, Theme::default(), Lang::En),
+            area.width,
+            Lang::En,
+        ))
+        .min(if wide { 3 } else { 2 });
+    let bottom_rows: u16 = match (wide, s.compare()) {
+        (true, _) => 15,
+        (false, false) => 8,
+        (false, true) => 6,
+    };
+    let body = area.height.saturating_sub(2);
+    let free = body.saturating_sub(legend_rows + bottom_rows);
+    let n = s.trace.lanes.len();
+    let band = Lanes::has_band(&s.trace);
+    let (lanes, caption2, lanes2, main_bottom) = if s.compare() {
+        let half = free.saturating_sub(1) / 2;
+        let l1 = Rect::new(area.x, area.y + 1, area.width, half);
+        let cap = Rect::new(area.x, l1.bottom(), area.width, 1.min(free));
+        let l2 = Rect::new(
+            area.x,
+            cap.bottom(),
+            area.width,
+            free.saturating_sub(half + 1),
+        );
+        (l1, Some(cap), Some(l2), l2.bottom())
+    } else {
+        // The lanes take the rows they can use (at most four a lane); the rest goes below.
+        let max_per = if wide { 4 } else { 3 };
+        let per = (free.saturating_sub(2) / n.max(1) as u16).clamp(1, max_per);
+        let h = lanes::height(n, per, true, band).min(free);
+        let l = Rect::new(area.x, area.y + 1, area.width, h);
+        (l, None, None, l.bottom())
+    };
+    let legend = Rect::new(area.x, main_bottom, area.width, legend_rows);
+    let top = legend.bottom();
+    let bottom_h = footer.y.saturating_sub(top);
+    let knobs_w = if wide { 46 } else { 38.min(area.width / 2) };
+    let knobs = Rect::new(area.x, top, knobs_w, bottom_h);
+    let rest_x = area.x + knobs_w + 1;
+    let rest_w = area.right().saturating_sub(rest_x);
+    let (info, log) = if wide {
+        let info_w = rest_w / 2;
+        (
+            Rect::new(rest_x, top, info_w, bottom_h),
+            Some(Rect::new(
+                rest_x + info_w + 1,
+                top,
+                rest_w.saturating_sub(info_w + 1),
+                bottom_h,
+            )),
+        )
+    } else {
+        (Rect::new(rest_x, top, rest_w, bottom_h), None)
+    };
+    FamilyLayout {
+        title,
+        lanes,
+        caption2,
+        lanes2,
+        legend,
+        knobs,
+        info,
+        log,
+        footer,
+    }
+}
+
+/// The knob on screen row `row` of the knob panel in `area`.
+pub fn knob_at(s: &FamilyState, area: Rect, row: u16) -> Option<usize> {
+    knob_panel::row_at(area, s.knobs().len(), s.focus, row)
+}
+
+/// An instant as the run's axis counts it: milliseconds for a run under a second.
+fn when(trace: &Trace, t: Millis, lang: Lang) -> String {
+    if lanes::in_millis(trace) {
+        format!("{t} ms")
+    } else {
+        format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang))
+    }
+}
+
+fn knob_rows(s: &FamilyState, lang: Lang) -> Vec<Row> {
+    let (on, off) = (ui(Ui::On, lang), ui(Ui::Off, lang));
+    let unset = fam(Fam::Unset, lang);
+    s.knobs()
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let v = s.value(i);
+            let frac = match (k, &v) {
+                (Knob::Num(spec), Some(Value::Num(n))) if spec.max > spec.min => {
+                    Some(((n - spec.min) / (spec.max - spec.min)).clamp(0.0, 1.0))
+                }
+                (Knob::Num(_), _) => Some(0.0),
+                _ => None,
+            };
+            Row {
+                label: k.key().to_string(),
+                value: knob_values::shown(k, v.as_ref(), on, off, unset),
+                frac,
+                cycles: matches!(k, Knob::Flag { .. } | Knob::Choice { .. }),
+                locked: s.locked.iter().any(|l| l == k.key()),
+            }
+        })
+        .collect()
+}
+
+/// What the panel says about the chosen knob: its range, its options, or what text it takes.
+fn knob_detail(s: &FamilyState, lang: Lang) -> String {
+    let Some(k) = s.knobs().get(s.focus) else {
+        return String::new();
+    };
+    let flag = format!("--{}", k.key().replace('_', "-"));
+    match k {
+        Knob::Num(spec) => {
+            let range = spec.range_text();
+            let range = match lang {
+                Lang::Zh => range.replacen(" to ", " 到 ", 1),
+                Lang::En => range,
+            };
+            format!("{flag}  {}", fam(Fam::Range, lang).replace("{}", &range))
+        }
+        Knob::Choice { options, .. } => format!(
+            "{flag}  {}",
+            fam(Fam::Options, lang).replace("{}", &options.join(" | "))
+        ),
+        Knob::Flag { .. } => format!("{flag}  {} | {}", ui(Ui::On, lang), ui(Ui::Off, lang)),
+        Knob::Text { what, .. } => format!("{flag}  {what}"),
+    }
+}
+
+fn footer_hints(lang: Lang) -> Vec<&'static str> {
+    vec![
+        fam(Fam::HintKnobs, lang),
+        lab(Lab::HintPlay, lang),
+        lab(Lab::HintEvent, lang),
+        lab(Lab::HintMoment, lang),
+        lab(Lab::HintReveal, lang),
+        fam(Fam::HintCompare, lang),
+        lab(Lab::HintSequence, lang),
+        lab(Lab::HintZoom, lang),
+        lab(Lab::HintBack, lang),
+        lab(Lab::HintKeys, lang),
+    ]
+}
+
+pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    let lay = layout(s, area);
+    let c = colon(lang);
+    let tl = &s.view.tl;
+    let end = s.trace.end_ms;
+    let name = s
+        .preset
+        .as_ref()
+        .map_or_else(String::new, |p| format!("  {p}"));
+    let cursor = if lanes::in_millis(&s.trace) {
+        format!("{} / {} ms", tl.cursor_ms, end)
+    } else {
+        format!("{} / {} s", fmt_secs(tl.cursor_ms), fmt_secs(end))
+    };
+    // The family's name goes first, unless it would push the playback status off the line.
+    let tail = format!(
+        "{name}   {} {cursor}   {}",
+        ui(Ui::Cursor, lang),
+        tl.status(lang)
+    );
+    let full = format!(
+        "{}{c}{}{tail}",
+        fam(Fam::Lab, lang),
+        family_name(s.family, lang)
+    );
+    let title = if crate::text::width(&full) <= area.width as usize {
+        full
+    } else {
+        tail.trim_start().to_string()
+    };
+    line(buf, lay.title, &title, theme.title());
+
+    if s.view.seq {
+        let main = Rect::new(
+            area.x,
+            lay.lanes.y,
+            area.width,
+            lay.legend.y.saturating_sub(lay.lanes.y),
+        );
+        s.view.render_chart(&s.trace, lang, theme, main, buf);
+    } else {
+        s.view
+            .lanes(&s.trace, end, s.parting, lang, theme)
+            .render(lay.lanes, buf);
+        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.other) {
+            line(
+                buf,
+                cap,
+                &fam(Fam::VariantRun, lang)
+                    .replace("{}", variant_words(s.family, s.other_correct, lang)),
+                theme.title(),
+            );
+            let mut l = s.view.lanes(other, end, s.parting, lang, theme);
+            let n = other.lanes.len();
+            l.axis = l2.height > lanes::height(n, 1, false, Lanes::has_band(other));
+            l.render(l2, buf);
+        }
+    }
+    let items = legend_items(s, theme, lang);
+    Legend {
+        items: &items,
+        lang,
+        theme,
+    }
+    .render(lay.legend, buf);
+
+    let rows = knob_rows(s, lang);
+    let detail = knob_detail(s, lang);
+    KnobPanel {
+        title: fam(Fam::Knobs, lang),
+        rows: &rows,
+        focus: s.focus,
+        detail: &detail,
+        detail_style: theme.dim(),
+        theme,
+    }
+    .render(lay.knobs, buf);
+    render_info(s, lang, theme, lay.info, lay.log.is_some(), buf);
+    if let Some(log) = lay.log {
+        s.view
+            .render_log(&s.trace, s.parting, lang, theme, log, buf);
+    }
+    match &s.view.notice {
+        Some(n) => line(buf, lay.footer, n, theme.warn()),
+        None => {
+            let mut h = footer_hints(lang);
+            if !s.locked.is_empty() {
+                h.insert(0, lab(Lab::LockedHint, lang));
+            }
+            hints::render(&h, theme.dim(), lay.footer, buf);
+        }
+    }
+}
+
+/// The run's metrics as the engine recorded them: each number, word or list of names, by its
+/// JSON key (a phrase in Chinese). Records nested inside (claims, acquisitions) stay out.
+pub fn metric_rows(trace: &Trace, lang: Lang) -> Vec<(String, String)> {
+    let Ok(serde_json::Value::Object(m)) = serde_json::to_value(&trace.metrics) else {
+        return Vec::new();
+    };
+    m.iter()
+        .filter(|(k, _)| k.as_str() != "violations")
+        .filter_map(|(k, v)| {
+            let shown = match v {
+                serde_json::Value::Null => "-".to_string(),
+                serde_json::Value::Bool(b) => ui(if *b { Ui::On } else { Ui::Off }, lang).into(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::String(t) => t.clone(),
+                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => {
+                    let words: Vec<&str> = a.iter().filter_map(|x| x.as_str()).collect();
+                    if words.is_empty() {
+                        "-".into()
+                    } else {
+                        words.join(" ")
+                    }
+                }
+                serde_json::Value::Array(a) if a.iter().all(|x| x.is_number()) => {
+                    let nums: Vec<String> = a.iter().map(ToString::to_string).collect();
+                    nums.join(" ")
+                }
+                _ => return None,
+            };
+            Some((crate::i18n::sim::metric_label(k, lang).to_string(), shown))
+        })
+        .collect()
+}
+
+/// The panel beside the knobs: the event at the cursor, where compared runs part, then the
+/// outcome (hidden until the whole run is shown): the family's summary lines, the invariants
+/// and, where there is room, every metric.
+fn render_info(
+    s: &FamilyState,
+    lang: Lang,
+    theme: Theme,
+    area: Rect,
+    roomy: bool,
+    buf: &mut Buffer,
+) {
+    let mut rows: Vec<(String, Style, u16)> = Vec::new();
+    let w = area.width.max(1) as usize;
+    let height = |t: &str| crate::text::wrap(t, w).len().max(1) as u16;
+    let explain = s.view.tl.current(&s.trace).map_or_else(
+        || ui(Ui::NothingYet, lang).to_string(),
+        |e| {
+            format!(
+                "{}  {}",
+                when(&s.trace, e.at_ms, lang),
+                describe(e, &s.trace, lang)
+            )
+        },
+    );
+    rows.push((explain.clone(), Style::new(), height(&explain).min(3)));
+    if s.other.is_some() {
+        let text = match s.parting {
+            Some(p) => lab(Lab::PartAt, lang)
+                .replacen("{}", &fmt_secs(p.at()), 1)
+                .replacen("{}", &(p.index + 1).to_string(), 1),
+            None => lab(Lab::SameRun, lang)
+                .replace("{}", variant_words(s.family, s.other_correct, lang)),
+        };
+        rows.push((
+            text.clone(),
+            theme.marker(Mark::Differs),
+            height(&text).min(2),
+        ));
+    }
+    if !s.outcome_visible() {
+        let t = fam(Fam::OutcomeHidden, lang);
+        rows.push((t.to_string(), theme.dim(), height(t)));
+    } else {
+        for l in crate::export::svg::family_lines(&s.trace, lang) {
+            rows.push((l.clone(), Style::new(), height(&l)));
+        }
+        if let Some(o) = &s.other {
+            let label = fam(Fam::VariantRun, lang)
+                .replace("{}", variant_words(s.family, s.other_correct, lang));
+            for l in crate::export::svg::family_lines(o, lang) {
+                let t = format!("{label}{}{l}", colon(lang));
+                rows.push((t.clone(), theme.dim(), height(&t)));
+            }
+        }
+        for i in s
+            .trace
+            .invariants
+            .iter()
+            .filter(|i| i.check == Check::Always)
+        {
+            let (mark, style) = if i.held {
+                ("[ok]", theme.good())
+            } else {
+                ("[!!]", theme.bad())
+            };
+            let mut t = format!("{mark} {}", invariant_label(i.name, lang));
+            if let Some(at) = i.first_ms.filter(|_| !i.held) {
+                t.push_str(
+                    &lang
+                        .pick("（{}）", "  ({})")
+                        .replace("{}", &when(&s.trace, at, lang)),
+                );
+            }
+            rows.push((t.clone(), style, height(&t)));
+        }
+        if roomy {
+            let c = colon(lang);
+            rows.push((fam(Fam::Metrics, lang).to_string(), theme.title(), 1));
+            for (k, v) in metric_rows(&s.trace, lang) {
+                let t = format!("  {k}{c}{v}");
+                rows.push((t.clone(), Style::new(), height(&t)));
+            }
+        }
+    }
+    let mut y = area.y;
+    for (text, style, h) in rows {
+        if y >= area.bottom() {
+            break;
+        }
+        let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
+        wrapped(buf, r, &text, style);
+        y += h;
+    }
+}

@@ -1,0 +1,232 @@
+//! The family lab as a person uses it: snapshots at 80x24 and 140x42 in both languages for
+//! two families (at the start, revealed, comparing), and key sequences that change a knob and
+//! find on screen exactly what the engine's own run of the changed parameters says.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::super::app::{App, ScreenId};
+use super::super::screens::family::knob_values;
+use super::super::screens::family::view::metric_rows;
+use super::{LANGS, app, key, press, screen};
+use crate::engine::params::knobs::Value;
+use crate::engine::trace::Family;
+use crate::i18n::Lang;
+use crate::i18n::lab::{Lab, lab};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (140, 42)];
+
+fn code(c: KeyCode) -> KeyEvent {
+    KeyEvent::new(c, KeyModifiers::NONE)
+}
+
+fn opened(family: Family, preset: &str, lang: Lang, size: (u16, u16)) -> App {
+    let mut a = app(ScreenId::Home, lang, size);
+    a.open_family(family, Some(preset));
+    assert_eq!(a.screen, ScreenId::Family, "{preset} opens the family lab");
+    a
+}
+
+/// Chooses knob `name` with the Down key, as a learner would.
+fn choose(a: &mut App, name: &str) {
+    for _ in 0..40 {
+        let f = a.family.as_ref().expect("a family run");
+        if f.knobs()[f.focus].key() == name {
+            return;
+        }
+        press(a, code(KeyCode::Down));
+    }
+    panic!("no knob {name}");
+}
+
+#[test]
+fn snapshots_of_two_families_at_start_revealed_and_compared() {
+    let runs = [
+        (Family::Rwlock, "rwlock-fair"),
+        (Family::Election, "election-epochs"),
+    ];
+    for (family, preset) in runs {
+        for size in SIZES {
+            for lang in LANGS {
+                let tag = format!("{preset}_{}_{}x{}", lang.code(), size.0, size.1);
+                let mut a = opened(family, preset, lang, size);
+                insta::assert_snapshot!(format!("family_start_{tag}"), screen(&a));
+                press(&mut a, key('v'));
+                insta::assert_snapshot!(format!("family_revealed_{tag}"), screen(&a));
+                press(&mut a, key('c'));
+                insta::assert_snapshot!(format!("family_compare_{tag}"), screen(&a));
+            }
+        }
+    }
+}
+
+/// Rows of the metrics panel that fit on one line of the 140-column layout.
+fn short_rows(rows: &[(String, String)], lang: Lang) -> Vec<String> {
+    let c = crate::tui::screens::colon(lang);
+    rows.iter()
+        .map(|(k, v)| format!("  {k}{c}{v}"))
+        .filter(|t| crate::text::width(t) <= 40)
+        .collect()
+}
+
+#[test]
+fn switching_the_release_changes_foreign_deletes_as_the_engine_says() {
+    for lang in LANGS {
+        let mut a = opened(Family::Redlock, "redlock-naive-del", lang, (140, 42));
+        let before = a.family.clone().expect("a family run");
+        choose(&mut a, "release");
+        press(&mut a, code(KeyCode::Right));
+        let f = a.family.as_ref().expect("a family run");
+        let knob = f.knobs()[f.focus];
+        let Some(Value::Text(old)) = knob_values::get(&before.params, &knob) else {
+            panic!("release is a choice");
+        };
+        let Some(Value::Text(new)) = knob_values::get(&f.params, &knob) else {
+            panic!("release is a choice");
+        };
+        assert_ne!(old, new, "Right moved to the other release");
+        // The engine's own run of the preset with the other release.
+        let expected_params = knob_values::set(&before.params, "release", &Value::Text(new))
+            .expect("a valid release");
+        assert_eq!(f.params, expected_params);
+        let expected = crate::engine::run(&expected_params);
+        assert_eq!(f.trace, expected, "the screen shows the engine's run");
+        let (
+            crate::engine::trace::Metrics::Redlock(m0),
+            crate::engine::trace::Metrics::Redlock(m1),
+        ) = (&before.trace.metrics, &expected.metrics)
+        else {
+            panic!("redlock metrics");
+        };
+        assert_ne!(
+            m0.foreign_deletes, m1.foreign_deletes,
+            "the change is one a learner can see"
+        );
+        // Hidden until the whole run is shown, then every metric as the engine computed it.
+        let label = crate::i18n::sim::metric_label("foreign_deletes", lang);
+        let deletes = format!(
+            "{label}{}{}",
+            crate::tui::screens::colon(lang),
+            m1.foreign_deletes
+        );
+        assert!(!screen(&a).contains(&deletes));
+        press(&mut a, key('v'));
+        let s = screen(&a);
+        assert!(s.contains(&deletes), "{deletes} missing:\n{s}");
+        for row in short_rows(&metric_rows(&expected, lang), lang) {
+            assert!(s.contains(&row), "{row} missing:\n{s}");
+        }
+    }
+}
+
+/// The text of the info panel, row by row, as drawn.
+fn info_text(a: &App) -> String {
+    let f = a.family.as_ref().expect("a family run");
+    let area = ratatui::layout::Rect::new(0, 0, a.size.0, a.size.1);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    super::super::app::render(a, area, &mut buf);
+    let r = super::super::screens::family::view::layout(f, area).info;
+    let mut out = String::new();
+    for y in r.y..r.bottom() {
+        for x in r.x..r.right() {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push(' ');
+    }
+    out
+}
+
+#[test]
+fn a_shorter_election_run_changes_the_outcome_and_locked_knobs_stay() {
+    for lang in LANGS {
+        let mut a = opened(Family::Election, "election-epochs", lang, (80, 24));
+        let before = a.family.clone().expect("a family run");
+        // A locked knob refuses, saying so, and the run stays as it was.
+        choose(&mut a, "first_epoch");
+        press(&mut a, code(KeyCode::Right));
+        let f = a.family.as_ref().expect("a family run");
+        assert_eq!(f.params, before.params);
+        let refused = lab(Lab::Locked, lang).replace("{}", "first_epoch");
+        assert!(screen(&a).contains(&refused), "{}", screen(&a));
+        // Duration down by coarse steps (Shift-Left) until B never gets to take over.
+        choose(&mut a, "duration");
+        for _ in 0..4 {
+            press(&mut a, KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
+        }
+        let f = a.family.as_ref().expect("a family run");
+        let mut expected_params = before.params.clone();
+        let crate::engine::params::knobs::Knob::Num(spec) = f.knobs()[f.focus] else {
+            panic!("duration is a number");
+        };
+        let Some(Value::Num(mut d)) = knob_values::get(&before.params, &f.knobs()[f.focus]) else {
+            panic!("duration is set");
+        };
+        for _ in 0..4 {
+            d = (d - spec.coarse).max(spec.min);
+            expected_params = knob_values::set(&expected_params, "duration", &Value::Num(d))
+                .expect("a valid duration");
+        }
+        assert_eq!(f.params, expected_params);
+        let expected = crate::engine::run(&expected_params);
+        assert_eq!(f.trace, expected);
+        press(&mut a, key('v'));
+        let lines = crate::export::svg::family_lines(&expected, lang);
+        assert_ne!(lines, crate::export::svg::family_lines(&before.trace, lang));
+        // The outcome line wraps in the narrow panel: compare it word by word, in order.
+        let info = info_text(&a);
+        let flat: String = info.split_whitespace().collect();
+        let want: String = lines[0].split_whitespace().collect();
+        assert!(flat.contains(&want), "{} missing:\n{info}", lines[0]);
+    }
+}
+
+#[test]
+fn compare_marks_where_the_conditional_and_unconditional_runs_part() {
+    let mut a = opened(Family::Election, "election-epochs", Lang::En, (140, 42));
+    press(&mut a, key('c'));
+    let f = a.family.as_ref().expect("a family run");
+    let other = f.other.as_ref().expect("the flipped run");
+    let p = crate::tui::compare::first_difference(&f.trace, other).expect("they part");
+    assert_eq!(f.parting, Some(p));
+    let words = lab(Lab::PartAt, Lang::En)
+        .replacen("{}", &crate::engine::time::fmt_secs(p.at()), 1)
+        .replacen("{}", &(p.index + 1).to_string(), 1);
+    let s = screen(&a);
+    assert!(s.contains(&words), "{words} missing:\n{s}");
+    // The semaphore has no pair to flip, and says so.
+    let mut a = opened(Family::Semaphore, "semaphore-expiry", Lang::En, (80, 24));
+    press(&mut a, key('c'));
+    assert!(a.family.as_ref().is_some_and(|f| f.other.is_none()));
+}
+
+#[test]
+fn every_family_opens_from_home_and_its_keys_are_in_help() {
+    for lang in LANGS {
+        let mut a = app(ScreenId::Home, lang, (80, 24));
+        let at = a
+            .home
+            .items
+            .iter()
+            .position(|i| *i == super::super::screens::home::Item::Lab)
+            .expect("a home row for the family lab");
+        a.home.selected = at;
+        for (i, family) in knob_values::FAMILIES.into_iter().enumerate() {
+            // Right steps through the families, one at a time, on the one row.
+            if i > 0 {
+                press(&mut a, code(KeyCode::Right));
+            }
+            assert_eq!(a.home.family, family);
+            let name = crate::i18n::family::family_name(family, lang);
+            assert!(screen(&a).contains(name), "{name} missing from home");
+            press(&mut a, code(KeyCode::Enter));
+            assert_eq!(a.screen, ScreenId::Family);
+            assert_eq!(a.family.as_ref().map(|f| f.family), Some(family));
+            press(&mut a, key('?'));
+            let s = screen(&a);
+            let words = crate::i18n::family::fam(crate::i18n::family::Fam::KeyKnobSelect, lang);
+            assert!(s.contains(words), "{words} missing from help:\n{s}");
+            press(&mut a, key('?'));
+            press(&mut a, key('q'));
+            assert_eq!(a.screen, ScreenId::Home);
+        }
+    }
+}
