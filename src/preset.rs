@@ -12,9 +12,9 @@ use toml::Spanned;
 
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    AbcParams, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss, OnTimeout,
-    ParamError, Params, QUEUE_NAMES, Recovery, RedlockParams, Registration, RwLockParams,
-    SemaphoreParams, SnowflakeParams, TasksParams, TokenSource, WatchMode,
+    AbcParams, DataWrite, ElectionParams, Fault, FrozenParams, HerdParams, OnDisconnect, OnLoss,
+    OnTimeout, ParamError, Params, QUEUE_NAMES, Recovery, RedlockParams, Registration,
+    RwLockParams, SemaphoreParams, SnowflakeParams, TasksParams, TokenSource, WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::engine::trace::Family;
@@ -699,6 +699,30 @@ fn abc_params(
                     ));
                 }
                 p.container_check_ms = (n > 0.0).then(|| from_secs(n));
+            }
+            "data_write" => {
+                p.data_write = choice(
+                    ctx,
+                    k,
+                    v,
+                    &[
+                        ("off", DataWrite::Off),
+                        ("unconditional", DataWrite::Unconditional),
+                        ("conditional", DataWrite::Conditional),
+                    ],
+                )?
+            }
+            "data_version" => {
+                let n = number(ctx, k, v)?;
+                let max = crate::engine::params::MAX_DATA_VERSION;
+                if n < 0.0 || n.fract() != 0.0 || n > f64::from(max) {
+                    return Err(ctx.err(
+                        v.span(),
+                        Some(k),
+                        format!("must be a whole number 0 to {max} (got {n})"),
+                    ));
+                }
+                p.data_version = n as i32;
             }
             "token" => {
                 p.token = choice(

@@ -60,10 +60,14 @@ pub enum Ask {
     MaxWaitMs,
     /// The IDs issued at the step's time, with their fields.
     IdsAt,
+    /// Updates of the data node an applied write wiped out.
+    LostUpdates,
+    /// The data node's version and counter at the step's time.
+    DataAt,
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 34] = [
+    pub const ALL: [(&'static str, Ask); 36] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -98,6 +102,8 @@ impl Ask {
         ("duplicate_ids", Ask::DuplicateIds),
         ("max_wait_ms", Ask::MaxWaitMs),
         ("ids_at", Ask::IdsAt),
+        ("lost_updates", Ask::LostUpdates),
+        ("data_at", Ask::DataAt),
     ];
 
     pub fn parse(s: &str) -> Option<Ask> {
@@ -126,9 +132,11 @@ impl Ask {
             | Ask::CancelOutcome
             | Ask::TasksWaiting => &[Family::Tasks],
             Ask::StaleWritesAccepted => &[Family::Abc, Family::Redlock],
-            Ask::DuplicateNodes | Ask::StaleWritesRejected | Ask::WakeupsPerRelease => {
-                &[Family::Abc]
-            }
+            Ask::DuplicateNodes
+            | Ask::StaleWritesRejected
+            | Ask::WakeupsPerRelease
+            | Ask::LostUpdates
+            | Ask::DataAt => &[Family::Abc],
             Ask::ValidityMs | Ask::KeysAt | Ask::ForeignDeletes => &[Family::Redlock],
             Ask::IdsIssued | Ask::DuplicateIds | Ask::MaxWaitMs | Ask::IdsAt => {
                 &[Family::Snowflake]
@@ -141,7 +149,13 @@ impl Ask {
     pub fn needs_time(self) -> bool {
         matches!(
             self,
-            Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt | Ask::ClaimAt | Ask::KeysAt | Ask::IdsAt
+            Ask::HolderAt
+                | Ask::ValueAt
+                | Ask::HoldersAt
+                | Ask::ClaimAt
+                | Ask::KeysAt
+                | Ask::IdsAt
+                | Ask::DataAt
         )
     }
 }
@@ -210,6 +224,20 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         (Metrics::Abc(m), Ask::DuplicateNodes) => m.duplicate_nodes.to_string(),
         (Metrics::Abc(m), Ask::StaleWritesAccepted) => m.stale_writes_accepted.to_string(),
         (Metrics::Abc(m), Ask::StaleWritesRejected) => m.stale_writes_rejected.to_string(),
+        (Metrics::Abc(m), Ask::LostUpdates) => m.lost_updates.map_or_else(
+            || lang.pick("没有数据节点", "no data node").to_string(),
+            |n| n.to_string(),
+        ),
+        (Metrics::Abc(m), Ask::DataAt) => match &m.data {
+            Some(d) => {
+                let (version, value) = d.at(at);
+                match lang {
+                    Lang::Zh => format!("版本 {version}，计数 {value}"),
+                    Lang::En => format!("version {version}, counter {value}"),
+                }
+            }
+            None => lang.pick("没有数据节点", "no data node").to_string(),
+        },
         (Metrics::Abc(m), Ask::WakeupsPerRelease) => {
             let v: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
             format!("[{}]", v.join(", "))

@@ -340,6 +340,9 @@ fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
         ("stale_writes_accepted", m.stale_writes_accepted.to_string()),
         ("stale_writes_rejected", m.stale_writes_rejected.to_string()),
     ];
+    if let Some(lost) = m.lost_updates {
+        rows.push(("lost_updates", lost.to_string()));
+    }
     // Shown only when it happened: a current holder refused is the rare, surprising case.
     if m.current_writes_refused > 0 {
         rows.push((
@@ -664,6 +667,13 @@ pub fn report_at(
     if !seen.is_empty() {
         let line = format!("  {} {}", key("exercised", lang), seen.join(sep));
         out.push_str(&crate::text::wrap_indent(&line, 100, 25));
+    }
+    let data = super::data_node::lines(trace, lang);
+    if !data.is_empty() {
+        out.push('\n');
+        for line in data {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     if trace.family != Family::Herd {
         let _ = writeln!(out, "\n{}", lang.pick("事件", "Events"));

@@ -331,6 +331,14 @@ fn seq(trace: &Trace, n: crate::engine::zk::tree::NodeId) -> String {
     trace.seq(n)
 }
 
+/// The data node's path, when `node` is the data node an A/B/C run protects.
+fn data_path(trace: &Trace, node: crate::engine::zk::tree::NodeId) -> Option<&'static str> {
+    let data = crate::engine::families::abc::metrics(trace)?
+        .data
+        .as_ref()?;
+    (!trace.nodes.iter().any(|n| n.id == node)).then_some(data.path)
+}
+
 /// A message in a few words, for the sequence chart's arrows.
 pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
@@ -341,10 +349,15 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             ZkOp::GetChildren { watch: w, .. } => format!("getChildren{}", watch(*w)),
             ZkOp::Exists { node, watch: w } => format!("exists {}{}", seq(trace, *node), watch(*w)),
             ZkOp::Delete { node, .. } => format!("delete {}", seq(trace, *node)),
-            ZkOp::SetData { node, .. } => format!("setData {}", seq(trace, *node)),
-            ZkOp::GetData { node, watch: w } => {
-                format!("getData {}{}", seq(trace, *node), watch(*w))
-            }
+            ZkOp::SetData { node, version, .. } => match data_path(trace, *node) {
+                Some(path) => format!("setData {path} v{version}"),
+                None => format!("setData {}", seq(trace, *node)),
+            },
+            ZkOp::GetData { node, watch: w } => match data_path(trace, *node) {
+                Some(path) => format!("getData {path}{}", watch(*w)),
+                None => format!("getData {}{}", seq(trace, *node), watch(*w)),
+            },
+            ZkOp::NewSession { .. } => lang.pick("新建会话", "new session").into(),
             ZkOp::Ping => "ping".into(),
             ZkOp::Connect { watches, .. } => {
                 if zh {
@@ -378,6 +391,7 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             ZkResult::Pong => "pong".into(),
             ZkResult::Connected => lang.pick("已重连", "connected").into(),
             ZkResult::SessionExpired => lang.pick("会话已过期", "session expired").into(),
+            ZkResult::SessionOpened { .. } => lang.pick("新会话已建立", "new session").into(),
         },
         Msg::ZkWatch { event, target, .. } => {
             let what = match target {
