@@ -52,7 +52,7 @@ fn set(version: i32) -> DataOutcome {
 
 #[test]
 fn version_minus_one_lets_the_paused_holder_wipe_out_bs_update() {
-    let (t, m) = run(&params("setdata-unconditional"));
+    let (t, m) = run(&params("setdata-any-version"));
     let d = data(&m);
     assert_eq!(
         (d.path, d.initial_version, d.initial_value),
@@ -197,7 +197,7 @@ fn script_answers(name: &str) -> Vec<String> {
 #[test]
 fn the_scripts_questions_have_the_answers_their_captions_give() {
     assert_eq!(
-        script_answers("setdata-unconditional"),
+        script_answers("setdata-any-version"),
         [
             "B (node 18)",
             "version 9, counter 9",
@@ -214,7 +214,7 @@ fn the_scripts_questions_have_the_answers_their_captions_give() {
 
 #[test]
 fn the_json_report_carries_the_metric_and_the_writes() {
-    let (_, m) = run(&params("setdata-unconditional"));
+    let (_, m) = run(&params("setdata-any-version"));
     let json = serde_json::to_value(&m).unwrap();
     assert_eq!(json["lost_updates"], 1);
     assert_eq!(json["data"]["writes"][1]["expected"], -1);
@@ -223,27 +223,21 @@ fn the_json_report_carries_the_metric_and_the_writes() {
 
 #[test]
 fn the_text_and_svg_exports_show_the_data_node_writes() {
-    let p = preset::find("setdata-unconditional").unwrap();
+    let p = preset::find("setdata-any-version").unwrap();
     let t = locklab::engine::run(&p.params);
     let text = locklab::export::text::report(&p.name, None, &p.params, &t, Lang::En);
     assert!(text.contains("lost_updates           1"), "{text}");
-    assert!(
-        text.contains("A setData (expected -1) -> v10, counter 9"),
-        "{text}"
-    );
-    assert!(text.contains("lost update: B's v9 wiped out"), "{text}");
+    assert!(text.contains("A setData(-1) -> v10, counter 9"), "{text}");
+    assert!(text.contains("wipes out B's v9"), "{text}");
     let svg = locklab::export::svg::render(&p.name, "", &t, None, Lang::En);
-    assert!(
-        svg.contains("A setData (expected -1) -&gt; v10, counter 9"),
-        "{svg}"
-    );
+    assert!(svg.contains("A setData(-1) -&gt; v10, counter 9"), "{svg}");
     let zh = locklab::export::text::report(&p.name, None, &p.params, &t, Lang::Zh);
-    assert!(zh.contains("A setData（期望 -1）→ v10，计数 9"), "{zh}");
+    assert!(zh.contains("A setData(-1) → v10，计数 9"), "{zh}");
 }
 
 #[test]
 fn the_live_lab_refuses_data_node_presets_by_name() {
-    for name in ["setdata-unconditional", "setdata-conditional"] {
+    for name in ["setdata-any-version", "setdata-conditional"] {
         let p = params(name);
         let reason = locklab::live::unsupported(&p).expect("refused");
         assert!(reason.contains("data_write"), "{reason}");
@@ -320,6 +314,6 @@ fn an_unconditional_update_loses_one_for_some_input_the_conditional_does_not() {
 
 #[test]
 fn the_same_input_gives_the_same_trace() {
-    let p = params("setdata-unconditional");
+    let p = params("setdata-any-version");
     assert_eq!(abc::run(&p), abc::run(&p));
 }

@@ -98,6 +98,16 @@ pub enum Lab {
     WakeupsHidden,
     OutcomeHidden,
     Resource,
+    TokenCzxid,
+    TokenSequence,
+    KeyToken,
+    WhyToken,
+    DataUnconditional,
+    DataConditional,
+    KeyDataWrite,
+    WhyDataWrite,
+    /// The data node's heading in the service panel: path, version, counter.
+    DataNode,
 }
 
 /// The words for `t` in `lang`; a `{}` is a place for a number or a name.
@@ -253,6 +263,30 @@ pub fn lab(t: Lab, lang: Lang) -> &'static str {
             "(shown once the whole run is revealed)",
         ),
         Resource => ("资源", "resource"),
+        TokenCzxid => ("令牌取 czxid", "token: czxid"),
+        TokenSequence => ("令牌取序号", "token: sequence number"),
+        KeyToken => (
+            "令牌来源：czxid/序号",
+            "token source: czxid / sequence number",
+        ),
+        WhyToken => (
+            "令牌来源只在序号重新开始（目录被删后重建、序号回绕）时才有区别。",
+            "Where the token comes from only matters once the sequence numbers start again (a re-created directory, a wrap).",
+        ),
+        DataUnconditional => ("setData 版本 -1", "setData version -1"),
+        DataConditional => ("setData 带读到的版本", "setData with the version read"),
+        KeyDataWrite => (
+            "数据写入：版本 -1/读到的版本",
+            "data write: version -1 / the version read",
+        ),
+        WhyDataWrite => (
+            "期望版本只在读过之后有别人写过时才有区别。",
+            "The expected version only matters when someone else wrote after the holder's read.",
+        ),
+        DataNode => (
+            "数据节点 {}：版本 {}，计数 {}",
+            "Data node {}: version {}, counter {}",
+        ),
         DiscSuspend => ("断连时挂起", "on disconnect: suspend"),
         DiscCarryOn => ("断连时照做", "on disconnect: carry on"),
         TimeoutDelete => ("超时删节点", "timeout: delete node"),
