@@ -11,6 +11,9 @@ mod layout;
 mod render;
 mod variant;
 
+#[cfg(test)]
+mod tests;
+
 use ratatui::layout::Rect;
 
 pub use layout::{AbcLayout, layout};

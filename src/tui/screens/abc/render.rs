@@ -263,7 +263,21 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             format!("[{k}]{lock} {words}")
         })
         .collect();
-    wrapped(buf, lay.recipe, &recipe.join("  "), theme.title());
+    // Each setting stays whole on its row, so a key never ends a row without its words; when
+    // whole settings do not fit the rows there are, they flow on instead, so none is lost.
+    let rows = pack(&recipe, lay.recipe.width as usize);
+    if rows.len() <= lay.recipe.height as usize {
+        for (i, row) in rows.iter().enumerate() {
+            let r = Rect {
+                y: lay.recipe.y + i as u16,
+                height: 1,
+                ..lay.recipe
+            };
+            line(buf, r, row, theme.title());
+        }
+    } else {
+        wrapped(buf, lay.recipe, &recipe.join("  "), theme.title());
+    }
     if let Some(log) = lay.log {
         s.view.render_log(&s.trace, parting, lang, theme, log, buf);
     }
@@ -289,5 +303,34 @@ fn compare_words(s: &AbcState, _other: &Trace, lang: Lang) -> String {
                 lab(s.last.why_same(), lang)
             )
         }
+    }
+}
+
+/// Packs items into rows of at most `width` columns, two spaces apart, an item never split
+/// (one wider than a row gets a row to itself and is cut there).
+fn pack(items: &[String], width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    for item in items {
+        match rows.last_mut() {
+            Some(row) if crate::text::width(row) + 2 + crate::text::width(item) <= width => {
+                row.push_str("  ");
+                row.push_str(item);
+            }
+            _ => rows.push(item.clone()),
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod pack_tests {
+    #[test]
+    fn items_stay_whole() {
+        let items: Vec<String> = ["[a] one", "[b] two", "[c] three"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(super::pack(&items, 16), ["[a] one  [b] two", "[c] three"]);
+        assert_eq!(super::pack(&items, 5), ["[a] one", "[b] two", "[c] three"]);
     }
 }
