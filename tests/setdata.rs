@@ -317,3 +317,40 @@ fn the_same_input_gives_the_same_trace() {
     let p = params("setdata-any-version");
     assert_eq!(abc::run(&p), abc::run(&p));
 }
+
+/// The queue families' scenario files refuse the A/B/C-only faults with the file, line, column
+/// and key, and exit 2, instead of accepting a fault that would do nothing.
+#[test]
+fn rwlock_and_semaphore_files_refuse_faults_they_cannot_act_out() {
+    let dir = tempfile::tempdir().unwrap();
+    for (family, params) in [
+        ("semaphore", "clients = 4\npermits = 3"),
+        ("rwlock", "roles = \"rrwr\""),
+    ] {
+        for (kind, fields) in [
+            ("give_up", "client = \"B\"\nat = 1"),
+            ("drop_create_response", "client = \"B\""),
+            ("delete_between", "owner = \"A\"\nreader = \"B\""),
+        ] {
+            let text = format!(
+                "family = \"{family}\"\n\n[about]\nzh = \"x\"\nen = \"x\"\n\n[params]\n{params}\n\n[[faults]]\nkind = \"{kind}\"\n{fields}\n"
+            );
+            let path = dir.path().join(format!("{family}-{kind}.toml"));
+            std::fs::write(&path, &text).unwrap();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
+                .args(["sim", "run"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{family} {kind}: {err}");
+            // `kind = "..."` is on the line after `[[faults]]`; its value starts at column 8.
+            let line = text.lines().position(|l| l.starts_with("kind")).unwrap() + 1;
+            let place = format!(
+                "{}:{line}:8: `kind`: `{kind}` is an A/B/C fault",
+                path.display()
+            );
+            assert!(err.contains(&place), "{family} {kind}: {err}");
+        }
+    }
+}
