@@ -354,3 +354,19 @@ fn rwlock_and_semaphore_files_refuse_faults_they_cannot_act_out() {
         }
     }
 }
+
+#[test]
+fn the_text_export_shows_the_refused_write_in_both_languages() {
+    let p = preset::find("setdata-conditional").unwrap();
+    let t = locklab::engine::run(&p.params);
+    let en = locklab::export::text::report(&p.name, None, &p.params, &t, Lang::En);
+    assert!(
+        en.contains("9.05 s  A setData(8) -> BadVersion, node at v9"),
+        "{en}"
+    );
+    let zh = locklab::export::text::report(&p.name, None, &p.params, &t, Lang::Zh);
+    assert!(
+        zh.contains("A setData(8) → BadVersion，节点已是 v9"),
+        "{zh}"
+    );
+}

@@ -80,11 +80,11 @@ pub fn rows(trace: &Trace, lang: Lang) -> Vec<Row> {
             ),
             DataOutcome::BadVersion { current } => pick(
                 format!(
-                    "{who} setData（期望 {}）→ BadVersion，节点已是 v{current}",
+                    "{who} setData({}) → BadVersion，节点已是 v{current}",
                     w.expected
                 ),
                 format!(
-                    "{who} setData (expected {}) -> BadVersion, the node is at v{current}",
+                    "{who} setData({}) -> BadVersion, node at v{current}",
                     w.expected
                 ),
             ),
