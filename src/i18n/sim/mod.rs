@@ -8,6 +8,7 @@ use crate::engine::trace::{SpanState, Trace, Verdict};
 use crate::engine::zk::tree::{NodeId, Watched};
 
 use super::Lang;
+mod data;
 mod describe;
 mod params;
 mod rows;
