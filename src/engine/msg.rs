@@ -38,6 +38,12 @@ pub enum ZkOp {
     },
     /// End the session: the service deletes its ephemeral nodes at once.
     Close,
+    /// Open a new session after the handle's old one expired, as a client library that retries
+    /// a failed call on a fresh session does (Curator's retry loop). Nothing of the old session
+    /// carries over: not its nodes, not its watches, not its lock.
+    NewSession {
+        requested_ms: crate::engine::time::Millis,
+    },
 }
 
 impl ZkOp {
@@ -99,6 +105,11 @@ pub enum ZkResult {
     Connected,
     /// The session is gone; every later call on this handle fails the same way.
     SessionExpired,
+    /// A new session for a handle whose old one expired.
+    SessionOpened {
+        session: SessionId,
+        timeout_ms: crate::engine::time::Millis,
+    },
 }
 
 /// A job's or task's state in its row.

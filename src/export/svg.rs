@@ -375,6 +375,8 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
                 lang.pick("被拒的陈旧写入", "stale writes rejected"),
                 m.stale_writes_rejected
             ));
+            // The data node's reads and writes, one line each, when the run has one.
+            lines.extend(crate::export::data_node::lines(trace, lang));
         }
         Metrics::Herd(_) => {}
         _ => lines.extend(family_lines(trace, lang)),

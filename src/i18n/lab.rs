@@ -98,6 +98,16 @@ pub enum Lab {
     WakeupsHidden,
     OutcomeHidden,
     Resource,
+    TokenCzxid,
+    TokenSequence,
+    KeyToken,
+    WhyToken,
+    DataUnconditional,
+    DataConditional,
+    KeyDataWrite,
+    WhyDataWrite,
+    /// The data node's heading in the service panel: path, version, counter.
+    DataNode,
 }
 
 /// The words for `t` in `lang`; a `{}` is a place for a number or a name.
@@ -253,6 +263,30 @@ pub fn lab(t: Lab, lang: Lang) -> &'static str {
             "(shown once the whole run is revealed)",
         ),
         Resource => ("资源", "resource"),
+        TokenCzxid => ("令牌取 czxid", "token: czxid"),
+        TokenSequence => ("令牌取序号", "token: sequence number"),
+        KeyToken => (
+            "令牌来源：czxid/序号",
+            "token source: czxid / sequence number",
+        ),
+        WhyToken => (
+            "令牌来源只在序号重新开始（目录被删后重建、序号回绕）时才有区别。",
+            "Where the token comes from only matters once the sequence numbers start again (a re-created directory, a wrap).",
+        ),
+        DataUnconditional => ("setData 版本 -1", "setData version -1"),
+        DataConditional => ("setData 带读到的版本", "setData with the version read"),
+        KeyDataWrite => (
+            "数据写入：版本 -1/读到的版本",
+            "data write: version -1 / the version read",
+        ),
+        WhyDataWrite => (
+            "期望版本只在读过之后有别人写过时才有区别。",
+            "The expected version only matters when someone else wrote after the holder's read.",
+        ),
+        DataNode => (
+            "数据节点 {}：版本 {}，计数 {}",
+            "Data node {}: version {}, counter {}",
+        ),
         DiscSuspend => ("断连时挂起", "on disconnect: suspend"),
         DiscCarryOn => ("断连时照做", "on disconnect: carry on"),
         TimeoutDelete => ("超时删节点", "timeout: delete node"),
@@ -331,6 +365,14 @@ fn seq(trace: &Trace, n: crate::engine::zk::tree::NodeId) -> String {
     trace.seq(n)
 }
 
+/// The data node's path, when `node` is the data node an A/B/C run protects.
+fn data_path(trace: &Trace, node: crate::engine::zk::tree::NodeId) -> Option<&'static str> {
+    let data = crate::engine::families::abc::metrics(trace)?
+        .data
+        .as_ref()?;
+    (!trace.nodes.iter().any(|n| n.id == node)).then_some(data.path)
+}
+
 /// A message in a few words, for the sequence chart's arrows.
 pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
@@ -341,10 +383,15 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             ZkOp::GetChildren { watch: w, .. } => format!("getChildren{}", watch(*w)),
             ZkOp::Exists { node, watch: w } => format!("exists {}{}", seq(trace, *node), watch(*w)),
             ZkOp::Delete { node, .. } => format!("delete {}", seq(trace, *node)),
-            ZkOp::SetData { node, .. } => format!("setData {}", seq(trace, *node)),
-            ZkOp::GetData { node, watch: w } => {
-                format!("getData {}{}", seq(trace, *node), watch(*w))
-            }
+            ZkOp::SetData { node, version, .. } => match data_path(trace, *node) {
+                Some(path) => format!("setData {path} v{version}"),
+                None => format!("setData {}", seq(trace, *node)),
+            },
+            ZkOp::GetData { node, watch: w } => match data_path(trace, *node) {
+                Some(path) => format!("getData {path}{}", watch(*w)),
+                None => format!("getData {}{}", seq(trace, *node), watch(*w)),
+            },
+            ZkOp::NewSession { .. } => lang.pick("新建会话", "new session").into(),
             ZkOp::Ping => "ping".into(),
             ZkOp::Connect { watches, .. } => {
                 if zh {
@@ -378,6 +425,7 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             ZkResult::Pong => "pong".into(),
             ZkResult::Connected => lang.pick("已重连", "connected").into(),
             ZkResult::SessionExpired => lang.pick("会话已过期", "session expired").into(),
+            ZkResult::SessionOpened { .. } => lang.pick("新会话已建立", "new session").into(),
         },
         Msg::ZkWatch { event, target, .. } => {
             let what = match target {

@@ -176,6 +176,9 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
             stale_writes_accepted: stale_accepted,
             stale_writes_rejected: stale_rejected,
             current_writes_refused,
+            // The live lab refuses data-node presets before a run (`unsupported`).
+            lost_updates: None,
+            data: None,
             violations,
         }),
         invariants: g.checks,

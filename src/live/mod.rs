@@ -26,6 +26,11 @@ pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str>
     if p.faults.iter().any(|f| matches!(f, Fault::GiveUp { .. })) {
         return Some("an acquire that gives up (give_up) is not run live");
     }
+    if p.data_write != crate::engine::params::DataWrite::Off {
+        return Some(
+            "holders that update a data node (data_write) are not run live: the live client neither reads nor sets one",
+        );
+    }
     if p.container_check_ms.is_some() {
         return Some("a container lock directory (container_check) is not run live");
     }

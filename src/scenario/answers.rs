@@ -52,6 +52,20 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         (Metrics::Abc(m), Ask::DuplicateNodes) => m.duplicate_nodes.to_string(),
         (Metrics::Abc(m), Ask::StaleWritesAccepted) => m.stale_writes_accepted.to_string(),
         (Metrics::Abc(m), Ask::StaleWritesRejected) => m.stale_writes_rejected.to_string(),
+        (Metrics::Abc(m), Ask::LostUpdates) => m.lost_updates.map_or_else(
+            || lang.pick("没有数据节点", "no data node").to_string(),
+            |n| n.to_string(),
+        ),
+        (Metrics::Abc(m), Ask::DataAt) => match &m.data {
+            Some(d) => {
+                let (version, value) = d.at(at);
+                match lang {
+                    Lang::Zh => format!("版本 {version}，计数 {value}"),
+                    Lang::En => format!("version {version}, counter {value}"),
+                }
+            }
+            None => lang.pick("没有数据节点", "no data node").to_string(),
+        },
         (Metrics::Abc(m), Ask::WakeupsPerRelease) => {
             let v: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
             format!("[{}]", v.join(", "))

@@ -19,9 +19,26 @@ pub(super) fn queue_faults(
 ) -> Result<Vec<Fault>, Refused> {
     faults
         .iter()
-        .map(|f| fault(f, duration_ms, &QUEUE_NAMES[..clients]))
+        .map(|f| {
+            // These three are A/B/C stories the queue families' clients do not act out: refused,
+            // rather than accepted and silently doing nothing.
+            let kind = f.get_ref().kind.get_ref().as_str();
+            if QUEUE_UNSUPPORTED_FAULTS.contains(&kind) {
+                return Err(refuse(
+                    f.get_ref().kind.span(),
+                    Some("kind"),
+                    format!(
+                        "`{kind}` is an A/B/C fault; read-write locks and semaphores take: freeze, disconnect, crash"
+                    ),
+                ));
+            }
+            fault(f, duration_ms, &QUEUE_NAMES[..clients])
+        })
         .collect()
 }
+
+/// Fault kinds only the A/B/C queue carries out.
+const QUEUE_UNSUPPORTED_FAULTS: [&str; 3] = ["drop_create_response", "delete_between", "give_up"];
 
 pub(super) fn fault(
     f: &Spanned<RawFault>,

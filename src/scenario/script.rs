@@ -57,10 +57,14 @@ pub enum Ask {
     MaxWaitMs,
     /// The IDs issued at the step's time, with their fields.
     IdsAt,
+    /// Updates of the data node an applied write wiped out.
+    LostUpdates,
+    /// The data node's version and counter at the step's time.
+    DataAt,
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 34] = [
+    pub const ALL: [(&'static str, Ask); 36] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -95,6 +99,8 @@ impl Ask {
         ("duplicate_ids", Ask::DuplicateIds),
         ("max_wait_ms", Ask::MaxWaitMs),
         ("ids_at", Ask::IdsAt),
+        ("lost_updates", Ask::LostUpdates),
+        ("data_at", Ask::DataAt),
     ];
 
     pub fn parse(s: &str) -> Option<Ask> {
@@ -123,9 +129,11 @@ impl Ask {
             | Ask::CancelOutcome
             | Ask::TasksWaiting => &[Family::Tasks],
             Ask::StaleWritesAccepted => &[Family::Abc, Family::Redlock],
-            Ask::DuplicateNodes | Ask::StaleWritesRejected | Ask::WakeupsPerRelease => {
-                &[Family::Abc]
-            }
+            Ask::DuplicateNodes
+            | Ask::StaleWritesRejected
+            | Ask::WakeupsPerRelease
+            | Ask::LostUpdates
+            | Ask::DataAt => &[Family::Abc],
             Ask::ValidityMs | Ask::KeysAt | Ask::ForeignDeletes => &[Family::Redlock],
             Ask::IdsIssued | Ask::DuplicateIds | Ask::MaxWaitMs | Ask::IdsAt => {
                 &[Family::Snowflake]
@@ -138,7 +146,13 @@ impl Ask {
     pub fn needs_time(self) -> bool {
         matches!(
             self,
-            Ask::HolderAt | Ask::ValueAt | Ask::HoldersAt | Ask::ClaimAt | Ask::KeysAt | Ask::IdsAt
+            Ask::HolderAt
+                | Ask::ValueAt
+                | Ask::HoldersAt
+                | Ask::ClaimAt
+                | Ask::KeysAt
+                | Ask::IdsAt
+                | Ask::DataAt
         )
     }
 }

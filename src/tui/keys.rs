@@ -284,6 +284,18 @@ const ABC: &[Binding] = &[
         L(Lab::KeyOnTimeout),
         Msg::Variant(Variant::OnTimeout),
     ),
+    b(
+        &[Ch('o')],
+        "o",
+        L(Lab::KeyToken),
+        Msg::Variant(Variant::Token),
+    ),
+    b(
+        &[Ch('u')],
+        "u",
+        L(Lab::KeyDataWrite),
+        Msg::Variant(Variant::DataWrite),
+    ),
 ];
 
 const HERD: &[Binding] = &[

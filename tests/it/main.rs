@@ -36,6 +36,7 @@ mod properties;
 mod queue_families;
 mod quiz_session;
 mod redlock_family;
+mod setdata;
 mod snowflake_family;
 mod tasks;
 mod tui_pty;

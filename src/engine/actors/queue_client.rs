@@ -164,7 +164,7 @@ impl QueueClient {
                 }
                 // A read or check lost to a dropped connection is redone once it is back; a
                 // create lost that way is left to the lock family, which teaches it.
-                LibEvent::Lost { .. } | LibEvent::Disconnected => {}
+                LibEvent::Lost { .. } | LibEvent::Disconnected | LibEvent::NewSession => {}
                 LibEvent::Reconnected => {
                     if matches!(self.step, QStep::Reading | QStep::Checking(_)) {
                         self.read(cx);

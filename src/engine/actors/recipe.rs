@@ -75,6 +75,28 @@ pub enum TokenSource {
     Sequence,
 }
 
+/// How a holder updates the data node the lock protects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataWrite {
+    /// No data node: the holder writes the protected resource with its token.
+    Off,
+    /// `setData` with version -1: the service skips the version check.
+    Unconditional,
+    /// `setData` with the version the holder read: the service refuses it if anyone wrote since.
+    Conditional,
+}
+
+impl DataWrite {
+    /// The expected version a holder that read `read` sends.
+    pub fn expected(self, read: i32) -> i32 {
+        match self {
+            DataWrite::Conditional => read,
+            _ => -1,
+        }
+    }
+}
+
 /// The recipe's options and timings, fixed for a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Recipe {

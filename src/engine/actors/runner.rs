@@ -186,7 +186,7 @@ impl Runner {
                         self.step = RStep::Lost;
                     }
                 }
-                LibEvent::Lost { .. } | LibEvent::Disconnected => {}
+                LibEvent::Lost { .. } | LibEvent::Disconnected | LibEvent::NewSession => {}
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::engine::time::{Millis, from_secs};
 use crate::engine::world::schedule::Scheduled;
 
 pub use crate::engine::actors::recipe::{
-    OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
+    DataWrite, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
 };
 
 /// A fault the A/B/C scenario can schedule. Clients are named `A`, `B`, `C`.
@@ -84,6 +84,11 @@ pub struct AbcParams {
     /// The lock directory is a container node the service deletes when it finds it empty,
     /// checking this often (`None`: an ordinary persistent directory).
     pub container_check_ms: Option<Millis>,
+    /// Whether holders update a data node the lock protects, and how: each reads it after its
+    /// grant and sets it `write_after` later instead of writing the resource.
+    pub data_write: DataWrite,
+    /// The data node's version when the run starts (0 to 1,000,000).
+    pub data_version: i32,
     pub faults: Vec<Fault>,
     /// Seeds the GUIDs the clients put in their node names.
     pub seed: u64,
@@ -181,12 +186,17 @@ impl Default for AbcParams {
             first_zxid: 100,
             on_timeout: OnTimeout::DeleteNode,
             container_check_ms: None,
+            data_write: DataWrite::Off,
+            data_version: 8,
             faults: Vec::new(),
             seed: 1,
             schedule: Vec::new(),
         }
     }
 }
+
+/// The largest starting version a scenario may give the data node.
+pub const MAX_DATA_VERSION: i32 = 1_000_000;
 
 impl AbcParams {
     pub fn spec(key: &str) -> Option<&'static NumSpec> {
@@ -210,6 +220,8 @@ impl AbcParams {
                 "first_zxid",
                 "on_timeout",
                 "container_check",
+                "data_write",
+                "data_version",
                 "seed",
                 "faults",
             ])

@@ -244,6 +244,25 @@ pub enum EventKind {
     WriteSent {
         token: u64,
     },
+    /// A holder read the data node the lock protects.
+    DataRead {
+        version: i32,
+        value: u64,
+    },
+    /// A holder sent `setData` on the data node with this expected version (-1: any).
+    DataWriteSent {
+        expected: i32,
+        value: u64,
+    },
+    /// The service applied or refused a `setData` on the data node.
+    DataSet {
+        writer: ActorId,
+        expected: i32,
+        outcome: super::data::DataOutcome,
+        value: u64,
+    },
+    /// The holder's `setData` came back BadVersion: it re-reads and stops instead of writing.
+    DataWriteRefused,
     WriteAbandoned,
     WriteDeferred,
     WriteArrived {

@@ -81,6 +81,8 @@ pub mod invariant {
     pub const TOKENS_NON_DECREASING: &str = "tokens_non_decreasing";
     pub const NO_ORPHAN_NODE: &str = "no_orphan_node";
     pub const NOBODY_STUCK: &str = "nobody_stuck";
+    /// Checked only when holders update a data node.
+    pub const NO_LOST_UPDATE: &str = "no_lost_update";
     // sometimes
     pub const HOLDER_RELEASED: &str = "holder_released";
     pub const WAITER_WOKEN: &str = "waiter_woken";
@@ -194,6 +196,13 @@ pub struct AbcMetrics {
     /// Writes the resource refused from a client that did hold the lock (its token was not
     /// newer, as when a re-created directory restarts the sequence numbers).
     pub current_writes_refused: u32,
+    /// With a data node: applied `setData`s that wiped out an update another holder made after
+    /// the writer's read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lost_updates: Option<u32>,
+    /// The data node's reads and writes, when the run has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<super::data::DataFacts>,
     pub violations: Vec<String>,
 }
 

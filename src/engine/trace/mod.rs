@@ -7,6 +7,7 @@
 //! that matter (danger, blind), the key moments and the named invariant results. A view reads
 //! these; it never parses a string and never works out a protocol fact itself.
 
+pub mod data;
 pub mod event;
 pub mod lane;
 mod metrics;

@@ -26,6 +26,8 @@ pub enum ConnState {
     /// The connection is known to be lost; a reconnect is on its way or due.
     Reconnecting,
     Expired,
+    /// The old session expired and a new one has been asked for.
+    Opening,
     Closed,
 }
 
@@ -49,6 +51,8 @@ pub enum LibEvent {
     Disconnected,
     Reconnected,
     Expired,
+    /// A new session replaced the expired one.
+    NewSession,
 }
 
 /// Why a request could not be sent.
@@ -83,7 +87,7 @@ fn request_of(op: &ZkOp) -> Option<Request> {
         ZkOp::SetData { .. } => Request::SetData,
         ZkOp::GetData { .. } => Request::GetData,
         ZkOp::Close => Request::Close,
-        ZkOp::Ping | ZkOp::Connect { .. } => return None,
+        ZkOp::Ping | ZkOp::Connect { .. } | ZkOp::NewSession { .. } => return None,
     })
 }
 
@@ -129,6 +133,8 @@ impl ZkConn {
         match self.state {
             ConnState::Connected => {}
             ConnState::Expired | ConnState::Closed => return Err(NotSent::SessionExpired),
+            // Waiting for the new session reads the same to a caller as a broken connection.
+            ConnState::Opening => return Err(NotSent::ConnectionLoss),
             ConnState::Reconnecting => {
                 if let Some(request) = request_of(&op) {
                     cx.event(EventKind::ConnectionLoss { request });
@@ -174,9 +180,52 @@ impl ZkConn {
         }
     }
 
+    /// Asks the service for a new session in place of the expired one. Only a call that retries
+    /// on expiry does this; the lock recipe never does.
+    pub fn open_new_session(&mut self, cx: &mut Cx) {
+        if self.state != ConnState::Expired {
+            return;
+        }
+        self.state = ConnState::Opening;
+        let xid = self.next_xid;
+        self.next_xid += 1;
+        cx.send(
+            self.service,
+            Msg::ZkRequest {
+                session: self.session,
+                xid,
+                op: ZkOp::NewSession {
+                    requested_ms: self.timeout_ms,
+                },
+            },
+        );
+    }
+
     /// A message from the service.
     pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx, out: &mut Vec<LibEvent>) {
         if matches!(self.state, ConnState::Closed | ConnState::Expired) {
+            return;
+        }
+        if self.state == ConnState::Opening {
+            // Everything still addressed to the old session is moot.
+            if let Msg::ZkReply {
+                zxid,
+                result:
+                    ZkResult::SessionOpened {
+                        session,
+                        timeout_ms,
+                    },
+                ..
+            } = msg
+            {
+                self.session = session;
+                self.timeout_ms = timeout_ms;
+                self.last_zxid = self.last_zxid.max(zxid);
+                self.state = ConnState::Connected;
+                self.start(timeout_ms, cx);
+                self.last_heard_ms = cx.now;
+                out.push(LibEvent::NewSession);
+            }
             return;
         }
         self.last_heard_ms = cx.now;

@@ -6,10 +6,11 @@
 //! Expiry is checked on tick boundaries, as ZooKeeper's session tracker does, so a session last
 //! heard at `t` expires at the first tick boundary after `t + timeout`.
 
-use super::tree::{Fired, SessionId, Tree, TreeError, Watched};
+use super::tree::{Fired, NodeId, SessionId, Tree, TreeError, Watched};
 use crate::engine::msg::{ChildName, Msg, Stat, Timer, ZkOp, ZkResult};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
+use crate::engine::trace::data::DataOutcome;
 use crate::engine::world::{ActorId, Cx};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -20,6 +21,8 @@ pub struct ZkService {
     pub owners: Vec<ActorId>,
     /// How often the container manager looks for empty container directories.
     pub container_check_ms: Option<Millis>,
+    /// A data node whose every `setData` the service reports in the trace, with its outcome.
+    pub reported_data: Option<NodeId>,
 }
 
 /// The session timeout a server with this tick grants for a requested one.
@@ -34,6 +37,7 @@ impl ZkService {
             tick_ms: tick_ms.max(1),
             owners: Vec::new(),
             container_check_ms: None,
+            reported_data: None,
         }
     }
 
@@ -108,6 +112,21 @@ impl ZkService {
         let Msg::ZkRequest { session, xid, op } = msg else {
             return;
         };
+        if let ZkOp::NewSession { requested_ms } = op {
+            let (session, timeout_ms) = self.open_session(from, requested_ms);
+            let at = self.expiry_after(session, cx.now);
+            cx.set_timer_at(Timer::SessionExpiry(session), at);
+            self.reply(
+                from,
+                xid,
+                ZkResult::SessionOpened {
+                    session,
+                    timeout_ms,
+                },
+                cx,
+            );
+            return;
+        }
         if !self.tree.is_live(session) {
             self.reply(from, xid, ZkResult::SessionExpired, cx);
             return;
@@ -190,12 +209,29 @@ impl ZkService {
                 node,
                 version,
                 data,
-            } => match self.tree.set_data(node, version, data, &mut fired) {
-                Ok(version) => ZkResult::Set { version },
-                Err(TreeError::BadVersion) => ZkResult::BadVersion,
-                Err(_) => ZkResult::NoNode,
-            },
+            } => {
+                let result = match self.tree.set_data(node, version, data, &mut fired) {
+                    Ok(version) => ZkResult::Set { version },
+                    Err(TreeError::BadVersion) => ZkResult::BadVersion,
+                    Err(_) => ZkResult::NoNode,
+                };
+                if self.reported_data == Some(node) {
+                    let n = self.tree.node(node);
+                    cx.event(EventKind::DataSet {
+                        writer: from,
+                        expected: version,
+                        outcome: match result {
+                            ZkResult::Set { version } => DataOutcome::Set { version },
+                            _ => DataOutcome::BadVersion { current: n.version },
+                        },
+                        value: n.data,
+                    });
+                }
+                result
+            }
             ZkOp::Ping => ZkResult::Pong,
+            // Answered above, before the session check.
+            ZkOp::NewSession { .. } => return,
             ZkOp::Connect { last_zxid, watches } => {
                 // The reply goes first; the watches it re-arms fire right after it.
                 self.reply(from, xid, ZkResult::Connected, cx);

@@ -77,6 +77,9 @@ pub(super) fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
         ("stale_writes_accepted", m.stale_writes_accepted.to_string()),
         ("stale_writes_rejected", m.stale_writes_rejected.to_string()),
     ];
+    if let Some(lost) = m.lost_updates {
+        rows.push(("lost_updates", lost.to_string()));
+    }
     // Shown only when it happened: a current holder refused is the rare, surprising case.
     if m.current_writes_refused > 0 {
         rows.push((

@@ -180,6 +180,13 @@ pub fn report_at(
         let line = format!("  {} {}", key("exercised", lang), seen.join(sep));
         out.push_str(&crate::text::wrap_indent(&line, 100, 25));
     }
+    let data = super::data_node::lines(trace, lang);
+    if !data.is_empty() {
+        out.push('\n');
+        for line in data {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
     if trace.family != Family::Herd {
         let _ = writeln!(out, "\n{}", lang.pick("事件", "Events"));
         let mut skipped = 0;

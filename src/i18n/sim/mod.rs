@@ -8,6 +8,7 @@ use crate::engine::trace::{SpanState, Trace, Verdict};
 use crate::engine::zk::tree::{NodeId, Watched};
 
 use super::Lang;
+mod data;
 mod describe;
 mod params;
 mod rows;
@@ -264,6 +265,7 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
         TOKENS_NON_DECREASING => ("令牌不回退", "tokens non-decreasing"),
         NO_ORPHAN_NODE => ("无孤儿节点", "no orphan node"),
         NOBODY_STUCK => ("无人卡死", "nobody stuck"),
+        NO_LOST_UPDATE => ("没有更新丢失", "no lost update"),
         HOLDER_RELEASED => ("有持锁者释放", "a holder released"),
         WAITER_WOKEN => ("有等待者被唤醒", "a waiter was woken"),
         STALE_WRITE_ARRIVED => ("有陈旧写入到达", "a stale write arrived"),

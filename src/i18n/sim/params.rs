@@ -50,6 +50,7 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "stale_writes_accepted" => "被接受的陈旧写入",
         "stale_writes_rejected" => "被拒的陈旧写入",
         "current_writes_refused" => "被拒的合法写入",
+        "lost_updates" => "丢失的更新",
         "violations" => "被违反的不变量",
         "total_notifications" => "通知总数",
         "wasted_wakeups" => "无效唤醒",

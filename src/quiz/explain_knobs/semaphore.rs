@@ -1,6 +1,6 @@
 //! A semaphore's run: permits, who entered at which place, and the most inside at once.
 
-use super::{Crowd, clients, count, crowd, held, join, most_sentence, s, starts};
+use super::{Crowd, clients, count, crowd, join, most_sentence, s, starts};
 use crate::engine::params::SemaphoreParams;
 use crate::engine::trace::event::Admission;
 use crate::engine::trace::{EventKind, QueueMetrics, Trace, invariant};
@@ -95,6 +95,7 @@ fn entries(trace: &Trace, lang: Lang) -> String {
         .iter()
         .filter_map(|e| {
             let EventKind::Admitted {
+                node,
                 how: Admission::Permit { place, permits },
                 ..
             } = e.kind
@@ -102,7 +103,9 @@ fn entries(trace: &Trace, lang: Lang) -> String {
                 return None;
             };
             let who = trace.name(e.actor);
-            let to = held(trace, who).map_or(trace.end_ms, |h| h.1);
+            // The permit is the node: it ends when the service deletes the node (a release, or
+            // the session's expiry after a crash), not when the holder's lane stops.
+            let to = permit_end(trace, node, e.at_ms);
             let from = s(e.at_ms);
             let span = match (to >= trace.end_ms, lang) {
                 (false, Lang::Zh) => format!("从 {from} 秒到 {} 秒", s(to)),
@@ -125,6 +128,17 @@ fn entries(trace: &Trace, lang: Lang) -> String {
     }
 }
 
+/// When the service deleted the node that held a permit from `from`, else the run's end.
+fn permit_end(trace: &Trace, node: crate::engine::zk::tree::NodeId, from: u64) -> u64 {
+    trace
+        .events
+        .iter()
+        .find(|d| {
+            d.at_ms >= from && matches!(d.kind, EventKind::NodeDeleted { node: n, .. } if n == node)
+        })
+        .map_or(trace.end_ms, |d| d.at_ms)
+}
+
 /// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
 fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
@@ -135,4 +149,36 @@ fn ordinal(n: u32) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Params;
+
+    fn preset_run(name: &str) -> (SemaphoreParams, QueueMetrics, Trace) {
+        let p = crate::scenario::find(name).expect("the preset ships");
+        let Params::Semaphore(params) = &p.params else {
+            panic!("{name} is a semaphore preset");
+        };
+        let t = crate::engine::run(&p.params);
+        let Metrics::Queue(m) = &t.metrics else {
+            panic!("a queue trace");
+        };
+        (params.clone(), m.clone(), t)
+    }
+
+    use crate::engine::trace::Metrics;
+
+    #[test]
+    fn a_crashed_holders_permit_ends_at_its_session_expiry_not_at_the_crash() {
+        let (p, m, t) = preset_run("semaphore-expiry");
+        let text = semaphore(&p, &m, &t, Lang::En);
+        // B crashes at 1 s; its node 52, and with it the permit, goes at the 6 s expiry.
+        assert!(text.contains("B crashed at 1 s."), "{text}");
+        assert!(text.contains("B from 0.14 to 6 s"), "{text}");
+        assert!(!text.contains("B from 0.14 to 1 s"), "{text}");
+        let zh = semaphore(&p, &m, &t, Lang::Zh);
+        assert!(zh.contains("B 从 0.14 秒到 6 秒"), "{zh}");
+    }
 }

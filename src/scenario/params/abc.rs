@@ -5,7 +5,8 @@
 use toml::Spanned;
 
 use crate::engine::params::{
-    AbcParams, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
+    AbcParams, DataWrite, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource,
+    WatchMode,
 };
 use crate::engine::time::from_secs;
 use crate::scenario::faults::{CLIENTS, fault};
@@ -100,6 +101,29 @@ pub(super) fn abc_params(
                     ));
                 }
                 p.container_check_ms = (n > 0.0).then(|| from_secs(n));
+            }
+            "data_write" => {
+                p.data_write = choice(
+                    k,
+                    v,
+                    &[
+                        ("off", DataWrite::Off),
+                        ("unconditional", DataWrite::Unconditional),
+                        ("conditional", DataWrite::Conditional),
+                    ],
+                )?
+            }
+            "data_version" => {
+                let n = number(k, v)?;
+                let max = crate::engine::params::MAX_DATA_VERSION;
+                if n < 0.0 || n.fract() != 0.0 || n > f64::from(max) {
+                    return Err(refuse(
+                        v.span(),
+                        Some(k),
+                        format!("must be a whole number 0 to {max} (got {n})"),
+                    ));
+                }
+                p.data_version = n as i32;
             }
             "token" => {
                 p.token = choice(

@@ -7,9 +7,9 @@ use ratatui::style::Style;
 
 use super::{line, wrapped};
 use crate::content::deck::Kind;
-use crate::i18n::quiz::{self as qtext, Label};
 use crate::engine::trace::Family;
 use crate::i18n::family::{Fam, fam, family_about, family_name};
+use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
 use crate::scenario::Preset;
 use crate::tui::learn::Learning;
@@ -182,12 +182,14 @@ impl HomeState {
     }
 
     /// The list's rows and the first item shown, so the selection stays visible.
+    /// The list starts under the title row (which also carries the due line) and leaves five
+    /// rows below: the chosen entry's purpose (or a message and the purpose) and the hint.
     fn list_area(area: Rect) -> Rect {
         Rect::new(
             area.x,
-            area.y + 2,
+            area.y + 1,
             area.width,
-            area.height.saturating_sub(8),
+            area.height.saturating_sub(6),
         )
     }
 
@@ -346,8 +348,11 @@ pub fn render(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    line(buf, area, ui(Ui::HomeTitle, lang), theme.title());
-    let under = Rect::new(area.x + 2, area.y + 1, area.width.saturating_sub(2), 1);
+    let title = ui(Ui::HomeTitle, lang);
+    line(buf, area, title, theme.title());
+    // The due line shares the title's row, so the list keeps that row for one more entry.
+    let x = crate::text::width(title) as u16 + 3;
+    let under = Rect::new(area.x + x, area.y, area.width.saturating_sub(x), 1);
     line(buf, under, &due_line(ctx.learn, lang), theme.dim());
     let list = HomeState::list_area(area);
     let first = s.offset(list.height);
@@ -386,23 +391,26 @@ pub fn render(
             buf.set_stringn(ax, y, &about, (list.right() - ax) as usize, theme.dim());
         }
     }
-    // The chosen simulation's purpose in full, wrapped.
-    let detail = Rect::new(
-        area.x + 2,
-        list.bottom() + 1,
-        area.width.saturating_sub(4),
-        4,
-    );
-    // What the store said on opening (read-only, set aside ...), or why a quiz did not start.
+    // What the store said on opening (read-only, set aside ...), or why a quiz did not start,
+    // takes the first row under the list when there is one.
     let message = ctx
         .learn
         .notice
         .clone()
         .or_else(|| ctx.learn.messages(lang).into_iter().next());
+    let mut top = list.bottom();
     if let Some(m) = message {
-        let row = Rect::new(area.x + 2, list.bottom(), area.width.saturating_sub(4), 1);
+        let row = Rect::new(area.x + 2, top, area.width.saturating_sub(4), 1);
         line(buf, row, &m, theme.bad());
+        top += 1;
     }
+    // The chosen simulation's purpose in full, wrapped, down to the hint.
+    let detail = Rect::new(
+        area.x + 2,
+        top,
+        area.width.saturating_sub(4),
+        area.bottom().saturating_sub(1).saturating_sub(top),
+    );
     wrapped(buf, detail, &detail_text(s, ctx, lang), Style::new());
     let hint = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
     line(buf, hint, ui(Ui::HomeHint, lang), theme.dim());

@@ -1,6 +1,8 @@
 //! The A/B/C service panel: the lock directory's children at the cursor, in sequence order, each
 //! with its owner and whether it holds the lock, and who watches whom as arrows ("B ⇢ 17").
-//! Everything comes from the trace's snapshot at the cursor ([`Trace::service_at`]).
+//! Everything comes from the trace's snapshot at the cursor ([`Trace::service_at`]). A run whose
+//! holders update a data node adds it below: its version and counter at the cursor, and each
+//! `setData` so far with the version it expected and what the service did.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -35,8 +37,33 @@ pub fn watch_arrows(trace: &Trace, snap: &ServiceSnapshot, lang: Lang) -> Vec<St
         .collect()
 }
 
-/// The panel in one line, for a small terminal: `17 A ◀ · 18 B · B ⇢ 17`.
+/// The data node's heading at the cursor, when the run has one: "Data node /counter: version
+/// 9, counter 9".
+pub fn data_heading(trace: &Trace, at: Millis, lang: Lang) -> Option<String> {
+    let d = crate::export::data_node::facts(trace)?;
+    let (version, value) = d.at(at);
+    Some(
+        lab(Lab::DataNode, lang)
+            .replacen("{}", d.path, 1)
+            .replacen("{}", &version.to_string(), 1)
+            .replacen("{}", &value.to_string(), 1),
+    )
+}
+
+/// The panel in one line, for a small terminal: `17 A ◀ · 18 B · B ⇢ 17`, and the data node's
+/// version when the run has one.
 pub fn one_line(trace: &Trace, at: Millis, lang: Lang) -> String {
+    let lock = lock_line(trace, at, lang);
+    match crate::export::data_node::facts(trace) {
+        Some(d) => {
+            let (version, value) = d.at(at);
+            format!("{lock}   {} v{version} ({value})", d.path)
+        }
+        None => lock,
+    }
+}
+
+fn lock_line(trace: &Trace, at: Millis, lang: Lang) -> String {
     let c = lang.pick("：", ": ");
     let Some(snap) = trace.service_at(at) else {
         return format!("/lock{c}{}", lab(Lab::NotYet, lang));
@@ -149,6 +176,36 @@ impl Widget for ServicePanel<'_> {
                 return;
             }
             buf.set_stringn(area.x + 1, y, &line, w.saturating_sub(1), theme.warn());
+            y += 1;
+        }
+        self.render_data(area, y, buf);
+    }
+}
+
+impl ServicePanel<'_> {
+    /// The data node under the lock directory: its state at the cursor, then the writes so far,
+    /// the newest kept when they do not all fit. The future stays hidden.
+    fn render_data(&self, area: Rect, mut y: u16, buf: &mut Buffer) {
+        let (trace, lang, theme) = (self.trace, self.lang, self.theme);
+        let Some(heading) = data_heading(trace, self.at_ms, lang) else {
+            return;
+        };
+        if y >= area.bottom() {
+            return;
+        }
+        let w = area.width as usize;
+        buf.set_stringn(area.x, y, &heading, w, theme.title());
+        y += 1;
+        let writes: Vec<crate::export::data_node::Row> =
+            crate::export::data_node::rows(trace, lang)
+                .into_iter()
+                .filter(|r| r.write && r.at_ms <= self.at_ms)
+                .collect();
+        let room = area.bottom().saturating_sub(y) as usize;
+        for r in writes.iter().skip(writes.len().saturating_sub(room)) {
+            let style = if r.lost { theme.bad() } else { Style::new() };
+            let text = format!("{:>6} s  {}", fmt_secs(r.at_ms), r.text);
+            buf.set_stringn(area.x + 1, y, &text, w.saturating_sub(1), style);
             y += 1;
         }
     }

@@ -19,6 +19,7 @@ impl LockClient {
             token: self.token,
         });
         self.step = Step::Holding;
+        self.read_data(cx);
         cx.set_timer(Timer::WriteDue, self.recipe.write_after_ms);
         cx.set_timer(Timer::ReleaseDue, self.recipe.hold_ms);
     }
@@ -39,6 +40,10 @@ impl LockClient {
             return;
         }
         self.write_pending = false;
+        if self.has_data() {
+            self.write_data(cx);
+            return;
+        }
         self.wrote = true;
         cx.event(EventKind::WriteSent { token: self.token });
         cx.send(self.recipe.resource, Msg::Write { token: self.token });

@@ -13,7 +13,10 @@ use crate::engine::world::Cx;
 use crate::engine::zk::client::{LibEvent, NotSent, ZkConn};
 use crate::engine::zk::tree::{NodeId, Tag, Watched};
 
+mod data;
 mod holding;
+
+pub use data::DataClient;
 
 pub use super::recipe::{
     OnDisconnect, OnLoss, OnTimeout, Recipe, Recovery, Registration, TokenSource, WatchMode,
@@ -66,6 +69,8 @@ pub struct LockClient {
     revalidating: bool,
     redo: Option<Redo>,
     create_xid: u32,
+    /// The data node this client updates while it holds, if the run has one.
+    pub data: DataClient,
 }
 
 impl LockClient {
@@ -85,6 +90,7 @@ impl LockClient {
             revalidating: false,
             redo: None,
             create_xid: 0,
+            data: DataClient::default(),
         }
     }
 
@@ -192,11 +198,16 @@ impl LockClient {
                         cx.event(EventKind::Suspended);
                     }
                 }
-                LibEvent::Reconnected => self.on_reconnected(cx),
+                LibEvent::Reconnected => {
+                    self.data_resume(cx);
+                    self.on_reconnected(cx);
+                }
                 LibEvent::Expired => {
                     self.knows_expired = true;
                     self.lose(cx);
+                    self.data_expired(cx);
                 }
+                LibEvent::NewSession => self.data_resume(cx),
             }
         }
     }
@@ -300,6 +311,9 @@ impl LockClient {
     }
 
     fn on_lost(&mut self, xid: u32, request: Request, cx: &mut Cx) {
+        if self.data_lost(request) {
+            return;
+        }
         match (request, self.step) {
             (Request::Create, Step::Creating) if xid == self.create_xid => self.outcome_unknown(cx),
             (Request::GetChildren, Step::Recovering) => self.redo = Some(Redo::Recover),
@@ -313,6 +327,9 @@ impl LockClient {
     }
 
     fn on_reply(&mut self, xid: u32, request: Request, result: ZkResult, cx: &mut Cx) {
+        if self.data_reply(request, &result, cx) {
+            return;
+        }
         if self.step == Step::GaveUp {
             // A create that succeeds after the client gave up still leaves a node behind.
             if let (Request::Create, ZkResult::Created { node, .. }) = (request, result)

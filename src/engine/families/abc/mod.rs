@@ -5,12 +5,15 @@
 //! lock node's czxid), then releases by deleting its node and closing its session. Faults are
 //! planned at instants or triggered by a particular request.
 
+mod data;
 mod facts;
+
+pub use data::DATA_PATH;
 mod observer;
 
 use crate::engine::actors::lock_client::{LockClient, Recipe};
 use crate::engine::actors::{Actor, Resource};
-use crate::engine::params::{AbcParams, Fault};
+use crate::engine::params::{AbcParams, DataWrite, Fault};
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{AbcMetrics, ActorInfo, Metrics, Role, Trace};
 use crate::engine::world::run::{self, Plan, Trigger};
@@ -38,9 +41,14 @@ pub fn client_id(name: &str) -> Option<ActorId> {
 
 /// Builds the World and the fault plan for a set of parameters.
 pub fn build(p: &AbcParams) -> (World, Plan) {
-    let mut tree = Tree::new(p.first_zxid.saturating_sub(1));
+    let with_data = p.data_write != DataWrite::Off;
+    // The data node, if any, was created one transaction before the run, so the lock nodes'
+    // zxids are the same with or without it.
+    let mut tree = Tree::new(p.first_zxid.saturating_sub(1 + u64::from(with_data)));
+    let data_node = with_data.then(|| tree.add_value(data_start_value(p), p.data_version));
     tree.add_dir("/lock", p.first_sequence);
     let mut service = ZkService::new(tree, p.tick_ms);
+    service.reported_data = data_node;
     if let Some(every) = p.container_check_ms {
         service.tree.make_container(DIR);
         service.container_check_ms = Some(every);
@@ -72,11 +80,11 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
             on_timeout: p.on_timeout,
         };
         let guid = world.rng.next_u32();
-        clients.push(Actor::Lock(LockClient::new(
-            recipe,
-            ZkConn::new(SERVICE, session, granted),
-            guid,
-        )));
+        let mut lock = LockClient::new(recipe, ZkConn::new(SERVICE, session, granted), guid);
+        if let Some(node) = data_node {
+            lock = lock.with_data(p.data_write, node);
+        }
+        clients.push(Actor::Lock(lock));
     }
     world.actors = clients;
     world.actors.push(Actor::Zk(service));
@@ -119,6 +127,12 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
     (world, plan)
 }
 
+/// The data node's value when the run starts: a counter every update adds one to, so far
+/// bumped once per version.
+pub fn data_start_value(p: &AbcParams) -> u64 {
+    p.data_version.max(0) as u64
+}
+
 /// Checks that every step of the parameters' schedule can happen when its turn comes; the error
 /// is the index of the first that cannot.
 pub fn check_schedule(p: &AbcParams) -> Result<(), usize> {
@@ -138,6 +152,9 @@ pub fn run(p: &AbcParams) -> Trace {
     let (mut world, plan) = build(p);
     let mut rec = Recorder::with_capacity(192, 256);
     let mut obs = AbcObserver::new(&world);
+    if p.data_write != DataWrite::Off {
+        obs.track_data(p.data_version, data_start_value(p));
+    }
     run::run(&mut world, &plan, p.duration_ms, &mut rec, &mut obs);
     obs.finish(&world, rec, p.duration_ms)
 }

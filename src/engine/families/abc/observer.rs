@@ -1,6 +1,7 @@
 //! What the A/B/C run records after every step: lanes, the lock directory, the nodes, writes,
 //! wake-ups and the checks.
 
+use super::data::{DataLog, lost_detail};
 use super::facts::{duplicates, judge, lane_state, link_windows, snapshot};
 use super::{NAMES, RESOURCE, SERVICE, actors, client, zk};
 use crate::engine::actors::lock_client::{LockClient, Step};
@@ -34,6 +35,8 @@ pub(super) struct AbcObserver {
     snapshot_at: Option<u64>,
     /// The last holder's token, to catch a successor granted a smaller one.
     last_grant: Option<(ActorId, u64)>,
+    /// The data node's reads and writes, when holders update one.
+    data: Option<DataLog>,
 }
 
 impl AbcObserver {
@@ -65,7 +68,15 @@ impl AbcObserver {
             held: vec![false; NAMES.len()],
             snapshot_at: None,
             last_grant: None,
+            data: None,
         }
+    }
+
+    /// Records the data node's reads and writes, and checks that no update is lost.
+    pub(super) fn track_data(&mut self, initial_version: i32, initial_value: u64) {
+        self.data = Some(DataLog::new(initial_version, initial_value));
+        self.checks
+            .insert(4, InvariantReport::always(invariant::NO_LOST_UPDATE));
     }
 
     fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
@@ -99,6 +110,7 @@ impl AbcObserver {
             .filter(|c| c.first_violation_ms().is_some())
             .map(|c| c.name.to_string())
             .collect();
+        let data = self.data.map(DataLog::finish);
         rec.event(end, SERVICE, EventKind::RunEnded);
         let windows = link_windows(&rec, end);
         let moments = crate::engine::families::moments::moments(&rec, &self.writes, &self.checks);
@@ -123,6 +135,8 @@ impl AbcObserver {
                 stale_writes_accepted: stale_accepted,
                 stale_writes_rejected: stale_rejected,
                 current_writes_refused,
+                lost_updates: data.as_ref().map(|d| d.lost_updates()),
+                data,
                 violations,
             }),
             invariants: self.checks,
@@ -174,6 +188,30 @@ impl Observer for AbcObserver {
                     }
                     if granted {
                         self.last_grant = Some((who, token));
+                    }
+                }
+                &EventKind::DataRead { version, value } => {
+                    if let Some(d) = self.data.as_mut() {
+                        d.read(e.at_ms, e.actor, version, value);
+                    }
+                }
+                &EventKind::DataSet {
+                    writer,
+                    expected,
+                    outcome,
+                    value,
+                } => {
+                    if let Some(d) = self.data.as_mut() {
+                        let w = d.write(e.at_ms, writer, expected, outcome, value);
+                        if w.overwrote.is_some() {
+                            self.check(invariant::NO_LOST_UPDATE, e.at_ms, || lost_detail(&w));
+                        }
+                        // A write from a client the service no longer counts as a holder.
+                        if !invariants::service_holders(world).contains(&writer) {
+                            self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
+                                format!("{}'s stale setData arrived", NAMES[writer.0 as usize])
+                            });
+                        }
                     }
                 }
                 EventKind::WokeUp { .. } => {

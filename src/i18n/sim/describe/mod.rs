@@ -481,6 +481,9 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             format!("{who} 向资源写入，带令牌 {token}。"),
             format!("{who} writes to the resource with token {token}."),
         ),
+        DataRead { .. } | DataWriteSent { .. } | DataSet { .. } | DataWriteRefused => {
+            super::data::describe(&e.kind, &who, trace, lang)
+        }
         WriteAbandoned => pick(
             format!("{who} 已知失锁，放弃写入。"),
             format!("{who} knows it lost the lock and abandons its write."),

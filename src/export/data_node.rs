@@ -1,0 +1,109 @@
+//! The data node an A/B/C run protects, as lines of text: each read and each `setData` with its
+//! expected version and what the service did, the lost updates marked. Text and SVG share it.
+
+use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::Trace;
+use crate::engine::trace::data::{DataFacts, DataOutcome};
+use crate::i18n::Lang;
+
+/// The run's data node, if it has one.
+pub fn facts(trace: &Trace) -> Option<&DataFacts> {
+    crate::engine::families::abc::metrics(trace)?.data.as_ref()
+}
+
+/// A heading and one line per read or write, in time order.
+pub fn lines(trace: &Trace, lang: Lang) -> Vec<String> {
+    let Some(d) = facts(trace) else {
+        return Vec::new();
+    };
+    let mut out = vec![match lang {
+        Lang::Zh => format!(
+            "数据节点 {}：起始版本 {}，计数 {}（setData 括号里是期望版本）",
+            d.path, d.initial_version, d.initial_value
+        ),
+        Lang::En => format!(
+            "Data node {}: starts at version {}, counter {} (setData's expected version in brackets)",
+            d.path, d.initial_version, d.initial_value
+        ),
+    }];
+    for row in rows(trace, lang) {
+        out.push(format!("{:>7} s  {}", fmt_secs(row.at_ms), row.text));
+    }
+    out
+}
+
+/// One read or write of the data node, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub at_ms: Millis,
+    pub text: String,
+    /// A write that wiped out someone else's update.
+    pub lost: bool,
+    pub write: bool,
+}
+
+/// Every read and write of the data node, in time order.
+pub fn rows(trace: &Trace, lang: Lang) -> Vec<Row> {
+    let Some(d) = facts(trace) else {
+        return Vec::new();
+    };
+    let pick = |zh: String, en: String| if lang == Lang::Zh { zh } else { en };
+    let mut rows: Vec<Row> = d
+        .reads
+        .iter()
+        .map(|r| {
+            let who = trace.name(r.reader);
+            let text = pick(
+                format!("{who} 读到 v{}（计数 {}）", r.version, r.value),
+                format!("{who} reads v{} (counter {})", r.version, r.value),
+            );
+            Row {
+                at_ms: r.at_ms,
+                text,
+                lost: false,
+                write: false,
+            }
+        })
+        .collect();
+    for w in &d.writes {
+        let who = trace.name(w.writer);
+        let mut text = match w.outcome {
+            DataOutcome::Set { version } => pick(
+                format!(
+                    "{who} setData({}) → v{version}，计数 {}",
+                    w.expected, w.value
+                ),
+                format!(
+                    "{who} setData({}) -> v{version}, counter {}",
+                    w.expected, w.value
+                ),
+            ),
+            DataOutcome::BadVersion { current } => pick(
+                format!(
+                    "{who} setData({}) → BadVersion，节点已是 v{current}",
+                    w.expected
+                ),
+                format!(
+                    "{who} setData({}) -> BadVersion, node at v{current}",
+                    w.expected
+                ),
+            ),
+        };
+        if let Some((lost, version)) = w.overwrote {
+            let lost = trace.name(lost);
+            text.push_str(&pick(
+                format!("  ✗ 抹掉了 {lost} 的 v{version}"),
+                format!("  ✗ wipes out {lost}'s v{version}"),
+            ));
+        }
+        rows.push(Row {
+            at_ms: w.at_ms,
+            text,
+            lost: w.overwrote.is_some(),
+            write: true,
+        });
+    }
+    // Reads and writes at one instant keep the order they were recorded in.
+    rows.sort_by_key(|r| r.at_ms);
+    rows
+}

@@ -1,0 +1,140 @@
+//! Where each part of the A/B/C screen goes, on a small terminal and a wide one.
+
+use ratatui::layout::Rect;
+
+use crate::tui::widgets::lanes;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AbcLayout {
+    pub title: Rect,
+    pub about: Rect,
+    pub main: Rect,
+    pub lanes: Rect,
+    pub caption2: Option<Rect>,
+    pub lanes2: Option<Rect>,
+    pub legend: Rect,
+    /// The service panel: a block on a wide terminal, one line on a small one.
+    pub service: Rect,
+    pub event: Rect,
+    pub badges: Rect,
+    pub recipe: Rect,
+    pub log: Option<Rect>,
+    pub footer: Rect,
+}
+
+pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLayout {
+    let wide = area.width >= 120 && area.height >= 30;
+    let title = Rect {
+        height: 1.min(area.height),
+        ..area
+    };
+    let footer = Rect::new(
+        area.x,
+        area.bottom().saturating_sub(1),
+        area.width,
+        1.min(area.height),
+    );
+    let about_h: u16 = if wide {
+        2
+    } else if compare {
+        0
+    } else {
+        1
+    };
+    let legend_h: u16 = if area.height >= 30 { 2 } else { 1 };
+    // service + event + badges + recipe under the lanes.
+    let (service_h, event_h, badges_h, recipe_h) = if wide && compare {
+        (2, 5, 3, 2)
+    } else if wide {
+        (6, 3, 3, 3)
+    } else if compare {
+        (1, 1, 1, 1)
+    } else {
+        (1, 2, 2, 1)
+    };
+    let bottom_min = service_h + event_h + badges_h + recipe_h + u16::from(compare && !wide);
+    let free = area
+        .height
+        .saturating_sub(2 + about_h + legend_h + bottom_min);
+    let n = lane_count.max(1) as u16;
+    let fixed = 1 + u16::from(band);
+    let main_h = if compare {
+        let per = (free.saturating_sub(1 + 2 * fixed) / (2 * n)).clamp(1, 3);
+        (1 + lanes::height(lane_count, per, true, band)
+            + lanes::height(lane_count, per, per > 1, band))
+        .min(free)
+    } else {
+        let per = (free.saturating_sub(fixed) / n).clamp(1, if wide { 4 } else { 2 });
+        lanes::height(lane_count, per, true, band).min(free)
+    };
+    let about = Rect::new(area.x, area.y + 1, area.width, about_h);
+    let main = Rect::new(area.x, about.bottom(), area.width, main_h);
+    let (lanes, caption2, lanes2) = if compare {
+        let rest = main_h.saturating_sub(1);
+        let half = rest / 2 + rest % 2;
+        let l1 = Rect {
+            height: half,
+            ..main
+        };
+        let cap = Rect::new(area.x, l1.bottom(), area.width, 1.min(main_h));
+        let l2 = Rect::new(
+            area.x,
+            cap.bottom(),
+            area.width,
+            main.bottom().saturating_sub(cap.bottom()),
+        );
+        (l1, Some(cap), Some(l2))
+    } else {
+        (main, None, None)
+    };
+    let legend = Rect::new(
+        area.x,
+        main.bottom(),
+        area.width,
+        legend_h.min(footer.y.saturating_sub(main.bottom())),
+    );
+    let top = legend.bottom();
+    let bottom_h = footer.y.saturating_sub(top);
+    let left_w = if wide {
+        72.min(area.width / 2)
+    } else {
+        area.width
+    };
+    let mut y = top;
+    let mut take = |h: u16| {
+        let r = Rect::new(area.x, y, left_w, h.min(footer.y.saturating_sub(y)));
+        y = (y + h).min(footer.y);
+        r
+    };
+    let extra = bottom_h.saturating_sub(bottom_min);
+    // The event first, then the lock directory (which grows), the badges and the recipe.
+    let event = take(event_h + u16::from(compare && !wide));
+    let service = take(service_h + if wide { extra } else { 0 });
+    // Rows the lanes could not use go to the badges and the recipe, so neither is cut.
+    let spare = if wide { 0 } else { extra };
+    let badges = take(badges_h + spare.min(1));
+    let recipe = take(recipe_h + spare.saturating_sub(1));
+    let log = wide.then(|| {
+        Rect::new(
+            area.x + left_w + 1,
+            top,
+            area.width.saturating_sub(left_w + 1),
+            bottom_h,
+        )
+    });
+    AbcLayout {
+        title,
+        about,
+        main,
+        lanes,
+        caption2,
+        lanes2,
+        legend,
+        service,
+        event,
+        badges,
+        recipe,
+        log,
+        footer,
+    }
+}

@@ -1,0 +1,147 @@
+//! Key sequences on the A/B/C screen, rendered: compare flips what each preset teaches, and the
+//! data node's version follows the run.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::Variant;
+use crate::engine::params::{DataWrite, TokenSource};
+use crate::i18n::Lang;
+use crate::i18n::lab::{Lab, lab};
+use crate::tui::app::{App, ScreenId, draw, map_key, update};
+use crate::tui::theme::Theme;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (140, 42)];
+
+fn app(preset: &str, lang: Lang, (w, h): (u16, u16)) -> App {
+    let reader =
+        crate::tui::screens::reader::ReaderState::new(&crate::source::Source::Embedded, None);
+    let mut app = App::with_reader(
+        ScreenId::Abc,
+        Some(preset),
+        lang,
+        Theme { mono: false },
+        reader,
+    );
+    app.size = (w, h);
+    app
+}
+
+fn screen(app: &App) -> String {
+    let mut term = Terminal::new(TestBackend::new(app.size.0, app.size.1)).expect("test backend");
+    term.draw(|f| draw(f, app)).expect("draw");
+    let buf = term.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let mut skip = 0usize;
+        for x in 0..buf.area.width {
+            let cell = &buf[(x, y)];
+            if skip == 0 {
+                out.push_str(cell.symbol());
+                skip = crate::text::width(cell.symbol()).max(1);
+            }
+            skip -= 1;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    if let Some(msg) = map_key(KeyEvent::new(code, KeyModifiers::NONE), app) {
+        update(app, msg);
+    }
+}
+
+#[test]
+fn compare_on_the_recreated_directory_flips_the_token_source() {
+    for lang in [Lang::En, Lang::Zh] {
+        for size in SIZES {
+            let mut a = app("lock-dir-recreated", lang, size);
+            assert_eq!(a.abc.params.token, TokenSource::Sequence);
+            assert_eq!(a.abc.last, Variant::Token);
+            let before = screen(&a);
+            assert!(
+                before.contains("[o]"),
+                "the token key is on the recipe line:\n{before}"
+            );
+            press(&mut a, KeyCode::Char('c'));
+            let s = screen(&a);
+            let flipped = lab(Lab::TokenCzxid, lang);
+            assert!(s.contains(flipped), "{size:?} {lang:?}:\n{s}");
+            // The flipped run is the one with czxid tokens: nobody's write is refused there.
+            let other = a.abc.other.as_ref().expect("comparing");
+            let m = crate::engine::families::abc::metrics(other).unwrap();
+            assert_eq!(m.current_writes_refused, 0);
+            let m = crate::engine::families::abc::metrics(&a.abc.trace).unwrap();
+            assert_eq!(m.current_writes_refused, 2);
+            assert!(a.abc.parting.is_some());
+        }
+    }
+}
+
+#[test]
+fn the_token_key_flips_the_source_and_reruns() {
+    let mut a = app("lock-dir-recreated", Lang::En, (140, 42));
+    press(&mut a, KeyCode::Char('o'));
+    assert_eq!(a.abc.params.token, TokenSource::Czxid);
+    let s = screen(&a);
+    assert!(s.contains("[o] token: czxid"), "{s}");
+}
+
+#[test]
+fn the_data_node_and_its_versions_show_and_compare_flips_the_expected_version() {
+    for lang in [Lang::En, Lang::Zh] {
+        for size in SIZES {
+            let mut a = app("setdata-any-version", lang, size);
+            assert_eq!(a.abc.last, Variant::DataWrite);
+            press(&mut a, KeyCode::End);
+            let s = screen(&a);
+            if size.0 >= 120 {
+                let heading = lab(Lab::DataNode, lang)
+                    .replacen("{}", "/counter", 1)
+                    .replacen("{}", "11", 1)
+                    .replacen("{}", "10", 1);
+                assert!(s.contains(&heading), "{lang:?}:\n{s}");
+                assert!(s.contains("A setData(-1) "), "{lang:?}:\n{s}");
+            } else {
+                assert!(s.contains("/counter v11 (10)"), "{lang:?}:\n{s}");
+            }
+            assert!(s.contains(lab(Lab::DataUnconditional, lang)), "{s}");
+            press(&mut a, KeyCode::Char('c'));
+            let s = screen(&a);
+            assert!(
+                s.contains(lab(Lab::DataConditional, lang)),
+                "{lang:?} {size:?}:\n{s}"
+            );
+            let other = a.abc.other.as_ref().expect("comparing");
+            assert!(other.all_invariants_hold());
+        }
+    }
+}
+
+#[test]
+fn the_cursor_hides_writes_still_to_come() {
+    let mut a = app("setdata-any-version", Lang::En, (140, 42));
+    // Step to the first event after B's write and before A's.
+    while a.abc.view.tl.cursor_ms < 8_040 {
+        press(&mut a, KeyCode::Char('.'));
+    }
+    let s = screen(&a);
+    assert!(
+        s.contains("Data node /counter: version 9, counter 9"),
+        "{s}"
+    );
+    assert!(s.contains("B setData(-1) -> v9"), "{s}");
+    assert!(!s.contains("A setData(-1) -> v10"), "{s}");
+}
+
+#[test]
+fn the_data_write_key_switches_to_the_version_read() {
+    let mut a = app("setdata-any-version", Lang::En, (80, 24));
+    press(&mut a, KeyCode::Char('u'));
+    assert_eq!(a.abc.params.data_write, DataWrite::Conditional);
+    press(&mut a, KeyCode::End);
+    assert!(screen(&a).contains("/counter v10 (10)"));
+}
