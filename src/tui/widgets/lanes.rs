@@ -7,7 +7,7 @@
 //! click lands on exactly the instant the column shows.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::Widget;
 
@@ -45,6 +45,19 @@ pub fn col_of(track: Rect, (from, to): (Millis, Millis), t: Millis) -> Option<u1
     let span = (to - from).max(1);
     let i = ((t - from) as u128 * track.width as u128 / span as u128) as u16;
     Some(i.min(track.width - 1))
+}
+
+/// Two compared runs in one area: the first run's lanes, a caption row naming the second run,
+/// then the second run's lanes. The first gets the odd row.
+pub fn compare_areas(main: Rect) -> (Rect, Rect, Rect) {
+    let rest = main.height.saturating_sub(1);
+    let [first, caption, second] = Layout::vertical([
+        Constraint::Length(rest - rest / 2),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+    ])
+    .areas(main);
+    (first, caption, second)
 }
 
 /// How many rows a lanes area of `lanes` lanes needs at `per` rows per lane.

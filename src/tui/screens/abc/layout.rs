@@ -70,19 +70,7 @@ pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLa
     let about = Rect::new(area.x, area.y + 1, area.width, about_h);
     let main = Rect::new(area.x, about.bottom(), area.width, main_h);
     let (lanes, caption2, lanes2) = if compare {
-        let rest = main_h.saturating_sub(1);
-        let half = rest / 2 + rest % 2;
-        let l1 = Rect {
-            height: half,
-            ..main
-        };
-        let cap = Rect::new(area.x, l1.bottom(), area.width, 1.min(main_h));
-        let l2 = Rect::new(
-            area.x,
-            cap.bottom(),
-            area.width,
-            main.bottom().saturating_sub(cap.bottom()),
-        );
+        let (l1, cap, l2) = lanes::compare_areas(main);
         (l1, Some(cap), Some(l2))
     } else {
         (main, None, None)

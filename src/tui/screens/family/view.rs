@@ -85,16 +85,9 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
     let n = s.trace.lanes.len();
     let band = Lanes::has_band(&s.trace);
     let (lanes, caption2, lanes2, main_bottom) = if s.compare() {
-        let half = free.saturating_sub(1) / 2;
-        let l1 = Rect::new(area.x, area.y + 1, area.width, half);
-        let cap = Rect::new(area.x, l1.bottom(), area.width, 1.min(free));
-        let l2 = Rect::new(
-            area.x,
-            cap.bottom(),
-            area.width,
-            free.saturating_sub(half + 1),
-        );
-        (l1, Some(cap), Some(l2), l2.bottom())
+        let main = Rect::new(area.x, area.y + 1, area.width, free);
+        let (l1, cap, l2) = lanes::compare_areas(main);
+        (l1, Some(cap), Some(l2), main.bottom())
     } else {
         // The lanes take the rows they can use (at most four a lane); the rest goes below.
         let max_per = if wide { 4 } else { 3 };

@@ -62,18 +62,7 @@ pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
     };
     let main = Rect::new(area.x, area.y + 1, area.width, main_h);
     let (lanes, caption2, lanes2) = if compare {
-        let half = main_h.saturating_sub(1) / 2 + main_h.saturating_sub(1) % 2;
-        let l1 = Rect {
-            height: half,
-            ..main
-        };
-        let cap = Rect::new(area.x, l1.bottom(), area.width, 1.min(main_h));
-        let l2 = Rect::new(
-            area.x,
-            cap.bottom(),
-            area.width,
-            main.bottom().saturating_sub(cap.bottom()),
-        );
+        let (l1, cap, l2) = lanes::compare_areas(main);
         (l1, Some(cap), Some(l2))
     } else {
         (main, None, None)
