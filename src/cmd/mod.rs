@@ -8,6 +8,8 @@ mod explore;
 mod export;
 mod live;
 pub mod output;
+mod progress;
+mod quiz;
 mod screens;
 mod sim;
 mod study;

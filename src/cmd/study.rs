@@ -19,7 +19,7 @@ pub fn quiz(
     data_dir: Option<&Path>,
 ) -> Result<(), UserError> {
     if args.plain || !interactive() {
-        return crate::quiz::cmd::run(args, lang, source, &resolve(data_dir)?);
+        return super::quiz::run(args, lang, source, &resolve(data_dir)?);
     }
     let req = QuizRequest {
         deck: args.deck.clone(),
@@ -41,7 +41,7 @@ pub fn interview(
     data_dir: Option<&Path>,
 ) -> Result<(), UserError> {
     if args.plain || !interactive() {
-        return crate::quiz::cmd::interview(args, lang, source, &resolve(data_dir)?);
+        return super::quiz::interview(args, lang, source, &resolve(data_dir)?);
     }
     let req = QuizRequest::interview(
         args.deck.clone(),
@@ -59,7 +59,7 @@ pub fn self_test(
     data_dir: Option<&Path>,
 ) -> Result<(), UserError> {
     if args.plain || !interactive() {
-        return crate::quiz::cmd::self_test(lang, source, &resolve(data_dir)?);
+        return super::quiz::self_test(lang, source, &resolve(data_dir)?);
     }
     open(
         Start::Quiz(QuizRequest::self_test()),
@@ -75,7 +75,7 @@ pub fn progress(
     source: &Source,
     data_dir: Option<&Path>,
 ) -> Result<(), UserError> {
-    crate::progress::cmd::run(args, lang, source, &resolve(data_dir)?)
+    super::progress::run(args, lang, source, &resolve(data_dir)?)
 }
 
 /// Whether stdin and stdout are both a terminal, so the quiz can open its screen.

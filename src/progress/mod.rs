@@ -5,7 +5,6 @@
 //! writes that file's text a record at a time; [`compact`] keeps each record small; [`stats`]
 //! summarises it; [`export`] writes CSV or JSON; [`cmd`] is `locklab progress`.
 
-pub mod cmd;
 pub mod compact;
 pub mod export;
 pub mod file;

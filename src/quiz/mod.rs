@@ -4,7 +4,7 @@
 //! The core is pure: no terminal, no clock (callers pass `now`), no files; plain mode and
 //! `locklab quiz` in [`cmd`] bring in stdin, stdout and the progress store.
 
-pub mod cmd;
+pub mod clock;
 pub mod explain;
 pub mod explain_knobs;
 pub mod facts;

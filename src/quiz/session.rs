@@ -18,6 +18,9 @@ use super::score::{self, Invalid, ModelResponse};
 use super::summary::{self, Summary};
 use crate::content::deck::Kind;
 
+/// How many questions an interview asks unless told otherwise.
+pub const INTERVIEW_SIZE: usize = 3;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     /// The prompt is shown; recall waits to be revealed, the other kinds wait for an answer.

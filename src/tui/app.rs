@@ -220,7 +220,7 @@ impl App {
             learn: Learning::default(),
             quiz: None,
             quiz_only: false,
-            clock: crate::quiz::cmd::now,
+            clock: crate::quiz::clock::now,
         }
     }
 

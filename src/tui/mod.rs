@@ -234,8 +234,8 @@ pub fn run(
     if let Some((f, preset)) = lab {
         app.open_family(f, preset.as_deref());
     }
-    let now = crate::quiz::cmd::now();
-    let calendar = crate::quiz::cmd::calendar(now);
+    let now = crate::quiz::clock::now();
+    let calendar = crate::quiz::clock::calendar(now);
     app.set_learning(match &data_dir {
         Ok(dir) => learn::Learning::open(source, Some(dir), now, calendar),
         Err(e) => learn::Learning::open(source, None, now, calendar).no_dir(e.clone()),

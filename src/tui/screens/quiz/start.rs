@@ -90,7 +90,7 @@ pub fn begin(
             bank,
             req.deck.as_deref(),
             seed,
-            req.count.unwrap_or(crate::quiz::cmd::INTERVIEW_SIZE),
+            req.count.unwrap_or(crate::quiz::session::INTERVIEW_SIZE),
         ),
         SessionKind::SelfTest => Ok(select::self_test(bank)),
     };

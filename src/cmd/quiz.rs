@@ -3,43 +3,23 @@
 
 use std::path::Path;
 
-use super::item::Rounds;
-use super::plain;
-use super::sched::{Calendar, Time};
-use super::select::{self, Bank, SelectError, Selection};
-use super::session::{Session, SessionKind};
 use crate::cli::{InterviewArgs, QuizArgs};
 use crate::cmd::error::UserError;
 use crate::i18n::Lang;
 use crate::i18n::quiz::{self as text, Label};
 use crate::progress::store::Store;
+use crate::quiz::clock::{calendar, now};
+use crate::quiz::item::Rounds;
+use crate::quiz::plain;
+use crate::quiz::sched::Time;
+use crate::quiz::select::{self, Bank, SelectError, Selection};
+use crate::quiz::session::{INTERVIEW_SIZE, Session, SessionKind};
 use crate::source::Source;
-
-/// The wall clock, in Unix seconds: the only place quizzes read it.
-pub fn now() -> Time {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as Time)
-}
-
-fn failure(message: String) -> UserError {
-    UserError { message, status: 1 }
-}
-
-/// The learner's calendar at `now`: the system time zone's offset, UTC when it is unknown.
-pub fn calendar(now: Time) -> Calendar {
-    let offset = jiff::Timestamp::from_second(now)
-        .map(|t| jiff::tz::TimeZone::system().to_offset(t).seconds())
-        .unwrap_or(0);
-    Calendar {
-        utc_offset: Time::from(offset),
-    }
-}
 
 /// Opens the store in `dir`, telling the user (on stderr) anything worth knowing.
 pub fn open_store(dir: &Path, lang: Lang, bank: Option<&Bank>) -> Result<Store, UserError> {
     let mut store =
-        Store::open(dir, now()).map_err(|e| failure(text::cannot_open(dir, &e, lang)))?;
+        Store::open(dir, now()).map_err(|e| UserError::failed(text::cannot_open(dir, &e, lang)))?;
     for n in &store.notices {
         eprintln!("locklab: {}", text::notice(n, lang));
     }
@@ -49,9 +29,6 @@ pub fn open_store(dir: &Path, lang: Lang, bank: Option<&Bank>) -> Result<Store, 
     }
     Ok(store)
 }
-
-/// How many questions an interview asks unless told otherwise.
-pub const INTERVIEW_SIZE: usize = 3;
 
 fn select_error(e: SelectError, lang: Lang) -> UserError {
     match e {
@@ -68,7 +45,7 @@ fn select_error(e: SelectError, lang: Lang) -> UserError {
 }
 
 pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(failure)?;
+    let bank = Bank::load(source).map_err(UserError::failed)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let seed = args.seed.unwrap_or(start as u64);
@@ -108,7 +85,7 @@ pub fn interview(
     source: &Source,
     data_dir: &Path,
 ) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(failure)?;
+    let bank = Bank::load(source).map_err(UserError::failed)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let seed = args.seed.unwrap_or(start as u64);
@@ -140,7 +117,7 @@ pub fn interview(
 
 /// `locklab self-test --plain`: the fixed twelve recall questions, without follow-ups.
 pub fn self_test(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(failure)?;
+    let bank = Bank::load(source).map_err(UserError::failed)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let picked = select::self_test(&bank);
@@ -149,7 +126,7 @@ pub fn self_test(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), Use
         eprintln!("locklab: {e}");
     }
     if items.is_empty() {
-        return Err(failure(
+        return Err(UserError::failed(
             text::label(Label::NoSelfTestList, lang).to_string(),
         ));
     }
@@ -183,10 +160,10 @@ fn play(
             )
         });
     match result {
-        Ok(o) if o.unsaved > 0 => Err(failure(text::unsaved(o.unsaved, lang))),
+        Ok(o) if o.unsaved > 0 => Err(UserError::failed(text::unsaved(o.unsaved, lang))),
         Ok(_) => Ok(()),
         // A reader that went away ends the session; every answer was already saved.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(failure(e.to_string())),
+        Err(e) => Err(UserError::failed(e.to_string())),
     }
 }

@@ -3,21 +3,19 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use super::stats::{self, Overview};
-use super::store::read_progress;
-use super::{export, fmt_utc};
 use crate::cli::{ProgressArgs, ProgressCommand, ProgressFormat};
 use crate::cmd::error::UserError;
 use crate::cmd::output::write_stdout;
 use crate::i18n::Lang;
 use crate::i18n::quiz::{self as text, Label};
-use crate::quiz::cmd::{calendar, now, open_store};
+use crate::progress::stats::{self, Overview};
+use crate::progress::store::read_progress;
+use crate::progress::{export, fmt_utc};
+use crate::quiz::clock::{calendar, now};
+
+use super::quiz::open_store;
 use crate::quiz::select::Bank;
 use crate::source::Source;
-
-fn failure(message: String) -> UserError {
-    UserError { message, status: 1 }
-}
 
 pub fn run(
     args: &ProgressArgs,
@@ -32,17 +30,17 @@ pub fn run(
             let text = match format {
                 ProgressFormat::Csv => export::csv(store.data()),
                 ProgressFormat::Json => {
-                    export::json(store.data()).map_err(|e| failure(e.to_string()))?
+                    export::json(store.data()).map_err(|e| UserError::failed(e.to_string()))?
                 }
             };
             write_stdout(text.as_bytes())
         }
         Some(ProgressCommand::Merge { file }) => {
-            let other = read_progress(file).map_err(failure)?;
+            let other = read_progress(file).map_err(UserError::failed)?;
             let bank = Bank::load(source).ok();
             let mut store = open_store(data_dir, lang, bank.as_ref())?;
             if !store.is_writable() {
-                return Err(failure(text::label(Label::ReadOnlyNoMerge, lang).into()));
+                return Err(UserError::failed(text::label(Label::ReadOnlyNoMerge, lang)));
             }
             let added = store.data_mut().merge(&other);
             if let Some(b) = &bank {
@@ -50,7 +48,7 @@ pub fn run(
             }
             store
                 .save()
-                .map_err(|e| failure(crate::i18n::quiz::cannot_save(&e, lang)))?;
+                .map_err(|e| UserError::failed(crate::i18n::quiz::cannot_save(&e, lang)))?;
             let msg = text::merged(added, store.data().answers.len(), lang);
             write_stdout(msg.as_bytes())
         }
@@ -61,7 +59,7 @@ pub fn run(
 fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     let mut store = open_store(data_dir, lang, None)?;
     if !store.is_writable() {
-        return Err(failure(text::label(Label::ReadOnlyNoReset, lang).into()));
+        return Err(UserError::failed(text::label(Label::ReadOnlyNoReset, lang)));
     }
     if !yes {
         eprintln!(
@@ -72,7 +70,7 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
         std::io::stdin()
             .lock()
             .read_line(&mut line)
-            .map_err(|e| failure(e.to_string()))?;
+            .map_err(|e| UserError::failed(e.to_string()))?;
         if !matches!(
             line.trim().to_ascii_lowercase().as_str(),
             "yes" | "y" | "是"
@@ -82,7 +80,7 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     }
     let backup = store
         .reset(now())
-        .map_err(|e| failure(crate::i18n::quiz::cannot_save(&e, lang)))?;
+        .map_err(|e| UserError::failed(crate::i18n::quiz::cannot_save(&e, lang)))?;
     write_stdout(text::reset_done(backup.as_deref(), lang).as_bytes())
 }
 
