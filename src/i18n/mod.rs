@@ -3,10 +3,12 @@
 //! terminal screens' words follow [`Ui`].
 
 pub mod explore;
+pub mod export;
 pub mod family;
 pub mod lab;
 mod lang;
 pub mod live;
+pub mod present;
 pub mod quiz;
 pub mod redlock;
 pub mod sim;
