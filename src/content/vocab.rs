@@ -18,8 +18,10 @@ use super::lesson::Glossary;
 use crate::i18n::Lang;
 
 /// The interface's string tables, checked as they are compiled into this binary.
-pub const UI_SOURCES: [(&str, &str); 11] = [
-    ("src/i18n/mod.rs", include_str!("../i18n/mod.rs")),
+pub const UI_SOURCES: [(&str, &str); 13] = [
+    ("src/i18n/export.rs", include_str!("../i18n/export.rs")),
+    ("src/i18n/present.rs", include_str!("../i18n/present.rs")),
+    ("src/i18n/ui.rs", include_str!("../i18n/ui.rs")),
     ("src/i18n/sim/mod.rs", include_str!("../i18n/sim/mod.rs")),
     (
         "src/i18n/sim/describe/mod.rs",

@@ -5,6 +5,7 @@ use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::Trace;
 use crate::engine::trace::data::{DataFacts, DataOutcome};
 use crate::i18n::Lang;
+use crate::i18n::export as words;
 
 /// The run's data node, if it has one.
 pub fn facts(trace: &Trace) -> Option<&DataFacts> {
@@ -16,16 +17,7 @@ pub fn lines(trace: &Trace, lang: Lang) -> Vec<String> {
     let Some(d) = facts(trace) else {
         return Vec::new();
     };
-    let mut out = vec![match lang {
-        Lang::Zh => format!(
-            "数据节点 {}：起始版本 {}，计数 {}（setData 括号里是期望版本）",
-            d.path, d.initial_version, d.initial_value
-        ),
-        Lang::En => format!(
-            "Data node {}: starts at version {}, counter {} (setData's expected version in brackets)",
-            d.path, d.initial_version, d.initial_value
-        ),
-    }];
+    let mut out = vec![words::data_heading(d, lang)];
     for row in rows(trace, lang) {
         out.push(format!("{:>7} s  {}", fmt_secs(row.at_ms), row.text));
     }
@@ -47,16 +39,12 @@ pub fn rows(trace: &Trace, lang: Lang) -> Vec<Row> {
     let Some(d) = facts(trace) else {
         return Vec::new();
     };
-    let pick = |zh: String, en: String| if lang == Lang::Zh { zh } else { en };
     let mut rows: Vec<Row> = d
         .reads
         .iter()
         .map(|r| {
             let who = trace.name(r.reader);
-            let text = pick(
-                format!("{who} 读到 v{}（计数 {}）", r.version, r.value),
-                format!("{who} reads v{} (counter {})", r.version, r.value),
-            );
+            let text = words::data_read(who, r.version, r.value, lang);
             Row {
                 at_ms: r.at_ms,
                 text,
@@ -68,33 +56,16 @@ pub fn rows(trace: &Trace, lang: Lang) -> Vec<Row> {
     for w in &d.writes {
         let who = trace.name(w.writer);
         let mut text = match w.outcome {
-            DataOutcome::Set { version } => pick(
-                format!(
-                    "{who} setData({}) → v{version}，计数 {}",
-                    w.expected, w.value
-                ),
-                format!(
-                    "{who} setData({}) -> v{version}, counter {}",
-                    w.expected, w.value
-                ),
-            ),
-            DataOutcome::BadVersion { current } => pick(
-                format!(
-                    "{who} setData({}) → BadVersion，节点已是 v{current}",
-                    w.expected
-                ),
-                format!(
-                    "{who} setData({}) -> BadVersion, node at v{current}",
-                    w.expected
-                ),
-            ),
+            DataOutcome::Set { version } => {
+                words::data_set(who, w.expected, version, w.value, lang)
+            }
+            DataOutcome::BadVersion { current } => {
+                words::data_bad_version(who, w.expected, current, lang)
+            }
         };
         if let Some((lost, version)) = w.overwrote {
             let lost = trace.name(lost);
-            text.push_str(&pick(
-                format!("  ✗ 抹掉了 {lost} 的 v{version}"),
-                format!("  ✗ wipes out {lost}'s v{version}"),
-            ));
+            text.push_str(&words::data_wipes(lost, version, lang));
         }
         rows.push(Row {
             at_ms: w.at_ms,

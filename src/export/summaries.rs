@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use crate::engine::time::fmt_secs;
 use crate::engine::trace::redlock::RedlockMetrics;
 use crate::engine::trace::snowflake::SnowflakeMetrics;
 use crate::engine::trace::{Family, Metrics, Trace};
+use crate::i18n::export::{self as words, Export, export};
 use crate::i18n::{Lang, invariant_label};
 
 use super::text::key;
@@ -15,7 +15,7 @@ fn list(v: &[String], lang: Lang) -> String {
     if v.is_empty() {
         "-".into()
     } else {
-        v.join(lang.pick("、", ", "))
+        v.join(export(Export::ListSep, lang))
     }
 }
 
@@ -37,7 +37,7 @@ fn violations(v: &[String], lang: Lang) -> String {
 }
 
 fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
-    let ms = lang.pick("毫秒", "ms");
+    let ms = export(Export::Millis, lang);
     let mut out = String::new();
     let validity = match m.acquisitions.first() {
         Some(a) => format!(
@@ -71,26 +71,7 @@ fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
         ));
     }
     for a in &m.acquisitions {
-        let line = if lang == Lang::Zh {
-            format!(
-                "    {} 在 {} 秒拿到 {}，有效时间 {} 毫秒，到 {} 秒",
-                a.client,
-                fmt_secs(a.acquired_ms),
-                a.ok_nodes.join(" "),
-                a.validity_ms,
-                fmt_secs(a.valid_until_ms)
-            )
-        } else {
-            format!(
-                "    {} at {} s on {}: validity {} ms, to {} s",
-                a.client,
-                fmt_secs(a.acquired_ms),
-                a.ok_nodes.join(" "),
-                a.validity_ms,
-                fmt_secs(a.valid_until_ms)
-            )
-        };
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "    {}", words::acquisition(a, lang));
     }
     out
 }
@@ -99,19 +80,9 @@ fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
 const COLLISIONS_SHOWN: usize = 12;
 
 fn snowflake(trace: &Trace, m: &SnowflakeMetrics, lang: Lang) -> String {
-    let ms = lang.pick("毫秒", "ms");
+    let ms = export(Export::Millis, lang);
     let l = &m.layout;
-    let layout = if lang == Lang::Zh {
-        format!(
-            "{} + {} + {} 位：每毫秒 {} 个，{} 个 worker 编号，约 {:.1} 年",
-            l.time_bits, l.worker_bits, l.sequence_bits, l.ids_per_ms, l.workers, l.years
-        )
-    } else {
-        format!(
-            "{} + {} + {} bits: {} per ms, {} worker ids, about {:.1} years",
-            l.time_bits, l.worker_bits, l.sequence_bits, l.ids_per_ms, l.workers, l.years
-        )
-    };
+    let layout = words::id_layout(l, lang);
     let rows = [
         ("layout", layout),
         ("ids_issued", m.ids_issued.to_string()),
@@ -135,30 +106,11 @@ fn snowflake(trace: &Trace, m: &SnowflakeMetrics, lang: Lang) -> String {
     }
     for c in m.collisions.iter().take(COLLISIONS_SHOWN) {
         let (first, again) = (trace.name(c.first), trace.name(c.again));
-        let line = if lang == Lang::Zh {
-            format!(
-                "    {}|{}|{} = {}：{first} 在 {} 毫秒，{again} 在 {} 毫秒又发一次",
-                c.time, c.worker, c.sequence, c.id, c.first_at_ms, c.again_at_ms
-            )
-        } else {
-            format!(
-                "    {}|{}|{} = {}: {first} at {} ms, {again} again at {} ms",
-                c.time, c.worker, c.sequence, c.id, c.first_at_ms, c.again_at_ms
-            )
-        };
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "    {}", words::collision(c, first, again, lang));
     }
     if m.collisions.len() > COLLISIONS_SHOWN {
         let more = m.collisions.len() - COLLISIONS_SHOWN;
-        let _ = writeln!(
-            out,
-            "    {}",
-            if lang == Lang::Zh {
-                format!("……还有 {more} 次")
-            } else {
-                format!("... {more} more")
-            }
-        );
+        let _ = writeln!(out, "    {}", words::more(more, lang));
     }
     out
 }
@@ -169,16 +121,16 @@ pub fn cursor_facts(trace: &Trace, at: u64, lang: Lang) -> Option<String> {
     match trace.family {
         Family::Redlock => Some(format!(
             "{} {}; {} {}; {} {}",
-            lang.pick("自认持锁且有效：", "holding with validity:"),
+            export(Export::HoldingWithValidity, lang),
             crate::scenario::answers::holders_at(trace, at, lang),
-            lang.pick("节点：", "nodes:"),
+            export(Export::NodesColon, lang),
             crate::scenario::answers::keys_at(trace, at, lang),
-            lang.pick("资源：", "resource:"),
+            export(Export::ResourceColon, lang),
             crate::scenario::answers::value_at(trace, at, lang)
         )),
         Family::Snowflake => Some(format!(
             "{} {}",
-            lang.pick("这一毫秒发出的 ID：", "IDs issued at this instant:"),
+            export(Export::IdsIssuedThisInstant, lang),
             crate::scenario::answers::ids_at(trace, at, lang)
         )),
         _ => None,
@@ -187,7 +139,7 @@ pub fn cursor_facts(trace: &Trace, at: u64, lang: Lang) -> Option<String> {
 
 /// The lines under an SVG's lanes for Redlock and Snowflake runs.
 pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
-    let ms = lang.pick("毫秒", "ms");
+    let ms = export(Export::Millis, lang);
     match &trace.metrics {
         Metrics::Redlock(m) => {
             let validity = m.acquisitions.first().map_or_else(
@@ -202,21 +154,21 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
             vec![
                 format!(
                     "{} {validity}   {} {} {}{} {}{}",
-                    lang.pick("有效时间", "validity"),
-                    lang.pick("最多同时自认持锁", "most holders at once"),
+                    export(Export::Validity, lang),
+                    export(Export::MostBelieveAtOnce, lang),
                     m.max_holders,
-                    lang.pick("（", "("),
-                    lang.pick("节点视角", "nodes' view"),
+                    export(Export::OpenParen, lang),
+                    export(Export::NodesView, lang),
                     m.max_holders_nodes_view,
-                    lang.pick("）", ")")
+                    export(Export::CloseParen, lang)
                 ),
                 format!(
                     "{} {}   {} {}   {} {} {ms}",
-                    lang.pick("被接受的陈旧写入", "stale writes accepted"),
+                    export(Export::StaleWritesAccepted, lang),
                     m.stale_writes_accepted,
-                    lang.pick("删掉别人的锁", "keys deleted by another client"),
+                    export(Export::KeysDeletedByAnotherClient, lang),
                     m.foreign_deletes,
-                    lang.pick("两人同时持锁", "two holders for"),
+                    export(Export::TwoHoldersFor, lang),
                     m.two_holders_ms
                 ),
             ]
@@ -224,20 +176,20 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
         Metrics::Snowflake(m) => {
             let mut lines = vec![format!(
                 "{} {}   {} {}   {} {} {ms}   {} {}",
-                lang.pick("发出的 ID", "IDs issued"),
+                export(Export::IdsIssued, lang),
                 m.ids_issued,
-                lang.pick("重复 ID", "duplicates"),
+                export(Export::DuplicateIds, lang),
                 m.duplicate_ids,
-                lang.pick("最长等待", "longest wait"),
+                export(Export::LongestWait, lang),
                 m.max_wait_ms,
-                lang.pick("被拒的请求", "refused"),
+                export(Export::RequestsRefused, lang),
                 m.refused
             )];
-            let (colon, comma) = (lang.pick("：", ": "), lang.pick("，", ", "));
+            let (colon, comma) = (export(Export::Colon, lang), export(Export::Comma, lang));
             for c in m.collisions.iter().take(2) {
                 lines.push(format!(
                     "{} {}|{}|{} = {}{colon}{} {} {ms}{comma}{} {} {ms}",
-                    lang.pick("重复", "duplicate"),
+                    export(Export::Duplicate, lang),
                     c.time,
                     c.worker,
                     c.sequence,

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Check, HerdMetrics, Judgement, Lane, Metrics, SpanState, Trace};
+use crate::i18n::export::{Export, export};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
 const WIDTH: f64 = 1000.0;
@@ -106,12 +107,10 @@ fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
     use crate::engine::trace::{Family, Role};
     let name = trace.name(lane.actor);
     match trace.role(lane.actor) {
-        Some(Role::Coordinator | Role::LeaseService) => {
-            lang.pick("协调服务", "service view").into()
-        }
-        Some(Role::Resource) => lang.pick("受保护资源", "resource").into(),
+        Some(Role::Coordinator | Role::LeaseService) => export(Export::ServiceView, lang).into(),
+        Some(Role::Resource) => export(Export::ProtectedResource, lang).into(),
         _ if trace.family == Family::Frozen && name == "A" => {
-            lang.pick("A（自认）", "A as A believes").into()
+            export(Export::ABelieves, lang).into()
         }
         _ => crate::i18n::sim::actor_name(trace, lane.actor, lang),
     }
@@ -206,9 +205,9 @@ fn axis(out: &mut String, y: f64, end: Millis, lang: Lang) {
         WIDTH - RIGHT,
         y + 32.0,
         if short {
-            lang.pick("时间（毫秒）", "time (ms)")
+            export(Export::TimeMs, lang)
         } else {
-            lang.pick("时间（秒）", "time (s)")
+            export(Export::TimeS, lang)
         }
     );
 }
@@ -261,7 +260,7 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
             out,
             r#"<text class="bad" x="{x0:.1}" y="{:.1}">{} {} s</text>"#,
             top - 10.0,
-            lang.pick("危险窗口", "danger window"),
+            export(Export::DangerWindow, lang),
             fmt_secs(w.to_ms - w.from_ms)
         );
     }
@@ -346,9 +345,9 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
         Metrics::Frozen(m) => {
             lines.push(format!(
                 "{} = {}    {} = {}",
-                lang.pick("危险窗口", "danger window"),
+                export(Export::DangerWindow, lang),
                 crate::i18n::sim::danger_formula(m, lang),
-                lang.pick("交接延迟", "handover delay"),
+                export(Export::HandoverDelay, lang),
                 crate::i18n::sim::handover_formula(m, lang),
             ));
             lines.push(verdict_text(m.verdict, lang).to_string());
@@ -357,11 +356,11 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             let wake: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
             lines.push(format!(
                 "{} [{}]   {} {}   {} {}",
-                lang.pick("每次释放唤醒", "wake-ups per release"),
+                export(Export::WakeUpsPerRelease, lang),
                 wake.join(", "),
-                lang.pick("重复节点", "duplicate nodes"),
+                export(Export::DuplicateNodes, lang),
                 m.duplicate_nodes,
-                lang.pick("卡死", "stuck"),
+                export(Export::Stuck, lang),
                 if m.stuck_clients.is_empty() {
                     "-".into()
                 } else {
@@ -370,9 +369,9 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
             ));
             lines.push(format!(
                 "{} {}   {} {}",
-                lang.pick("被接受的陈旧写入", "stale writes accepted"),
+                export(Export::StaleWritesAccepted, lang),
                 m.stale_writes_accepted,
-                lang.pick("被拒的陈旧写入", "stale writes rejected"),
+                export(Export::StaleWritesRejected, lang),
                 m.stale_writes_rejected
             ));
             // The data node's reads and writes, one line each, when the run has one.
@@ -404,21 +403,21 @@ pub fn family_lines(trace: &Trace, lang: Lang) -> Vec<String> {
         Metrics::Tasks(m) => vec![crate::i18n::sim::task_outcome_line(m, lang)],
         Metrics::Election(m) => vec![format!(
             "{} {}   {} {}   {} {}/{}",
-            lang.pick("历任领导者", "leaders"),
+            export(Export::Leaders, lang),
             m.leaders.join(" "),
-            lang.pick("留下的结果", "result that stands"),
+            export(Export::ResultThatStands, lang),
             m.result.as_deref().unwrap_or("-"),
-            lang.pick("陈旧提交 拒绝/接受", "stale submits refused/accepted"),
+            export(Export::StaleSubmitsRefusedAccepted, lang),
             m.stale_submits_rejected,
             m.stale_submits_accepted
         )],
         Metrics::Queue(m) => vec![format!(
             "{} {}   {} {}   {} {}",
-            lang.pick("授予顺序", "grant order"),
+            export(Export::GrantOrder, lang),
             m.grant_order.join(" "),
-            lang.pick("最多同时持有", "most holders at once"),
+            export(Export::MostHoldersAtOnce, lang),
             m.max_holders,
-            lang.pick("最多同时读者", "most readers at once"),
+            export(Export::MostReadersAtOnce, lang),
             m.max_concurrent_readers
         )],
         Metrics::Redlock(_) | Metrics::Snowflake(_) => {
@@ -458,7 +457,7 @@ fn herd_svg(title: &str, about: &str, m: &HerdMetrics, lang: Lang) -> String {
         out,
         r#"<text class="tick" x="12" y="{:.1}">{}</text>"#,
         top + 10.0,
-        lang.pick("每行一次释放", "one row per release")
+        export(Export::OneRowPerRelease, lang)
     );
     for (i, r) in m.rows.iter().enumerate() {
         let y = top + i as f64 * row_h;
@@ -481,9 +480,9 @@ fn herd_svg(title: &str, about: &str, m: &HerdMetrics, lang: Lang) -> String {
     }
     let y = top + chart_h + 30.0;
     let legend = [
-        ("#2e7d32", lang.pick("拿到锁", "takes the lock")),
-        ("#ef6c00", lang.pick("无效唤醒", "woken for nothing")),
-        ("#eceff1", lang.pick("未被通知", "not notified")),
+        ("#2e7d32", export(Export::TakesTheLock, lang)),
+        ("#ef6c00", export(Export::WokenForNothing, lang)),
+        ("#eceff1", export(Export::NotNotified, lang)),
     ];
     let mut x = LEFT;
     for (colour, label) in legend {
@@ -504,11 +503,11 @@ fn herd_svg(title: &str, about: &str, m: &HerdMetrics, lang: Lang) -> String {
         out,
         r#"<text class="small" x="{LEFT}" y="{:.1}">{} {}   {} {}   {} {} ms</text>"#,
         y + 26.0,
-        lang.pick("通知总数", "notifications"),
+        export(Export::Notifications, lang),
         m.total_notifications,
-        lang.pick("无效唤醒", "wasted wake-ups"),
+        export(Export::WastedWakeUps, lang),
         m.wasted_wakeups,
-        lang.pick("总耗时", "total time"),
+        export(Export::TotalTime, lang),
         m.total_time_ms,
     );
     out.push_str("</svg>\n");

@@ -1,6 +1,6 @@
 //! The explorer's words: its report on the command line and its screen.
 
-use super::Lang;
+use super::{Lang, words};
 use crate::engine::world::step::FaultKind;
 
 /// A fault kind in a few words.
@@ -165,74 +165,50 @@ pub fn about_counterexample(preset: &str, invariant: &str, steps: usize, lang: L
     }
 }
 
-/// The Explore screen's words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Screen {
-    Title,
-    Lead,
-    Scenario,
-    Faults,
-    Bounds,
-    Idle,
-    Searching,
-    Done,
-    Cancelled,
-    Incomplete,
-    Violations,
-    Witnesses,
-    NoneYet,
-    Clean,
-    Hint,
-    HintRunning,
-    Open,
-}
-
-pub fn screen(t: Screen, lang: Lang) -> &'static str {
-    use Screen::*;
-    let (zh, en) = match t {
-        Title => (
-            "探索：找出打破配方的交错",
-            "Explore: find the interleaving that breaks a recipe",
-        ),
-        Lead => (
-            "广度优先穷举三个客户端的每一种交错，外加有限个故障；最先找到的违例就是最短的反例。",
-            "Every interleaving of three clients and a few faults, breadth first: the first violation found is a shortest one.",
-        ),
-        Scenario => ("场景", "Scenario"),
-        Faults => ("故障数", "Faults"),
-        Bounds => ("界", "Bounds"),
-        Idle => ("按回车开始搜索。", "Press Enter to search."),
-        Searching => ("正在搜索……按 x 取消。", "Searching... x cancels."),
-        Done => (
-            "有界空间已全部搜完。",
-            "The whole bounded space was explored.",
-        ),
-        Cancelled => (
-            "已取消：结果不完整，没搜到的部分不作结论。",
-            "Cancelled: incomplete, and no claim about what was not reached.",
-        ),
-        Incomplete => (
-            "达到状态上限而停下：结果不完整，没搜到的部分不作结论。",
-            "Stopped at the state limit: incomplete, and no claim about what was not reached.",
-        ),
-        Violations => ("被打破的不变量", "Invariants broken"),
-        Witnesses => ("「有时」性质", "Sometimes"),
-        NoneYet => ("到目前为止没有违例。", "No violation so far."),
-        Clean => (
-            "界内没有不变量被打破。",
-            "No invariant fails within the bounds.",
-        ),
-        Hint => (
-            "↑↓ 选择  ←→ 修改  回车 搜索/打开  ? 帮助  Esc 返回",
-            "Up/Down choose  Left/Right change  Enter search/open  ? help  Esc back",
-        ),
-        HintRunning => ("x 取消  Esc 返回", "x cancel  Esc back"),
-        Open => (
-            "回车：在 A/B/C 画面打开，按 c 对比正确配方",
-            "Enter: open in the A/B/C screen; c there compares the correct recipe",
-        ),
-    };
-    lang.pick(zh, en)
+words! {
+    /// The Explore screen's words.
+    pub enum Screen => pub fn screen;
+    Title => (
+        "探索：找出打破配方的交错",
+        "Explore: find the interleaving that breaks a recipe",
+    ),
+    Lead => (
+        "广度优先穷举三个客户端的每一种交错，外加有限个故障；最先找到的违例就是最短的反例。",
+        "Every interleaving of three clients and a few faults, breadth first: the first violation found is a shortest one.",
+    ),
+    Scenario => ("场景", "Scenario"),
+    Faults => ("故障数", "Faults"),
+    Bounds => ("界", "Bounds"),
+    Idle => ("按回车开始搜索。", "Press Enter to search."),
+    Searching => ("正在搜索……按 x 取消。", "Searching... x cancels."),
+    Done => (
+        "有界空间已全部搜完。",
+        "The whole bounded space was explored.",
+    ),
+    Cancelled => (
+        "已取消：结果不完整，没搜到的部分不作结论。",
+        "Cancelled: incomplete, and no claim about what was not reached.",
+    ),
+    Incomplete => (
+        "达到状态上限而停下：结果不完整，没搜到的部分不作结论。",
+        "Stopped at the state limit: incomplete, and no claim about what was not reached.",
+    ),
+    Violations => ("被打破的不变量", "Invariants broken"),
+    Witnesses => ("「有时」性质", "Sometimes"),
+    NoneYet => ("到目前为止没有违例。", "No violation so far."),
+    Clean => (
+        "界内没有不变量被打破。",
+        "No invariant fails within the bounds.",
+    ),
+    Hint => (
+        "↑↓ 选择  ←→ 修改  回车 搜索/打开  ? 帮助  Esc 返回",
+        "Up/Down choose  Left/Right change  Enter search/open  ? help  Esc back",
+    ),
+    HintRunning => ("x 取消  Esc 返回", "x cancel  Esc back"),
+    Open => (
+        "回车：在 A/B/C 画面打开，按 c 对比正确配方",
+        "Enter: open in the A/B/C screen; c there compares the correct recipe",
+    ),
 }
 
 /// The progress line: "12,345 states, 4,567 distinct, depth 21, 321 waiting, 45,678/s, 1.2 s".

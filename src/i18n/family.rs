@@ -4,76 +4,54 @@
 
 use crate::engine::trace::Family;
 
-use super::Lang;
+use super::{Lang, words};
 
-/// A word or sentence of the family lab.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fam {
+words! {
+    /// A word or sentence of the family lab.
+    pub enum Fam =>
+    /// The words for `key` in `lang`; a `{}` is a place for a name or a value.
+    pub fn fam;
     /// The screen's name in the title, before the family.
-    Lab,
+    Lab => ("实验", "Lab"),
     /// Home: how the lab row is used.
-    HomeDetail,
-    Knobs,
-    Metrics,
+    HomeDetail => (
+        "左/右 换一族（读写锁、信号量、选主、任务领取、Redlock、雪花 ID），回车打开。",
+        "Left/Right choose the family (read-write lock, semaphore, election, task claims, Redlock, Snowflake IDs); Enter opens it.",
+    ),
+    Knobs => ("参数", "Knobs"),
+    Metrics => ("指标", "Metrics"),
     /// The focused knob is free text the screen does not edit.
-    ReadOnly,
+    ReadOnly => (
+        "「{}」是文字参数，这里只显示；要改它，在命令行用 {} 指定。",
+        "\"{}\" is text, shown here only; set it on the command line with {}.",
+    ),
     /// A knob change the engine refused, with its reason.
-    Refused,
+    Refused => ("引擎拒绝了这个值：{}", "The engine refused that value: {}"),
     /// Compare: the family has no correct/broken pair to flip.
-    NoVariant,
+    NoVariant => (
+        "这一族没有可以对照的正确/错误做法；改参数看变化吧。",
+        "This family has no correct/broken pair to compare; change a knob instead.",
+    ),
     /// The compare caption: what the second run flips.
-    VariantRun,
-    OutcomeHidden,
-    Range,
-    Options,
-    Unset,
-    KeyKnobSelect,
-    KeyKnobChange,
-    KeyCompare,
-    HintKnobs,
-    HintCompare,
-}
-
-pub fn fam(t: Fam, lang: Lang) -> &'static str {
-    use Fam::*;
-    let (zh, en) = match t {
-        Lab => ("实验", "Lab"),
-        HomeDetail => (
-            "左/右 换一族（读写锁、信号量、选主、任务领取、Redlock、雪花 ID），回车打开。",
-            "Left/Right choose the family (read-write lock, semaphore, election, task claims, Redlock, Snowflake IDs); Enter opens it.",
-        ),
-        Knobs => ("参数", "Knobs"),
-        Metrics => ("指标", "Metrics"),
-        ReadOnly => (
-            "「{}」是文字参数，这里只显示；要改它，在命令行用 {} 指定。",
-            "\"{}\" is text, shown here only; set it on the command line with {}.",
-        ),
-        Refused => ("引擎拒绝了这个值：{}", "The engine refused that value: {}"),
-        NoVariant => (
-            "这一族没有可以对照的正确/错误做法；改参数看变化吧。",
-            "This family has no correct/broken pair to compare; change a knob instead.",
-        ),
-        VariantRun => ("对照：{}", "compared with: {}"),
-        OutcomeHidden => (
-            "指标和不变量：先预测一下，再按 v 看全程",
-            "metrics and invariants: predict them first, then v shows the whole run",
-        ),
-        Range => ("范围 {}", "range {}"),
-        Options => ("可选 {}", "one of {}"),
-        Unset => ("未设", "unset"),
-        KeyKnobSelect => ("选择参数", "choose a knob"),
-        KeyKnobChange => (
-            "调整参数（开关切换、选项轮换；Shift 大步）",
-            "change the knob (switches flip, choices cycle; Shift for big steps)",
-        ),
-        KeyCompare => (
-            "与正确/错误做法对照（两次运行分开处标 ◇）",
-            "compare with the correct / broken variant (◇ where the runs part)",
-        ),
-        HintKnobs => ("↑↓←→ 参数", "↑↓←→ knobs"),
-        HintCompare => ("c 对照", "c compare"),
-    };
-    lang.pick(zh, en)
+    VariantRun => ("对照：{}", "compared with: {}"),
+    OutcomeHidden => (
+        "指标和不变量：先预测一下，再按 v 看全程",
+        "metrics and invariants: predict them first, then v shows the whole run",
+    ),
+    Range => ("范围 {}", "range {}"),
+    Options => ("可选 {}", "one of {}"),
+    Unset => ("未设", "unset"),
+    KeyKnobSelect => ("选择参数", "choose a knob"),
+    KeyKnobChange => (
+        "调整参数（开关切换、选项轮换；Shift 大步）",
+        "change the knob (switches flip, choices cycle; Shift for big steps)",
+    ),
+    KeyCompare => (
+        "与正确/错误做法对照（两次运行分开处标 ◇）",
+        "compare with the correct / broken variant (◇ where the runs part)",
+    ),
+    HintKnobs => ("↑↓←→ 参数", "↑↓←→ knobs"),
+    HintCompare => ("c 对照", "c compare"),
 }
 
 /// The family's name as a learner knows it.

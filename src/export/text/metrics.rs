@@ -5,7 +5,7 @@ use super::*;
 
 pub(super) fn opt_secs(v: Option<f64>, lang: Lang) -> String {
     v.map_or_else(
-        || lang.pick("无", "none").to_string(),
+        || export(Export::Nothing, lang).to_string(),
         |v| format!("{} {}", trim(v), crate::i18n::sim::s(lang)),
     )
 }
@@ -19,9 +19,9 @@ pub(super) fn trim(v: f64) -> String {
 pub fn frozen_summary(m: &FrozenMetrics, lang: Lang) -> String {
     let mut out = String::new();
     let yes_no = |b: Option<bool>| match b {
-        Some(true) => lang.pick("接受", "accepted"),
-        Some(false) => lang.pick("拒绝", "rejected"),
-        None => lang.pick("未写入", "no write"),
+        Some(true) => export(Export::Accepted, lang),
+        Some(false) => export(Export::Rejected, lang),
+        None => export(Export::NoWrite, lang),
     };
     let rows = [
         ("lease_expiry", opt_secs(m.lease_expiry, lang)),
@@ -38,7 +38,7 @@ pub fn frozen_summary(m: &FrozenMetrics, lang: Lang) -> String {
             "final_value",
             m.final_value
                 .clone()
-                .unwrap_or_else(|| lang.pick("无", "none").into()),
+                .unwrap_or_else(|| export(Export::Nothing, lang).into()),
         ),
         ("last_seen_token", m.last_seen_token.to_string()),
     ];
@@ -197,14 +197,7 @@ pub fn herd_chart(m: &HerdMetrics, max_rows: usize, lang: Lang) -> String {
     let waiters = m.rows.first().map_or(0, |r| r.woken + r.not_notified) as usize;
     let cols = 60usize;
     let scale = waiters.div_ceil(cols).max(1);
-    let _ = writeln!(
-        out,
-        "  {}",
-        lang.pick(
-            "# 拿到锁   + 无效唤醒   . 未被通知",
-            "# takes the lock   + woken for nothing   . not notified"
-        )
-    );
+    let _ = writeln!(out, "  {}", export(Export::HerdLegend, lang));
     for row in m.rows.iter().take(max_rows) {
         let cells = |n: u32| (n as usize).div_ceil(scale);
         let bar = format!(
@@ -217,15 +210,7 @@ pub fn herd_chart(m: &HerdMetrics, max_rows: usize, lang: Lang) -> String {
     }
     if m.rows.len() > max_rows {
         let more = m.rows.len() - max_rows;
-        let _ = writeln!(
-            out,
-            "  {}",
-            if lang == Lang::Zh {
-                format!("……还有 {more} 行")
-            } else {
-                format!("... {more} more rows")
-            }
-        );
+        let _ = writeln!(out, "  {}", crate::i18n::export::more_rows(more, lang));
     }
     out
 }

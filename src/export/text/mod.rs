@@ -13,6 +13,7 @@ use crate::engine::trace::{
     AbcMetrics, Check, EventKind, Family, FrozenMetrics, HerdMetrics, Lane, Metrics, Role,
     SpanState, Trace,
 };
+use crate::i18n::export::{Export, export};
 use crate::i18n::sim::{short_instant, state_name};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
@@ -55,8 +56,8 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
         let _ = writeln!(
             out,
             "  {} {holder}; {} {value}",
-            lang.pick("持锁者（服务视角）：", "holder (service view):"),
-            lang.pick("资源：", "resource:")
+            export(Export::HolderServiceView, lang),
+            export(Export::ResourceColon, lang)
         );
     }
     if let Some(i) = trace.event_index_at(at) {
@@ -65,7 +66,7 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
             .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
         let line = format!(
             "  {when}{} {}",
-            lang.pick("：", ":"),
+            export(Export::ColonTight, lang),
             describe(e, trace, lang)
         );
         out.push_str(&crate::text::wrap_indent(&line, 100, 4));
@@ -155,16 +156,11 @@ pub fn report_at(
         .iter()
         .filter(|i| i.check == Check::Always)
         .map(|i| {
-            let state = match (i.held, lang) {
-                (true, Lang::Zh) => "成立",
-                (true, Lang::En) => "ok",
-                (false, Lang::Zh) => "失败",
-                (false, Lang::En) => "FAILED",
-            };
+            let state = export(if i.held { Export::Held } else { Export::Failed }, lang);
             format!("{} {state}", invariant_label(i.name, lang))
         })
         .collect();
-    let sep = lang.pick("，", ", ");
+    let sep = export(Export::Comma, lang);
     let line = format!("  {} {}", key("invariants", lang), badges.join(sep));
     out.push_str(&crate::text::wrap_indent(&line, 100, 25));
     let seen: Vec<String> = trace
@@ -188,7 +184,7 @@ pub fn report_at(
         }
     }
     if trace.family != Family::Herd {
-        let _ = writeln!(out, "\n{}", lang.pick("事件", "Events"));
+        let _ = writeln!(out, "\n{}", export(Export::Events, lang));
         let mut skipped = 0;
         let routine = super::summaries::routine_events(trace);
         let mut routine_skipped = 0;
@@ -211,19 +207,11 @@ pub fn report_at(
             out.push_str(&crate::text::wrap_indent(&line, 100, 10));
         }
         if skipped > 0 {
-            let note = if lang == Lang::Zh {
-                format!("（省略了 {skipped} 条被拒的获取请求）")
-            } else {
-                format!("({skipped} refused acquire attempts not shown)")
-            };
+            let note = crate::i18n::export::refused_not_shown(skipped, lang);
             let _ = writeln!(out, "{}{note}", " ".repeat(10));
         }
         if routine_skipped > 0 {
-            let note = if lang == Lang::Zh {
-                format!("（省略了失败加锁里的 {routine_skipped} 条例行事件）")
-            } else {
-                format!("({routine_skipped} routine events of failed attempts not shown)")
-            };
+            let note = crate::i18n::export::routine_not_shown(routine_skipped, lang);
             let _ = writeln!(out, "{}{note}", " ".repeat(10));
         }
     }

@@ -111,10 +111,7 @@ pub(super) fn legend(trace: &Trace, lang: Lang) -> String {
             .flat_map(|l| &l.spans)
             .any(|s| lettered(s.state))
     {
-        parts.push(
-            lang.pick("字母 = 持有者或取值", "letters = holder or value")
-                .to_string(),
-        );
+        parts.push(export(Export::LettersHolderOrValue, lang).to_string());
     }
     wrap_items(&parts, 100)
 }
@@ -196,10 +193,10 @@ pub(super) fn pad(label: &str) -> String {
 pub fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
     let name = trace.name(lane.actor);
     match trace.role(lane.actor) {
-        Some(Role::Coordinator | Role::LeaseService) => lang.pick("服务", "service").into(),
-        Some(Role::Resource) => lang.pick("资源", "resource").into(),
+        Some(Role::Coordinator | Role::LeaseService) => export(Export::Service, lang).into(),
+        Some(Role::Resource) => export(Export::ResourceLane, lang).into(),
         _ if trace.family == Family::Frozen && name == "A" => {
-            lang.pick("A（自认）", "A believes").into()
+            export(Export::ABelievesShort, lang).into()
         }
         _ => crate::i18n::sim::actor_name(trace, lane.actor, lang),
     }
@@ -212,9 +209,9 @@ pub fn timeline(trace: &Trace, lang: Lang) -> String {
     let mut out = String::new();
     let (labels, ticks) = axis(end, cols);
     let seconds = if end < SHORT_RUN_MS {
-        lang.pick("毫秒", "ms")
+        export(Export::Millis, lang)
     } else {
-        lang.pick("秒", "s")
+        export(Export::Seconds, lang)
     };
     let _ = writeln!(out, "{}{labels}  {seconds}", pad(""));
     let _ = writeln!(out, "{}{ticks}", pad(""));
@@ -240,7 +237,7 @@ pub fn timeline(trace: &Trace, lang: Lang) -> String {
         let _ = writeln!(
             out,
             "{}{}",
-            pad(lang.pick("危险窗口", "danger")),
+            pad(export(Export::DangerShort, lang)),
             row.trim_end()
         );
     }

@@ -13,6 +13,7 @@ use super::{line, wrapped};
 use crate::engine::Params;
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Metrics, Trace};
+use crate::i18n::present::{Present, present};
 use crate::i18n::{Lang, describe};
 use crate::scenario::answers::answer;
 use crate::scenario::script::Step;
@@ -188,7 +189,7 @@ pub fn outcome_lines(trace: &Trace, lang: Lang) -> Vec<String> {
             format!(
                 "{}{}",
                 crate::i18n::lab::lab(crate::i18n::lab::Lab::Badges, lang),
-                lang.pick("：", ": ")
+                present(Present::Colon, lang)
             ) + &badges.join("  "),
         );
     }
@@ -212,24 +213,24 @@ fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
             };
             vec![format!(
                 "{} [{}]   {} {}   {} {}   {} {}/{}",
-                lang.pick("每次释放唤醒", "wake-ups per release"),
+                present(Present::WakeUpsPerRelease, lang),
                 wake.join(", "),
-                lang.pick("卡死", "stuck"),
+                present(Present::Stuck, lang),
                 stuck,
-                lang.pick("重复节点", "duplicates"),
+                present(Present::Duplicates, lang),
                 m.duplicate_nodes,
-                lang.pick("陈旧写入 接受/拒绝", "stale writes accepted/rejected"),
+                present(Present::StaleWritesAcceptedRejected, lang),
                 m.stale_writes_accepted,
                 m.stale_writes_rejected
             )]
         }
         Metrics::Herd(m) => vec![format!(
             "{} {}   {} {}   {} {} ms",
-            lang.pick("通知", "notifications"),
+            present(Present::Notifications, lang),
             m.total_notifications,
-            lang.pick("无效唤醒", "wasted"),
+            present(Present::Wasted, lang),
             m.wasted_wakeups,
-            lang.pick("总耗时", "total"),
+            present(Present::Total, lang),
             m.total_time_ms
         )],
         // The knob families: the same lines the SVG export prints under its lanes.
@@ -384,7 +385,7 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         lower.push((
             format!(
                 "{}{}",
-                lang.pick("提问：", "Question: "),
+                present(Present::Question, lang),
                 lang.pick(&q.text.zh, &q.text.en)
             ),
             theme.title(),
@@ -397,7 +398,7 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
             lower.push((
                 format!(
                     "{}{}",
-                    lang.pick("答案：", "Answer: "),
+                    present(Present::Answer, lang),
                     answer(q.ask, &s.trace, at, lang)
                 ),
                 theme.good(),
