@@ -5,7 +5,9 @@
 use std::fmt::Write as _;
 
 use crate::engine::time::{Millis, fmt_secs};
-use crate::engine::trace::{Check, HerdMetrics, Judgement, Lane, Metrics, SpanState, Trace};
+use crate::engine::trace::{
+    Check, Family, HerdMetrics, Judgement, Lane, Metrics, SpanState, Trace,
+};
 use crate::i18n::export::{Export, export};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
@@ -104,7 +106,7 @@ fn x_of(t: Millis, end: Millis) -> f64 {
 
 /// A lane's label in the picture, with room for a few more words than the text report.
 fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
-    use crate::engine::trace::{Family, Role};
+    use crate::engine::trace::Role;
     let name = trace.name(lane.actor);
     match trace.role(lane.actor) {
         Some(Role::Coordinator | Role::LeaseService) => export(Export::ServiceView, lang).into(),
@@ -411,15 +413,24 @@ pub fn family_lines(trace: &Trace, lang: Lang) -> Vec<String> {
             m.stale_submits_rejected,
             m.stale_submits_accepted
         )],
-        Metrics::Queue(m) => vec![format!(
-            "{} {}   {} {}   {} {}",
-            export(Export::GrantOrder, lang),
-            m.grant_order.join(" "),
-            export(Export::MostHoldersAtOnce, lang),
-            m.max_holders,
-            export(Export::MostReadersAtOnce, lang),
-            m.max_concurrent_readers
-        )],
+        Metrics::Queue(m) => {
+            let mut line = format!(
+                "{} {}   {} {}",
+                export(Export::GrantOrder, lang),
+                m.grant_order.join(" "),
+                export(Export::MostHoldersAtOnce, lang),
+                m.max_holders,
+            );
+            // A semaphore has no readers: a count of them would only be a zero to puzzle over.
+            if trace.family == Family::Rwlock {
+                line.push_str(&format!(
+                    "   {} {}",
+                    export(Export::MostReadersAtOnce, lang),
+                    m.max_concurrent_readers
+                ));
+            }
+            vec![line]
+        }
         Metrics::Redlock(_) | Metrics::Snowflake(_) => {
             crate::export::summaries::footer(trace, lang)
         }

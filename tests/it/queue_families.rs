@@ -249,3 +249,20 @@ fn a_semaphore_stays_within_its_permits_unless_the_count_is_lowered() {
         "some schedule has more holders than the lowered count"
     );
 }
+
+#[test]
+fn the_outcome_line_counts_readers_only_for_the_read_write_lock() {
+    use locklab::export::svg::family_lines;
+    use locklab::i18n::Lang;
+    let line = |name: &str| {
+        let p = scenario::find(name).expect("preset");
+        family_lines(&locklab::engine::run(&p.params), Lang::En).join("\n")
+    };
+    let rw = line("rwlock-fair");
+    assert!(rw.contains("most readers at once 2"), "{rw}");
+    for name in ["semaphore-expiry", "semaphore-lowered"] {
+        let sem = line(name);
+        assert!(sem.contains("most holders at once"), "{sem}");
+        assert!(!sem.contains("readers"), "{sem}");
+    }
+}

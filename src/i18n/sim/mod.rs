@@ -81,6 +81,20 @@ pub fn watched(w: Watched, trace: &Trace, lang: Lang) -> String {
     }
 }
 
+/// A shorter label for a span too narrow for [`state_label`] that still says what matters most
+/// (who holds the queue), before the bare state name.
+pub fn state_label_brief(state: SpanState, trace: &Trace, lang: Lang) -> Option<String> {
+    match state {
+        SpanState::Queue {
+            holder: Some(h), ..
+        } => Some(match lang {
+            Lang::Zh => format!("{} 持有", trace.name(h)),
+            Lang::En => format!("{} holds", trace.name(h)),
+        }),
+        _ => None,
+    }
+}
+
 /// A lane state with its details, as a span label: `holding #104`, `waiting → 17`.
 pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;

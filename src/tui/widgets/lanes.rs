@@ -15,7 +15,7 @@ use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Lane, SpanState, Trace, WindowKind};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
-use crate::i18n::sim::{state_label, state_name};
+use crate::i18n::sim::{state_label, state_label_brief, state_name};
 use crate::tui::theme::{Class, Mark, Theme};
 use crate::tui::widgets::markers::markers;
 
@@ -336,7 +336,11 @@ impl Widget for Lanes<'_> {
                     label_cells.push((x, x + w));
                     continue;
                 }
-                let text = [full.as_str(), short].into_iter().find(|t| fits(t));
+                let brief = state_label_brief(span.state, self.trace, self.lang);
+                let text = [Some(full.as_str()), brief.as_deref(), Some(short)]
+                    .into_iter()
+                    .flatten()
+                    .find(|t| fits(t));
                 if let Some(text) = text {
                     if put(buf, tr.x + c0 + 1, y, tr.right(), text, style) {
                         let w = crate::text::width(text) as u16;
