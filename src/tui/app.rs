@@ -621,8 +621,8 @@ fn apply(app: &mut App, msg: Msg) {
 /// One tick for the screen on show.
 fn tick(app: &mut App) {
     match app.screen {
-        ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.trace),
-        ScreenId::Abc => app.abc.view.tl.tick(&app.abc.trace),
+        ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.runs.trace),
+        ScreenId::Abc => app.abc.view.tl.tick(&app.abc.runs.trace),
         ScreenId::Quiz => {
             let now = (app.clock)();
             if let Some(q) = app.quiz.as_mut() {
@@ -632,7 +632,7 @@ fn tick(app: &mut App) {
         ScreenId::Explore => app.explore.work(),
         ScreenId::Family => {
             if let Some(f) = app.family.as_mut() {
-                f.view.tl.tick(&f.trace);
+                f.view.tl.tick(&f.runs.trace);
             }
         }
         _ => {}
