@@ -7,6 +7,7 @@
 //! This module holds the screen's state and what its keys do; `variant` the settings it flips,
 //! `layout` where things go and `render` the drawing.
 
+mod keys;
 mod layout;
 mod render;
 mod variant;
@@ -16,6 +17,7 @@ mod tests;
 
 use ratatui::layout::Rect;
 
+pub use keys::KEYS;
 pub use layout::{AbcLayout, layout};
 pub use render::render;
 pub use variant::Variant;

@@ -4,6 +4,7 @@
 //! the run, which the engine computes again on every change; the lanes, legend, event log,
 //! key moments, hidden future and compare work as on the frozen-holder and A/B/C screens.
 
+mod keys;
 pub mod knob_values;
 pub mod variant;
 pub mod view;
@@ -21,6 +22,7 @@ use crate::tui::app::Msg;
 use crate::tui::compare::Runs;
 use crate::tui::widgets::run_view::RunView;
 
+pub use keys::KEYS;
 pub use knob_values::{FAMILIES, is_knob_family};
 
 #[derive(Debug, Clone, PartialEq)]

@@ -24,9 +24,11 @@ use crate::tui::widgets::legend::{self, Legend};
 use crate::tui::widgets::run_view::RunView;
 use crate::tui::widgets::slider::{self, Slider};
 
+mod keys;
 mod layout;
 mod view;
 
+pub use keys::KEYS;
 pub use layout::{FrozenLayout, layout};
 pub use view::{render, verdict_words};
 
