@@ -1,21 +1,19 @@
-//! The application state, the messages that change it, the pure key mapping and `update`.
+//! The application state, the messages that change it, and `update`, which routes each message.
 //!
-//! Input becomes a [`Msg`] through [`map_key`] / [`map_mouse`] (pure, no terminal needed), and
-//! [`update`] applies it. Drawing only reads the state (see [`draw`]).
+//! Input becomes a [`Msg`] in `input` ([`map_key`] / [`map_mouse`], pure, no terminal needed),
+//! and [`update`] applies it. Drawing only reads the state (`draw`: [`render`] / [`draw`]);
+//! the `open_*` helpers live in `open`.
 
-use crossterm::event::{
-    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
-};
-use ratatui::Frame;
-use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+
+pub use crate::tui::draw::{draw, render};
+pub use crate::tui::input::{map_key, map_mouse};
 
 use crate::engine::params::{FrozenParams, HerdParams};
 use crate::engine::trace::Family;
-use crate::i18n::{Lang, Ui, ui};
+use crate::i18n::Lang;
 use crate::scenario::{self, Preset};
 use crate::tui::learn::Learning;
-use crate::tui::screens;
 use crate::tui::screens::abc::{AbcState, Variant};
 use crate::tui::screens::explore::ExploreState;
 use crate::tui::screens::family::FamilyState;
@@ -23,9 +21,7 @@ use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::screens::home::{HomeState, Item};
 use crate::tui::screens::present::PresentState;
-use crate::tui::screens::quiz::{
-    self as quiz, Outcome, QuizMsg, QuizNotice, QuizRequest, QuizState,
-};
+use crate::tui::screens::quiz::{self as quiz, Outcome, QuizMsg, QuizRequest, QuizState};
 use crate::tui::screens::reader::{self as reader, ReaderMsg, ReaderState};
 use crate::tui::theme::Theme;
 
@@ -236,172 +232,6 @@ impl App {
         self.quiz.as_ref().is_some_and(QuizState::running)
     }
 
-    /// Refuses to open a lesson or simulation during a session: back to the quiz, saying why.
-    fn refuse(&mut self) {
-        if let Some(q) = self.quiz.as_mut() {
-            q.notice = Some(QuizNotice::ClosedBook);
-        }
-        self.screen = ScreenId::Quiz;
-        self.help = false;
-    }
-
-    /// Starts a closed-book session; `from` is where its end goes back to. When nothing matches,
-    /// Home says so.
-    pub fn start_quiz(&mut self, req: &QuizRequest, from: ScreenId) {
-        if self.closed_book() {
-            self.refuse();
-            return;
-        }
-        let lang = self.lang;
-        match quiz::begin(
-            req,
-            &self.learn,
-            || self.lessons_in(lang),
-            lang,
-            from,
-            (self.clock)(),
-        ) {
-            Ok(q) => {
-                self.quiz = Some(q);
-                self.learn.notice = None;
-                self.help = false;
-                self.screen = ScreenId::Quiz;
-            }
-            Err(notice) => self.learn.notice = Some(notice),
-        }
-    }
-
-    /// Opens an answered model question's exact run on its screen; Back returns to the quiz.
-    fn open_run(&mut self, params: crate::engine::Params) {
-        match params {
-            crate::engine::Params::Frozen(p) => {
-                self.frozen = FrozenState::new(p);
-                self.screen = ScreenId::Frozen;
-            }
-            crate::engine::Params::Herd(p) => {
-                self.herd = HerdState::new(p);
-                self.screen = ScreenId::Herd;
-            }
-            crate::engine::Params::Abc(p) => {
-                self.abc.open_params(p);
-                self.screen = ScreenId::Abc;
-            }
-            // The other families: the question's run plays in the presenter's lanes.
-            crate::engine::Params::Rwlock(_)
-            | crate::engine::Params::Semaphore(_)
-            | crate::engine::Params::Election(_)
-            | crate::engine::Params::Tasks(_)
-            | crate::engine::Params::Redlock(_)
-            | crate::engine::Params::Snowflake(_) => {
-                let about = |lang| crate::i18n::ui(crate::i18n::Ui::ModelRunAbout, lang).into();
-                self.present_preset(
-                    Preset::of_run(
-                        params,
-                        crate::scenario::Text {
-                            zh: about(Lang::Zh),
-                            en: about(Lang::En),
-                        },
-                    ),
-                    false,
-                );
-            }
-        }
-        self.return_to = Some(ScreenId::Quiz);
-    }
-
-    /// Opens an interview report's study link: a simulation preset, a lesson, or one `##`
-    /// section of a lesson. Back returns to the report.
-    fn open_study(&mut self, target: &str) {
-        use crate::quiz::report::{Target, parse_target};
-        match parse_target(target) {
-            Some(Target::Sim(name)) => {
-                if let Some(i) = scenario::builtin().iter().position(|p| p.name == name) {
-                    self.open_preset(i);
-                }
-            }
-            Some(Target::Lesson(id, section)) => {
-                let Some(i) = self.reader.topics.iter().position(|t| t.id == id) else {
-                    return;
-                };
-                self.open_lesson(i);
-                if let Some(n) = section {
-                    let r = &mut self.reader;
-                    let line = r
-                        .doc
-                        .headings
-                        .iter()
-                        .filter(|h| h.level == 2)
-                        .nth(n - 1)
-                        .map(|h| h.line);
-                    if let Some(line) = line {
-                        r.top = line.min(r.doc.lines.len().saturating_sub(r.rows));
-                    }
-                }
-            }
-            None => return,
-        }
-        if self.screen != ScreenId::Quiz {
-            self.return_to = Some(ScreenId::Quiz);
-        }
-    }
-
-    /// Opens lesson `index` in the reader, where it was left.
-    pub fn open_lesson(&mut self, index: usize) {
-        if index < self.reader.topics.len() {
-            self.reader.open(index, self.lang, self.size);
-            self.screen = ScreenId::Reader;
-        }
-    }
-
-    /// Opens the presenter view of a preset; `only` when it is all this run shows.
-    pub fn present_preset(&mut self, preset: Preset, only: bool) {
-        self.present = Some(PresentState::new(preset));
-        self.present_only = only;
-        self.screen = ScreenId::Present;
-    }
-
-    /// Opens a shipped preset (an index into [`scenario::builtin`]) on its family's screen.
-    pub fn open_preset(&mut self, index: usize) {
-        let Some(p) = scenario::active().get(index) else {
-            return;
-        };
-        match &p.params {
-            crate::engine::Params::Frozen(_) => {
-                if let Some(f) = FrozenState::from_preset(p) {
-                    self.frozen = f;
-                }
-                self.screen = ScreenId::Frozen;
-            }
-            crate::engine::Params::Herd(params) => {
-                self.herd = HerdState::new(params.clone());
-                self.herd.locked = p.locked.clone();
-                self.screen = ScreenId::Herd;
-            }
-            crate::engine::Params::Abc(_) => {
-                if let Some(i) = self.presets.iter().position(|q| q.name == p.name) {
-                    self.abc.select(i);
-                    self.screen = ScreenId::Abc;
-                }
-            }
-            crate::engine::Params::Rwlock(_)
-            | crate::engine::Params::Semaphore(_)
-            | crate::engine::Params::Election(_)
-            | crate::engine::Params::Tasks(_)
-            | crate::engine::Params::Redlock(_)
-            | crate::engine::Params::Snowflake(_) => {
-                self.present_preset(p.clone(), false);
-            }
-        }
-    }
-
-    /// Opens the family lab on `family`, at the preset named `preset` (else its first one).
-    pub fn open_family(&mut self, family: Family, preset: Option<&str>) {
-        if let Some(s) = FamilyState::open(family, preset) {
-            self.family = Some(s);
-            self.screen = ScreenId::Family;
-        }
-    }
-
     pub fn too_small(&self) -> bool {
         self.size.0 < MIN_COLS || self.size.1 < MIN_ROWS
     }
@@ -446,93 +276,6 @@ impl App {
 
     fn area(&self) -> Rect {
         Rect::new(0, 0, self.size.0, self.size.1)
-    }
-}
-
-/// Maps a key press to a message for the current screen; `None` for keys that do nothing here.
-pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    match key.code {
-        KeyCode::Char('c') if ctrl => return Some(Msg::Quit),
-        _ => {}
-    }
-    if app.screen == ScreenId::Reader
-        && !app.help
-        && let Some(m) = reader::map_modal(key, &app.reader)
-    {
-        return m;
-    }
-    if app.screen == ScreenId::Quiz
-        && !app.help
-        && let Some(q) = &app.quiz
-        && let Some(m) = quiz::map_key(key, q)
-    {
-        return Some(m);
-    }
-    match key.code {
-        KeyCode::Char('?') => return Some(Msg::ToggleHelp),
-        KeyCode::Char('L') => return Some(Msg::ToggleLang),
-        KeyCode::Esc | KeyCode::Char('q') if app.help => return Some(Msg::ToggleHelp),
-        KeyCode::Up | KeyCode::Char('k') if app.help => return Some(Msg::HelpScroll(-1)),
-        KeyCode::Down | KeyCode::Char('j') if app.help => return Some(Msg::HelpScroll(1)),
-        KeyCode::PageUp if app.help => return Some(Msg::HelpScroll(-10)),
-        KeyCode::PageDown if app.help => return Some(Msg::HelpScroll(10)),
-        KeyCode::Esc | KeyCode::Char('q') => return Some(Msg::Back),
-        _ if app.help || ctrl => return None,
-        _ => {}
-    }
-    // The simulation screens read their keys from one table, which `?` help lists too.
-    if crate::tui::keys::drives(app.screen) {
-        return crate::tui::keys::map(app.screen, &key);
-    }
-    match app.screen {
-        ScreenId::Home => match key.code {
-            KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
-            KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
-            KeyCode::Enter => Some(Msg::Enter),
-            // The quiz filter rows change with Left/Right.
-            KeyCode::Left | KeyCode::Char('h') => Some(Msg::Adjust {
-                dir: -1,
-                coarse: false,
-            }),
-            KeyCode::Right | KeyCode::Char('l') => Some(Msg::Adjust {
-                dir: 1,
-                coarse: false,
-            }),
-            _ => None,
-        },
-        ScreenId::Live => match key.code {
-            KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
-            KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
-            KeyCode::Enter => Some(Msg::Enter),
-            _ => None,
-        },
-        ScreenId::Reader => reader::map_key(key),
-        ScreenId::Quiz | ScreenId::Stats => None,
-        ScreenId::Frozen
-        | ScreenId::Abc
-        | ScreenId::Herd
-        | ScreenId::Present
-        | ScreenId::Explore
-        | ScreenId::Family => None,
-    }
-}
-
-/// Maps a mouse event: a left press or drag becomes a pointer message, the wheel scrolls.
-pub fn map_mouse(m: MouseEvent) -> Option<Msg> {
-    match m.kind {
-        MouseEventKind::ScrollUp => Some(Msg::Wheel(-1)),
-        MouseEventKind::ScrollDown => Some(Msg::Wheel(1)),
-        MouseEventKind::Down(MouseButton::Left) | MouseEventKind::Drag(MouseButton::Left) => {
-            Some(Msg::Pointer {
-                col: m.column,
-                row: m.row,
-            })
-        }
-        _ => None,
     }
 }
 
@@ -621,8 +364,8 @@ fn apply(app: &mut App, msg: Msg) {
 /// One tick for the screen on show.
 fn tick(app: &mut App) {
     match app.screen {
-        ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.trace),
-        ScreenId::Abc => app.abc.view.tl.tick(&app.abc.trace),
+        ScreenId::Frozen => app.frozen.view.tl.tick(&app.frozen.runs.trace),
+        ScreenId::Abc => app.abc.view.tl.tick(&app.abc.runs.trace),
         ScreenId::Quiz => {
             let now = (app.clock)();
             if let Some(q) = app.quiz.as_mut() {
@@ -632,7 +375,7 @@ fn tick(app: &mut App) {
         ScreenId::Explore => app.explore.work(),
         ScreenId::Family => {
             if let Some(f) = app.family.as_mut() {
-                f.view.tl.tick(&f.trace);
+                f.view.tl.tick(&f.runs.trace);
             }
         }
         _ => {}
@@ -800,56 +543,4 @@ fn screen_update(app: &mut App, msg: Msg) {
             }
         }
     }
-}
-
-/// Draws the whole screen into `buf`; used by the terminal loop and the rendering tests.
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    if area.width < MIN_COLS || area.height < MIN_ROWS {
-        let size = format!("{}x{}", area.width, area.height);
-        let text = ui(Ui::Enlarge, app.lang).replace("{}", &size);
-        screens::wrapped(buf, area, &text, app.theme.bad());
-        return;
-    }
-    let (lang, theme) = (app.lang, app.theme);
-    match app.screen {
-        ScreenId::Home => {
-            let lessons = app.reader.titles(lang);
-            let ctx = screens::home::Context {
-                presets: &app.presets,
-                lessons: &lessons,
-                learn: &app.learn,
-            };
-            screens::home::render(&app.home, &ctx, lang, theme, area, buf);
-        }
-        ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
-        ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
-        ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
-        ScreenId::Live => screens::live::render(&app.live, lang, theme, area, buf),
-        ScreenId::Present => {
-            if let Some(s) = &app.present {
-                screens::present::render(s, lang, theme, area, buf);
-            }
-        }
-        ScreenId::Reader => screens::reader::render(&app.reader, lang, theme, area, buf),
-        ScreenId::Quiz => {
-            if let Some(q) = &app.quiz {
-                screens::quiz::render(q, &app.learn, lang, theme, area, buf);
-            }
-        }
-        ScreenId::Stats => screens::stats::render(&app.learn, lang, theme, area, buf),
-        ScreenId::Explore => screens::explore::render(&app.explore, lang, theme, area, buf),
-        ScreenId::Family => {
-            if let Some(s) = &app.family {
-                screens::family::view::render(s, lang, theme, area, buf);
-            }
-        }
-    }
-    if app.help {
-        screens::help::render(app.screen, app.help_top, lang, theme, area, buf);
-    }
-}
-
-pub fn draw(frame: &mut Frame, app: &App) {
-    let area = frame.area();
-    render(app, area, frame.buffer_mut());
 }

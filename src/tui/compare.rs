@@ -1,8 +1,81 @@
 //! Comparing two runs, as a view needs it: where they first part. This is about two traces,
 //! not about the protocol, so it lives with the views; every fact it compares is recorded.
 
+use crate::engine::Params;
 use crate::engine::time::Millis;
 use crate::engine::trace::{Event, EventKind, Trace};
+
+/// The runs a lab screen shows: its own trace and, while comparing, the same run with one
+/// setting flipped, with where the two part. Every lab screen compares the same way, so the
+/// bookkeeping lives here once; each screen only says what its flipped parameters are.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Runs {
+    /// The run on show, from the screen's own parameters.
+    pub trace: Trace,
+    /// The flipped twin, while comparing.
+    pub other: Option<Trace>,
+    /// Where the two compared runs part, if they do.
+    pub parting: Option<Parting>,
+}
+
+impl Runs {
+    /// One run, not comparing.
+    pub fn new(trace: Trace) -> Self {
+        Self {
+            trace,
+            other: None,
+            parting: None,
+        }
+    }
+
+    pub fn comparing(&self) -> bool {
+        self.other.is_some()
+    }
+
+    /// Runs the engine again after a change; while comparing, runs the twin from `flipped`
+    /// too (no flipped parameters end the compare).
+    pub fn rerun(&mut self, params: &Params, flipped: Option<Params>) {
+        self.trace = crate::engine::run(params);
+        self.rerun_twin(flipped);
+    }
+
+    /// Runs only the twin again (the flip itself changed), while comparing.
+    pub fn rerun_twin(&mut self, flipped: Option<Params>) {
+        if self.comparing() {
+            self.other = flipped.map(|p| crate::engine::run(&p));
+        }
+        self.refresh_parting();
+    }
+
+    /// Compare on (the twin from `flipped`, if there is one) or off.
+    pub fn toggle_compare(&mut self, flipped: Option<Params>) {
+        self.other = match (&self.other, flipped) {
+            (None, Some(p)) => Some(crate::engine::run(&p)),
+            _ => None,
+        };
+        self.refresh_parting();
+    }
+
+    /// Back to one run.
+    pub fn stop_comparing(&mut self) {
+        self.other = None;
+        self.parting = None;
+    }
+
+    /// Both runs share one cursor, so the axis spans the longer of the two.
+    pub fn end_ms(&self) -> Millis {
+        self.other
+            .as_ref()
+            .map_or(self.trace.end_ms, |o| o.end_ms.max(self.trace.end_ms))
+    }
+
+    fn refresh_parting(&mut self) {
+        self.parting = self
+            .other
+            .as_ref()
+            .and_then(|o| first_difference(&self.trace, o));
+    }
+}
 
 /// Where two runs part: the first event that differs (by index, the same in both) and the
 /// instant it happens in each run (`None` where that run has no such event).
@@ -100,5 +173,29 @@ mod tests {
         );
         let p = first_difference(&a, &b).expect("the recipes differ");
         assert!(p.at() < a.end_ms);
+    }
+
+    #[test]
+    fn runs_run_the_twin_only_while_comparing() {
+        let on = Params::Frozen(FrozenParams::default());
+        let off = Params::Frozen(FrozenParams {
+            fencing: false,
+            ..FrozenParams::default()
+        });
+        let mut runs = Runs::new(crate::engine::run(&on));
+        runs.rerun(&on, Some(off.clone()));
+        assert!(!runs.comparing(), "a rerun alone does not start a compare");
+        runs.toggle_compare(None);
+        assert!(!runs.comparing(), "nothing to compare with stays one run");
+        runs.toggle_compare(Some(off.clone()));
+        assert_eq!(runs.other, Some(crate::engine::run(&off)));
+        assert_eq!(
+            runs.parting,
+            first_difference(&runs.trace, &crate::engine::run(&off))
+        );
+        assert!(runs.parting.is_some());
+        runs.rerun(&on, None);
+        assert!(!runs.comparing(), "no flipped run ends the compare");
+        assert_eq!(runs.parting, None);
     }
 }

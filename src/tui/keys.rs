@@ -1,5 +1,7 @@
-//! One key table for the simulation screens (frozen holder, A/B/C, herd, presenter, explore): the same
-//! rows map a key press to a message and list the keys in `?` help, so the two cannot drift.
+//! One key table for the simulation screens (frozen holder, A/B/C, herd, presenter, explore,
+//! family): the same rows map a key press to a message and list the keys in `?` help, so the
+//! two cannot drift. Each screen's own rows live in that screen's module (`KEYS`); this holds
+//! the row type, the rows the screens share, and the lookup.
 
 use crossterm::event::{KeyCode, KeyEvent};
 
@@ -7,7 +9,7 @@ use crate::i18n::family::{Fam, fam};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, ui};
 use crate::tui::app::{Msg, ScreenId};
-use crate::tui::screens::abc::Variant;
+use crate::tui::screens::{abc, explore, family, frozen, herd, present};
 
 /// A key as the table names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +46,7 @@ pub struct Binding {
     pub msg: Option<Msg>,
 }
 
-const fn b(keys: &'static [Key], shown: &'static str, what: Words, msg: Msg) -> Binding {
+pub(crate) const fn b(keys: &'static [Key], shown: &'static str, what: Words, msg: Msg) -> Binding {
     Binding {
         keys,
         shown,
@@ -53,7 +55,7 @@ const fn b(keys: &'static [Key], shown: &'static str, what: Words, msg: Msg) -> 
     }
 }
 
-const fn info(shown: &'static str, what: Words) -> Binding {
+pub(crate) const fn info(shown: &'static str, what: Words) -> Binding {
     Binding {
         keys: &[],
         shown,
@@ -62,8 +64,8 @@ const fn info(shown: &'static str, what: Words) -> Binding {
     }
 }
 
-use Key::{Ch, Code};
-use Words::{Fam as F, Lab as L, Ui as U};
+pub(crate) use Key::{Ch, Code};
+pub(crate) use Words::{Fam as F, Lab as L, Ui as U};
 
 /// Playback, navigation and views, shared by the frozen-holder and A/B/C screens.
 const TIMELINE: &[Binding] = &[
@@ -132,291 +134,15 @@ const TIMELINE_MOUSE: &[Binding] = &[
     info("mouse", L(Lab::KeyMouseLog)),
 ];
 
-const FROZEN: &[Binding] = &[
-    b(
-        &[Code(KeyCode::Up), Ch('k')],
-        "Up k",
-        U(Ui::KeySliderSelect),
-        Msg::Up,
-    ),
-    b(
-        &[Code(KeyCode::Down), Ch('j')],
-        "Down j",
-        U(Ui::KeySliderSelect),
-        Msg::Down,
-    ),
-    b(
-        &[Code(KeyCode::Left), Ch('h')],
-        "Left h",
-        U(Ui::KeySliderAdjust),
-        Msg::Adjust {
-            dir: -1,
-            coarse: false,
-        },
-    ),
-    b(
-        &[Code(KeyCode::Right), Ch('l')],
-        "Right l",
-        U(Ui::KeySliderAdjust),
-        Msg::Adjust {
-            dir: 1,
-            coarse: false,
-        },
-    ),
-    b(&[Ch('f')], "f", U(Ui::KeyFencing), Msg::ToggleFencing),
-    b(&[Ch('s')], "s", U(Ui::KeyStopOnLoss), Msg::ToggleStopOnLoss),
-    info("mouse", U(Ui::KeyMouseSlider)),
-];
-
-/// The family lab: the knob panel and compare (with the family's correct or broken variant);
-/// the timeline keys follow.
-const FAMILY: &[Binding] = &[
-    b(
-        &[Code(KeyCode::Up), Ch('k')],
-        "Up k",
-        F(Fam::KeyKnobSelect),
-        Msg::Up,
-    ),
-    b(
-        &[Code(KeyCode::Down), Ch('j')],
-        "Down j",
-        F(Fam::KeyKnobSelect),
-        Msg::Down,
-    ),
-    b(
-        &[Code(KeyCode::Left), Ch('h')],
-        "Left h",
-        F(Fam::KeyKnobChange),
-        Msg::Adjust {
-            dir: -1,
-            coarse: false,
-        },
-    ),
-    b(
-        &[Code(KeyCode::Right), Ch('l')],
-        "Right l",
-        F(Fam::KeyKnobChange),
-        Msg::Adjust {
-            dir: 1,
-            coarse: false,
-        },
-    ),
-    b(&[Ch('c')], "c", F(Fam::KeyCompare), Msg::Compare),
-    info("mouse", F(Fam::KeyKnobSelect)),
-];
-
-const ABC: &[Binding] = &[
-    b(
-        &[Ch('p'), Code(KeyCode::Tab)],
-        "p Tab",
-        U(Ui::KeyPreset),
-        Msg::Preset(1),
-    ),
-    b(
-        &[Ch('P'), Code(KeyCode::BackTab)],
-        "P S-Tab",
-        U(Ui::KeyPreset),
-        Msg::Preset(-1),
-    ),
-    b(
-        &[Code(KeyCode::Left)],
-        "Left",
-        U(Ui::KeyStep),
-        Msg::Step(-1),
-    ),
-    b(
-        &[Code(KeyCode::Right)],
-        "Right",
-        U(Ui::KeyStep),
-        Msg::Step(1),
-    ),
-    b(
-        &[Code(KeyCode::Up)],
-        "Up",
-        L(Lab::KeyLogMove),
-        Msg::LogMove(-1),
-    ),
-    b(
-        &[Code(KeyCode::Down)],
-        "Down",
-        L(Lab::KeyLogMove),
-        Msg::LogMove(1),
-    ),
-    b(
-        &[Ch('w')],
-        "w",
-        U(Ui::KeyWatch),
-        Msg::Variant(Variant::Watch),
-    ),
-    b(
-        &[Ch('r')],
-        "r",
-        U(Ui::KeyRecovery),
-        Msg::Variant(Variant::Recovery),
-    ),
-    b(
-        &[Ch('a')],
-        "a",
-        U(Ui::KeyRegistration),
-        Msg::Variant(Variant::Registration),
-    ),
-    b(
-        &[Ch('f')],
-        "f",
-        U(Ui::KeyFencing),
-        Msg::Variant(Variant::Fencing),
-    ),
-    b(
-        &[Ch('d')],
-        "d",
-        L(Lab::KeyOnDisconnect),
-        Msg::Variant(Variant::OnDisconnect),
-    ),
-    b(
-        &[Ch('s')],
-        "s",
-        U(Ui::KeyOnLoss),
-        Msg::Variant(Variant::OnLoss),
-    ),
-    b(
-        &[Ch('t')],
-        "t",
-        L(Lab::KeyOnTimeout),
-        Msg::Variant(Variant::OnTimeout),
-    ),
-    b(
-        &[Ch('o')],
-        "o",
-        L(Lab::KeyToken),
-        Msg::Variant(Variant::Token),
-    ),
-    b(
-        &[Ch('u')],
-        "u",
-        L(Lab::KeyDataWrite),
-        Msg::Variant(Variant::DataWrite),
-    ),
-];
-
-const HERD: &[Binding] = &[
-    b(&[Code(KeyCode::Up)], "Up", U(Ui::KeySliderSelect), Msg::Up),
-    b(
-        &[Code(KeyCode::Down)],
-        "Down",
-        U(Ui::KeySliderSelect),
-        Msg::Down,
-    ),
-    b(
-        &[Code(KeyCode::Left), Ch('h')],
-        "Left h",
-        U(Ui::KeySliderAdjust),
-        Msg::Adjust {
-            dir: -1,
-            coarse: false,
-        },
-    ),
-    b(
-        &[Code(KeyCode::Right), Ch('l')],
-        "Right l",
-        U(Ui::KeySliderAdjust),
-        Msg::Adjust {
-            dir: 1,
-            coarse: false,
-        },
-    ),
-    b(&[Ch('j')], "j", L(Lab::KeyHerdRows), Msg::Rows(1)),
-    b(&[Ch('k')], "k", L(Lab::KeyHerdRows), Msg::Rows(-1)),
-    b(
-        &[Code(KeyCode::PageDown)],
-        "PgDn",
-        L(Lab::KeyHerdRows),
-        Msg::Scroll(1),
-    ),
-    b(
-        &[Code(KeyCode::PageUp)],
-        "PgUp",
-        L(Lab::KeyHerdRows),
-        Msg::Scroll(-1),
-    ),
-    info("mouse", U(Ui::KeyMouseSlider)),
-];
-
-const PRESENT: &[Binding] = &[
-    b(
-        &[
-            Ch(' '),
-            Code(KeyCode::Right),
-            Ch('l'),
-            Code(KeyCode::PageDown),
-        ],
-        "Space Right l",
-        U(Ui::KeyPresentNext),
-        Msg::Step(1),
-    ),
-    b(
-        &[
-            Code(KeyCode::Left),
-            Ch('h'),
-            Code(KeyCode::PageUp),
-            Code(KeyCode::Backspace),
-        ],
-        "Left h",
-        U(Ui::KeyPresentBack),
-        Msg::Step(-1),
-    ),
-    b(&[Ch('r')], "r", L(Lab::KeyPresentReveal), Msg::Reveal),
-    b(&[Ch('b')], "b", U(Ui::KeyBlank), Msg::Blank),
-];
-
-const EXPLORE: &[Binding] = &[
-    b(
-        &[Code(KeyCode::Up), Ch('k')],
-        "Up/Down j/k",
-        U(Ui::KeyExploreMove),
-        Msg::Up,
-    ),
-    b(
-        &[Code(KeyCode::Down), Ch('j')],
-        "Up/Down j/k",
-        U(Ui::KeyExploreMove),
-        Msg::Down,
-    ),
-    b(
-        &[Code(KeyCode::Left), Ch('h')],
-        "Left/Right h/l",
-        U(Ui::KeyExploreChange),
-        Msg::Adjust {
-            dir: -1,
-            coarse: false,
-        },
-    ),
-    b(
-        &[Code(KeyCode::Right), Ch('l')],
-        "Left/Right h/l",
-        U(Ui::KeyExploreChange),
-        Msg::Adjust {
-            dir: 1,
-            coarse: false,
-        },
-    ),
-    b(
-        &[Code(KeyCode::Enter)],
-        "Enter",
-        U(Ui::KeyExploreRun),
-        Msg::Enter,
-    ),
-    b(&[Ch('x')], "x", U(Ui::KeyExploreCancel), Msg::Cancel),
-];
-
 /// The table of a simulation screen, own keys first; empty for the other screens.
 pub fn table(screen: ScreenId) -> Vec<&'static Binding> {
     let parts: &[&[Binding]] = match screen {
-        ScreenId::Frozen => &[FROZEN, TIMELINE, COMPARE, TIMELINE_MOUSE],
-        ScreenId::Abc => &[ABC, TIMELINE, COMPARE, TIMELINE_MOUSE],
-        ScreenId::Herd => &[HERD],
-        ScreenId::Present => &[PRESENT],
-        ScreenId::Explore => &[EXPLORE],
-        ScreenId::Family => &[FAMILY, TIMELINE, TIMELINE_MOUSE],
+        ScreenId::Frozen => &[frozen::KEYS, TIMELINE, COMPARE, TIMELINE_MOUSE],
+        ScreenId::Abc => &[abc::KEYS, TIMELINE, COMPARE, TIMELINE_MOUSE],
+        ScreenId::Herd => &[herd::KEYS],
+        ScreenId::Present => &[present::KEYS],
+        ScreenId::Explore => &[explore::KEYS],
+        ScreenId::Family => &[family::KEYS, TIMELINE, TIMELINE_MOUSE],
         _ => &[],
     };
     parts.iter().flat_map(|p| p.iter()).collect()

@@ -5,9 +5,12 @@
 
 pub mod app;
 pub mod compare;
+mod draw;
+mod input;
 pub mod keys;
 pub mod learn;
 pub mod markdown;
+mod open;
 pub mod reading;
 pub mod screens;
 pub mod signals;

@@ -406,3 +406,53 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         theme.dim(),
     );
 }
+
+/// This screen's keys: one table drives both key handling and `?` help.
+pub mod keys {
+    use crate::i18n::Ui;
+    use crate::tui::app::Msg;
+    use crate::tui::keys::{Binding, Ch, Code, U, b};
+    use crossterm::event::KeyCode;
+
+    pub const KEYS: &[Binding] = &[
+        b(
+            &[Code(KeyCode::Up), Ch('k')],
+            "Up/Down j/k",
+            U(Ui::KeyExploreMove),
+            Msg::Up,
+        ),
+        b(
+            &[Code(KeyCode::Down), Ch('j')],
+            "Up/Down j/k",
+            U(Ui::KeyExploreMove),
+            Msg::Down,
+        ),
+        b(
+            &[Code(KeyCode::Left), Ch('h')],
+            "Left/Right h/l",
+            U(Ui::KeyExploreChange),
+            Msg::Adjust {
+                dir: -1,
+                coarse: false,
+            },
+        ),
+        b(
+            &[Code(KeyCode::Right), Ch('l')],
+            "Left/Right h/l",
+            U(Ui::KeyExploreChange),
+            Msg::Adjust {
+                dir: 1,
+                coarse: false,
+            },
+        ),
+        b(
+            &[Code(KeyCode::Enter)],
+            "Enter",
+            U(Ui::KeyExploreRun),
+            Msg::Enter,
+        ),
+        b(&[Ch('x')], "x", U(Ui::KeyExploreCancel), Msg::Cancel),
+    ];
+}
+
+pub use keys::KEYS;

@@ -344,3 +344,57 @@ fn ralign(s: &str, cols: usize) -> String {
     let w = crate::text::width(s);
     format!("{}{s}", " ".repeat(cols.saturating_sub(w)))
 }
+
+/// This screen's keys: one table drives both key handling and `?` help.
+pub mod keys {
+    use crate::i18n::Ui;
+    use crate::i18n::lab::Lab;
+    use crate::tui::app::Msg;
+    use crate::tui::keys::{Binding, Ch, Code, L, U, b, info};
+    use crossterm::event::KeyCode;
+
+    pub const KEYS: &[Binding] = &[
+        b(&[Code(KeyCode::Up)], "Up", U(Ui::KeySliderSelect), Msg::Up),
+        b(
+            &[Code(KeyCode::Down)],
+            "Down",
+            U(Ui::KeySliderSelect),
+            Msg::Down,
+        ),
+        b(
+            &[Code(KeyCode::Left), Ch('h')],
+            "Left h",
+            U(Ui::KeySliderAdjust),
+            Msg::Adjust {
+                dir: -1,
+                coarse: false,
+            },
+        ),
+        b(
+            &[Code(KeyCode::Right), Ch('l')],
+            "Right l",
+            U(Ui::KeySliderAdjust),
+            Msg::Adjust {
+                dir: 1,
+                coarse: false,
+            },
+        ),
+        b(&[Ch('j')], "j", L(Lab::KeyHerdRows), Msg::Rows(1)),
+        b(&[Ch('k')], "k", L(Lab::KeyHerdRows), Msg::Rows(-1)),
+        b(
+            &[Code(KeyCode::PageDown)],
+            "PgDn",
+            L(Lab::KeyHerdRows),
+            Msg::Scroll(1),
+        ),
+        b(
+            &[Code(KeyCode::PageUp)],
+            "PgUp",
+            L(Lab::KeyHerdRows),
+            Msg::Scroll(-1),
+        ),
+        info("mouse", U(Ui::KeyMouseSlider)),
+    ];
+}
+
+pub use keys::KEYS;

@@ -497,3 +497,41 @@ mod tests {
         assert_eq!(clipped("short", 40, 2), vec!["short".to_string()]);
     }
 }
+
+/// This screen's keys: one table drives both key handling and `?` help.
+pub mod keys {
+    use crate::i18n::Ui;
+    use crate::i18n::lab::Lab;
+    use crate::tui::app::Msg;
+    use crate::tui::keys::{Binding, Ch, Code, L, U, b};
+    use crossterm::event::KeyCode;
+
+    pub const KEYS: &[Binding] = &[
+        b(
+            &[
+                Ch(' '),
+                Code(KeyCode::Right),
+                Ch('l'),
+                Code(KeyCode::PageDown),
+            ],
+            "Space Right l",
+            U(Ui::KeyPresentNext),
+            Msg::Step(1),
+        ),
+        b(
+            &[
+                Code(KeyCode::Left),
+                Ch('h'),
+                Code(KeyCode::PageUp),
+                Code(KeyCode::Backspace),
+            ],
+            "Left h",
+            U(Ui::KeyPresentBack),
+            Msg::Step(-1),
+        ),
+        b(&[Ch('r')], "r", L(Lab::KeyPresentReveal), Msg::Reveal),
+        b(&[Ch('b')], "b", U(Ui::KeyBlank), Msg::Blank),
+    ];
+}
+
+pub use keys::KEYS;

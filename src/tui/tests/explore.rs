@@ -58,6 +58,7 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
         assert!(a.abc.story.is_some());
         assert!(
             a.abc
+                .runs
                 .trace
                 .invariant(invariant::NOBODY_STUCK)
                 .is_some_and(|r| !r.held)
@@ -67,6 +68,7 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
         update(&mut a, Msg::Compare);
         let other = a
             .abc
+            .runs
             .other
             .as_ref()
             .expect("compare shows the correct recipe");

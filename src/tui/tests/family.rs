@@ -89,11 +89,11 @@ fn switching_the_release_changes_foreign_deletes_as_the_engine_says() {
             .expect("a valid release");
         assert_eq!(f.params, expected_params);
         let expected = crate::engine::run(&expected_params);
-        assert_eq!(f.trace, expected, "the screen shows the engine's run");
+        assert_eq!(f.runs.trace, expected, "the screen shows the engine's run");
         let (
             crate::engine::trace::Metrics::Redlock(m0),
             crate::engine::trace::Metrics::Redlock(m1),
-        ) = (&before.trace.metrics, &expected.metrics)
+        ) = (&before.runs.trace.metrics, &expected.metrics)
         else {
             panic!("redlock metrics");
         };
@@ -167,10 +167,13 @@ fn a_shorter_election_run_changes_the_outcome_and_locked_knobs_stay() {
         }
         assert_eq!(f.params, expected_params);
         let expected = crate::engine::run(&expected_params);
-        assert_eq!(f.trace, expected);
+        assert_eq!(f.runs.trace, expected);
         press(&mut a, key('v'));
         let lines = crate::export::svg::family_lines(&expected, lang);
-        assert_ne!(lines, crate::export::svg::family_lines(&before.trace, lang));
+        assert_ne!(
+            lines,
+            crate::export::svg::family_lines(&before.runs.trace, lang)
+        );
         // The outcome line wraps in the narrow panel: compare it word by word, in order.
         let info = info_text(&a);
         let flat: String = info.split_whitespace().collect();
@@ -184,9 +187,9 @@ fn compare_marks_where_the_conditional_and_unconditional_runs_part() {
     let mut a = opened(Family::Election, "election-epochs", Lang::En, (140, 42));
     press(&mut a, key('c'));
     let f = a.family.as_ref().expect("a family run");
-    let other = f.other.as_ref().expect("the flipped run");
-    let p = crate::tui::compare::first_difference(&f.trace, other).expect("they part");
-    assert_eq!(f.parting, Some(p));
+    let other = f.runs.other.as_ref().expect("the flipped run");
+    let p = crate::tui::compare::first_difference(&f.runs.trace, other).expect("they part");
+    assert_eq!(f.runs.parting, Some(p));
     let words = lab(Lab::PartAt, Lang::En)
         .replacen("{}", &crate::engine::time::fmt_secs(p.at()), 1)
         .replacen("{}", &(p.index + 1).to_string(), 1);
@@ -195,7 +198,7 @@ fn compare_marks_where_the_conditional_and_unconditional_runs_part() {
     // The semaphore has no pair to flip, and says so.
     let mut a = opened(Family::Semaphore, "semaphore-expiry", Lang::En, (80, 24));
     press(&mut a, key('c'));
-    assert!(a.family.as_ref().is_some_and(|f| f.other.is_none()));
+    assert!(a.family.as_ref().is_some_and(|f| f.runs.other.is_none()));
 }
 
 #[test]

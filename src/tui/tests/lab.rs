@@ -254,7 +254,7 @@ fn the_run_fills_three_quarters_of_a_140x42_screen() {
 #[test]
 fn the_cursor_never_covers_an_axis_label() {
     let a = app(ScreenId::Frozen, Lang::En, (140, 42));
-    let trace = &a.frozen.trace;
+    let trace = &a.frozen.runs.trace;
     let area = Rect::new(0, 0, 140, 20);
     let axis = |cursor: u64| {
         let mut l = super::super::widgets::lanes::Lanes::of(trace, Lang::En, Theme::default());

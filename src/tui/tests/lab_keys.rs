@@ -30,10 +30,10 @@ fn the_future_stays_hidden_until_revealed() {
         .abc
         .view
         .tl
-        .current(&a.abc.trace)
+        .current(&a.abc.runs.trace)
         .expect("an event")
         .clone();
-    assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.abc.trace, Lang::En)[..20]));
+    assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.abc.runs.trace, Lang::En)[..20]));
 }
 
 #[test]
@@ -43,6 +43,7 @@ fn key_moments_and_the_first_violation_are_one_key_away() {
     press(&mut a, key('n'));
     let first = a
         .abc
+        .runs
         .trace
         .moments
         .iter()
@@ -53,6 +54,7 @@ fn key_moments_and_the_first_violation_are_one_key_away() {
     press(&mut a, key('!'));
     let violation = a
         .abc
+        .runs
         .trace
         .invariants
         .iter()
@@ -74,7 +76,7 @@ fn compare_on_lost_create_blind_flips_the_recovery_and_marks_the_parting() {
         abc_on(&mut a, "lost-create-blind");
         assert_eq!(a.abc.last, Variant::Recovery);
         press(&mut a, key('c'));
-        let other = a.abc.other.as_ref().expect("comparing");
+        let other = a.abc.runs.other.as_ref().expect("comparing");
         assert!(
             other
                 .invariant(invariant::NOBODY_STUCK)
@@ -82,11 +84,12 @@ fn compare_on_lost_create_blind_flips_the_recovery_and_marks_the_parting() {
         );
         assert!(
             !a.abc
+                .runs
                 .trace
                 .invariant(invariant::NOBODY_STUCK)
                 .is_some_and(|i| i.held)
         );
-        let p = a.abc.parting.expect("the runs part");
+        let p = a.abc.runs.parting.expect("the runs part");
         press(&mut a, key('v'));
         let s = screen(&a);
         let part = lab(Lab::PartAt, lang)
@@ -104,7 +107,7 @@ fn compare_says_when_a_flip_changes_nothing_and_why() {
     // No create reply is lost on chain: blind and GUID recovery run the same.
     press(&mut a, key('r'));
     press(&mut a, key('c'));
-    assert_eq!(a.abc.parting, None);
+    assert_eq!(a.abc.runs.parting, None);
     let s = screen(&a);
     assert!(s.contains("changes nothing in this run"), "{s}");
     assert!(
@@ -127,7 +130,7 @@ fn a_herd_behind_a_forgotten_node_is_reported_stuck_in_compare() {
     assert_eq!(a.abc.last, Variant::Recovery);
     press(&mut a, key('c'));
     press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
-    let other = a.abc.other.as_ref().expect("comparing");
+    let other = a.abc.runs.other.as_ref().expect("comparing");
     assert!(
         other
             .invariant(invariant::NOBODY_STUCK)
@@ -203,7 +206,7 @@ fn a_click_on_the_event_log_moves_the_cursor_there() {
         .expect("a click"),
     );
     let i = a.abc.view.tl.event.expect("an event");
-    assert_eq!(a.abc.view.tl.cursor_ms, a.abc.trace.events[i].at_ms);
+    assert_eq!(a.abc.view.tl.cursor_ms, a.abc.runs.trace.events[i].at_ms);
     // J picks the next event, Enter moves there.
     press(&mut a, key('J'));
     press(&mut a, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));

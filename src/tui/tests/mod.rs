@@ -83,7 +83,7 @@ fn press(app: &mut App, k: KeyEvent) {
 }
 
 fn frozen_verdict(s: &FrozenState) -> Verdict {
-    match &s.trace.metrics {
+    match &s.runs.trace.metrics {
         Metrics::Frozen(m) => m.verdict,
         _ => panic!("not a frozen trace"),
     }
@@ -110,24 +110,29 @@ fn check_consistent(a: &App) {
     assert!(a.herd.focus < crate::engine::params::HERD_SPECS.len());
     assert!(a.herd.params.fanout >= 1 && a.herd.params.fanout <= a.herd.params.waiters);
     assert!(a.herd.params.waiters <= crate::tui::screens::herd::SCREEN_MAX_WAITERS);
-    assert!(a.frozen.view.tl.cursor_ms <= a.frozen.trace.end_ms);
-    assert!(a.abc.view.tl.cursor_ms <= a.abc.trace.end_ms);
+    assert!(a.frozen.view.tl.cursor_ms <= a.frozen.runs.trace.end_ms);
+    assert!(a.abc.view.tl.cursor_ms <= a.abc.runs.trace.end_ms);
     for (tl, trace) in [
-        (&a.frozen.view.tl, &a.frozen.trace),
-        (&a.abc.view.tl, &a.abc.trace),
+        (&a.frozen.view.tl, &a.frozen.runs.trace),
+        (&a.abc.view.tl, &a.abc.runs.trace),
     ] {
         if let Some(i) = tl.event {
             assert!(i < trace.events.len());
         }
     }
     assert!(a.abc.index < a.abc.presets.len().max(1));
-    assert_eq!(a.frozen.other.is_some(), a.frozen.compare());
+    assert_eq!(a.frozen.runs.other.is_some(), a.frozen.runs.comparing());
     if let Some(f) = &a.family {
         assert!(f.focus < f.knobs().len());
-        assert!(f.view.tl.cursor_ms <= f.trace.end_ms);
-        assert!(f.view.tl.event.is_none_or(|i| i < f.trace.events.len()));
+        assert!(f.view.tl.cursor_ms <= f.runs.trace.end_ms);
         assert!(
-            f.parting.is_none() || f.other.is_some(),
+            f.view
+                .tl
+                .event
+                .is_none_or(|i| i < f.runs.trace.events.len())
+        );
+        assert!(
+            f.runs.parting.is_none() || f.runs.other.is_some(),
             "a parting needs two runs"
         );
     }

@@ -28,7 +28,7 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
                 "{s}"
             );
             // The danger-window formula with this run's numbers, all from the trace.
-            let Metrics::Frozen(m) = &a.frozen.trace.metrics else {
+            let Metrics::Frozen(m) = &a.frozen.runs.trace.metrics else {
                 panic!()
             };
             let (w, e) = (m.holder_write_arrival.unwrap(), m.lease_expiry.unwrap());
@@ -46,7 +46,7 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
                 "{} {} / {} s",
                 ui(Ui::Cursor, lang),
                 fmt_secs(0),
-                fmt_secs(a.frozen.trace.end_ms)
+                fmt_secs(a.frozen.runs.trace.end_ms)
             );
             assert!(
                 s.lines().next().is_some_and(|l| l.contains(&title)),
@@ -67,10 +67,10 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
 fn frozen_cursor_walks_events_and_shows_the_resource() {
     let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
     press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
-    let end = a.frozen.trace.end_ms;
+    let end = a.frozen.runs.trace.end_ms;
     assert_eq!(a.frozen.view.tl.cursor_ms, end);
     let s = screen(&a);
-    let Metrics::Frozen(m) = &a.frozen.trace.metrics else {
+    let Metrics::Frozen(m) = &a.frozen.runs.trace.metrics else {
         panic!()
     };
     // At the end the resource shows the final value and largest token the engine reports.
@@ -92,9 +92,15 @@ fn frozen_cursor_walks_events_and_shows_the_resource() {
     );
     // Stepping back lands on events, each explained in words.
     press(&mut a, key(','));
-    let e = a.frozen.view.tl.current(&a.frozen.trace).unwrap().clone();
+    let e = a
+        .frozen
+        .view
+        .tl
+        .current(&a.frozen.runs.trace)
+        .unwrap()
+        .clone();
     assert_eq!(a.frozen.view.tl.cursor_ms, e.at_ms);
-    assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.frozen.trace, Lang::En)[..30]));
+    assert!(screen(&a).contains(&crate::i18n::describe(&e, &a.frozen.runs.trace, Lang::En)[..30]));
     press(&mut a, KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
     assert_eq!(a.frozen.view.tl.cursor_ms, 0);
 }
@@ -102,7 +108,7 @@ fn frozen_cursor_walks_events_and_shows_the_resource() {
 #[test]
 fn frozen_sliders_rerun_the_engine() {
     let mut a = app(ScreenId::Frozen, Lang::En, (80, 24));
-    let before = a.frozen.trace.clone();
+    let before = a.frozen.runs.trace.clone();
     // Select "pause length" and shorten it a lot: the catch-up keepalive then saves the lease.
     for _ in 0..3 {
         press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));
@@ -112,7 +118,7 @@ fn frozen_sliders_rerun_the_engine() {
         press(&mut a, KeyEvent::new(KeyCode::Left, KeyModifiers::SHIFT));
     }
     assert_eq!(a.frozen.params.pause_len_ms, 0);
-    assert_ne!(a.frozen.trace, before);
+    assert_ne!(a.frozen.runs.trace, before);
     assert_eq!(frozen_verdict(&a.frozen), Verdict::NoIncident);
     press(&mut a, key('v'));
     assert!(screen(&a).contains(verdict_short(Verdict::NoIncident, Lang::En)));
@@ -143,7 +149,7 @@ fn frozen_mouse_sets_sliders_and_cursor() {
         a.frozen.view.tl.cursor_ms,
         crate::tui::widgets::lanes::time_at(
             lanes,
-            (0, a.frozen.trace.end_ms),
+            (0, a.frozen.runs.trace.end_ms),
             lanes.x + lanes.width / 2
         )
     );
@@ -227,6 +233,7 @@ fn abc_badges_turn_red_from_the_first_violation() {
             a.size = size;
             let inv = a
                 .abc
+                .runs
                 .trace
                 .invariants
                 .iter()
@@ -253,18 +260,18 @@ fn abc_variants_and_presets_rerun_the_engine() {
         Lang::En,
         Theme::default(),
     );
-    assert!(!a.abc.trace.all_invariants_hold());
+    assert!(!a.abc.runs.trace.all_invariants_hold());
     press(&mut a, key('a'));
     assert_eq!(a.abc.last, Variant::Registration);
     assert!(
-        a.abc.trace.all_invariants_hold(),
+        a.abc.runs.trace.all_invariants_hold(),
         "the atomic watch fixes the race"
     );
     let s = screen(&a);
     assert!(s.contains(ui(Ui::RegAtomic, Lang::En)));
     // Compare flips the last toggled variant back: the broken run beside the fixed one.
     press(&mut a, key('c'));
-    assert!(!a.abc.other.as_ref().unwrap().all_invariants_hold());
+    assert!(!a.abc.runs.other.as_ref().unwrap().all_invariants_hold());
     assert!(
         screen(&a).contains(&ui(Ui::Flipped, Lang::En).replace("{}", ui(Ui::RegTwoStep, Lang::En)))
     );
@@ -275,7 +282,7 @@ fn abc_variants_and_presets_rerun_the_engine() {
     let mut a = App::new(ScreenId::Abc, Some("herd"), Lang::En, Theme::default());
     a.size = (160, 48);
     press(&mut a, key('v'));
-    let Metrics::Abc(m) = &a.abc.trace.metrics else {
+    let Metrics::Abc(m) = &a.abc.runs.trace.metrics else {
         panic!()
     };
     let list: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
@@ -292,8 +299,8 @@ fn chinese_labels_keep_lanes_aligned() {
         crate::tui::app::render(&a, buf.area, &mut buf);
         let lay = crate::tui::screens::frozen::layout(buf.area, false);
         let x = crate::tui::widgets::lanes::LABEL_COLS + 1;
-        let per = (lay.lanes.height - 2) / a.frozen.trace.lanes.len() as u16;
-        for (i, lane) in a.frozen.trace.lanes.iter().enumerate() {
+        let per = (lay.lanes.height - 2) / a.frozen.runs.trace.lanes.len() as u16;
+        for (i, lane) in a.frozen.runs.trace.lanes.iter().enumerate() {
             let y = lay.lanes.y + 1 + i as u16 * per;
             // The lower half of each bar starts right after the Chinese label, in its colour
             // (or, without colour, its class's glyph).
@@ -316,6 +323,7 @@ fn playback_advances_and_stops_at_the_end() {
     // By event: each notable event gets its ticks, then playback stops at the end.
     let notable = a
         .frozen
+        .runs
         .trace
         .events
         .iter()
@@ -325,7 +333,7 @@ fn playback_advances_and_stops_at_the_end() {
         update(&mut a, Msg::Tick);
     }
     assert!(!a.playing());
-    assert_eq!(a.frozen.view.tl.cursor_ms, a.frozen.trace.end_ms);
+    assert_eq!(a.frozen.view.tl.cursor_ms, a.frozen.runs.trace.end_ms);
 }
 
 #[test]
@@ -359,7 +367,7 @@ fn opening_a_preset_runs_its_parameters_on_its_screen() {
         .unwrap();
     update(&mut app, Msg::OpenPreset(early));
     assert_eq!(app.screen, ScreenId::Frozen);
-    let m = crate::engine::families::frozen::metrics(&app.frozen.trace).unwrap();
+    let m = crate::engine::families::frozen::metrics(&app.frozen.runs.trace).unwrap();
     assert_eq!(m.verdict, Verdict::StaleWriteAccepted);
     let blind = crate::scenario::builtin()
         .iter()

@@ -7,6 +7,7 @@
 //! This module holds the screen's state and what its keys do; `variant` the settings it flips,
 //! `layout` where things go and `render` the drawing.
 
+mod keys;
 mod layout;
 mod render;
 mod variant;
@@ -16,19 +17,19 @@ mod tests;
 
 use ratatui::layout::Rect;
 
+pub use keys::KEYS;
 pub use layout::{AbcLayout, layout};
 pub use render::render;
 pub use variant::Variant;
 
 use crate::engine::params::AbcParams;
 use crate::engine::time::Millis;
-use crate::engine::trace::Trace;
 use crate::engine::{Params, run};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
 use crate::scenario::{Preset, Text};
 use crate::tui::app::Msg;
-use crate::tui::compare::{Parting, first_difference};
+use crate::tui::compare::Runs;
 use crate::tui::widgets::lanes;
 use crate::tui::widgets::run_view::RunView;
 
@@ -46,10 +47,8 @@ pub struct AbcState {
     pub presets: Vec<&'static Preset>,
     pub index: usize,
     pub params: AbcParams,
-    pub trace: Trace,
-    /// The same run with `last` flipped, while comparing.
-    pub other: Option<Trace>,
-    pub parting: Option<Parting>,
+    /// The run, and while comparing the same run with `last` flipped.
+    pub runs: Runs,
     /// The variant compare flips: the last one toggled, at first the one the preset teaches.
     pub last: Variant,
     /// An explorer's counterexample on show, if any.
@@ -57,10 +56,6 @@ pub struct AbcState {
     pub view: RunView,
     /// Settings the preset locked.
     pub locked: Vec<String>,
-}
-
-fn run_abc(p: &AbcParams) -> Trace {
-    run(&Params::Abc(p.clone()))
 }
 
 fn preset_params(p: &Preset) -> AbcParams {
@@ -79,7 +74,7 @@ impl AbcState {
         let params = presets
             .get(index)
             .map_or_else(AbcParams::default, |p| preset_params(p));
-        let trace = run_abc(&params);
+        let trace = run(&Params::Abc(params.clone()));
         let mut view = RunView::default();
         view.tl.set_cursor(&trace, 0);
         let last = Variant::taught(&params, &trace);
@@ -90,9 +85,7 @@ impl AbcState {
             presets,
             index,
             params,
-            trace,
-            other: None,
-            parting: None,
+            runs: Runs::new(trace),
             last,
             story: None,
             view,
@@ -105,28 +98,21 @@ impl AbcState {
     }
 
     fn rerun(&mut self) {
-        self.trace = run_abc(&self.params);
-        if self.other.is_some() {
-            self.other = Some(run_abc(&self.flipped()));
-        }
-        self.refresh_parting();
-        self.view.tl.refit(&self.trace);
+        let flipped = self.flipped();
+        self.runs
+            .rerun(&Params::Abc(self.params.clone()), Some(flipped));
+        self.view.tl.refit(&self.runs.trace);
     }
 
-    fn refresh_parting(&mut self) {
-        self.parting = self
-            .other
-            .as_ref()
-            .and_then(|o| first_difference(&self.trace, o));
-    }
-
-    fn flipped(&self) -> AbcParams {
+    /// What compare runs beside this one: a counterexample's correct twin, else this run with
+    /// `last` flipped.
+    fn flipped(&self) -> Params {
         if let Some(story) = &self.story {
-            return story.correct.clone();
+            return Params::Abc(story.correct.clone());
         }
         let mut p = self.params.clone();
         self.last.flip(&mut p);
-        p
+        Params::Abc(p)
     }
 
     pub fn select(&mut self, index: usize) {
@@ -140,11 +126,9 @@ impl AbcState {
         self.view.tl = Default::default();
         self.view.notice = None;
         self.rerun();
-        self.last = Variant::taught(&self.params, &self.trace);
-        if self.other.is_some() {
-            self.other = Some(run_abc(&self.flipped()));
-            self.refresh_parting();
-        }
+        self.last = Variant::taught(&self.params, &self.runs.trace);
+        let flipped = self.flipped();
+        self.runs.rerun_twin(Some(flipped));
     }
 
     /// Shows an explorer's counterexample; compare (`c`) runs the same schedule under the
@@ -163,11 +147,11 @@ impl AbcState {
     pub fn open_params(&mut self, params: AbcParams) {
         self.story = None;
         self.params = params;
-        self.other = None;
+        self.runs.stop_comparing();
         self.locked.clear();
         self.view.tl = Default::default();
         self.rerun();
-        self.last = Variant::taught(&self.params, &self.trace);
+        self.last = Variant::taught(&self.params, &self.runs.trace);
     }
 
     pub fn cycle(&mut self, dir: i8) {
@@ -187,16 +171,9 @@ impl AbcState {
         self.rerun();
     }
 
-    pub fn compare(&self) -> bool {
-        self.other.is_some()
-    }
-
     pub fn toggle_compare(&mut self) {
-        self.other = match self.other {
-            Some(_) => None,
-            None => Some(run_abc(&self.flipped())),
-        };
-        self.refresh_parting();
+        let flipped = self.flipped();
+        self.runs.toggle_compare(Some(flipped));
     }
 
     /// Applies a message meant for this screen.
@@ -207,7 +184,7 @@ impl AbcState {
             Msg::Compare => self.toggle_compare(),
             Msg::Pointer { col, row } => self.click(area, col, row),
             m => {
-                self.view.update(&self.trace, m, lang);
+                self.view.update(&self.runs.trace, m, lang);
             }
         }
     }
@@ -215,26 +192,25 @@ impl AbcState {
     pub fn click(&mut self, area: Rect, col: u16, row: u16) {
         let lay = layout(
             area,
-            self.trace.lanes.len(),
-            self.compare(),
-            lanes::Lanes::has_band(&self.trace),
+            self.runs.trace.lanes.len(),
+            self.runs.comparing(),
+            lanes::Lanes::has_band(&self.runs.trace),
         );
         let end = self.end_ms();
         let areas: Vec<Rect> = [Some(lay.lanes), lay.lanes2]
             .into_iter()
             .flatten()
             .collect();
-        self.view.click(&self.trace, end, &areas, lay.log, col, row);
+        self.view
+            .click(&self.runs.trace, end, &areas, lay.log, col, row);
     }
 
     /// Both runs share one cursor, so the axis spans the longer of the two.
     pub fn end_ms(&self) -> Millis {
-        self.other
-            .as_ref()
-            .map_or(self.trace.end_ms, |o| o.end_ms.max(self.trace.end_ms))
+        self.runs.end_ms()
     }
 
     pub fn outcome_visible(&self) -> bool {
-        self.view.tl.shown_until(self.trace.end_ms) >= self.trace.end_ms
+        self.view.tl.shown_until(self.runs.trace.end_ms) >= self.runs.trace.end_ms
     }
 }

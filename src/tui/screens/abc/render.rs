@@ -76,9 +76,9 @@ fn footer_hints(lang: Lang) -> Vec<&'static str> {
 }
 
 pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let band =
-        lanes::Lanes::has_band(&s.trace) || s.other.as_ref().is_some_and(lanes::Lanes::has_band);
-    let lay = layout(area, s.trace.lanes.len(), s.compare(), band);
+    let band = lanes::Lanes::has_band(&s.runs.trace)
+        || s.runs.other.as_ref().is_some_and(lanes::Lanes::has_band);
+    let lay = layout(area, s.runs.trace.lanes.len(), s.runs.comparing(), band);
     let c = colon(lang);
     let tl = &s.view.tl;
     let cursor = tl.cursor_ms;
@@ -128,17 +128,18 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     if let Some(about) = about {
         wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
     }
-    let parting = s.parting;
+    let parting = s.runs.parting;
     if s.view.seq {
-        s.view.render_chart(&s.trace, lang, theme, lay.main, buf);
+        s.view
+            .render_chart(&s.runs.trace, lang, theme, lay.main, buf);
     } else {
-        let l = s.view.lanes(&s.trace, end, parting, lang, theme);
+        let l = s.view.lanes(&s.runs.trace, end, parting, lang, theme);
         lanes::Lanes {
             max_per_lane: 4,
             ..l
         }
         .render(lay.lanes, buf);
-        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.other) {
+        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.runs.other) {
             let mut flipped = s.params.clone();
             s.last.flip(&mut flipped);
             let (_, words) = s.last.describe(&flipped, lang);
@@ -171,11 +172,13 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             l.render(l2, buf);
         }
     }
-    let traces: Vec<&Trace> = std::iter::once(&s.trace).chain(s.other.as_ref()).collect();
+    let traces: Vec<&Trace> = std::iter::once(&s.runs.trace)
+        .chain(s.runs.other.as_ref())
+        .collect();
     let items = legend::items(
         &traces,
         &legend::planned_classes(&Params::Abc(s.params.clone())),
-        s.compare(),
+        s.runs.comparing(),
         theme,
         lang,
     );
@@ -188,7 +191,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
 
     if lay.service.height > 1 {
         ServicePanel {
-            trace: &s.trace,
+            trace: &s.runs.trace,
             at_ms: cursor,
             lang,
             theme,
@@ -198,16 +201,22 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         line(
             buf,
             lay.service,
-            &service_panel::one_line(&s.trace, cursor, lang),
+            &service_panel::one_line(&s.runs.trace, cursor, lang),
             theme.warn(),
         );
     }
-    let explain = tl.current(&s.trace).map_or_else(
+    let explain = tl.current(&s.runs.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
-        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)),
+        |e| {
+            format!(
+                "{} s  {}",
+                fmt_secs(e.at_ms),
+                describe(e, &s.runs.trace, lang)
+            )
+        },
     );
     let mut ev = lay.event;
-    if let Some(other) = &s.other {
+    if let Some(other) = &s.runs.other {
         // One row says where the runs part (or why they do not).
         let text = compare_words(s, other, lang);
         let r = Rect {
@@ -232,8 +241,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         };
     }
     wrapped(buf, ev, &explain, Style::new());
-    let mut b = badges(&s.trace, cursor, lang, theme, false);
-    if let Metrics::Abc(m) = &s.trace.metrics {
+    let mut b = badges(&s.runs.trace, cursor, lang, theme, false);
+    if let Metrics::Abc(m) = &s.runs.trace.metrics {
         let text = if s.outcome_visible() {
             let list: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
             let list = if list.is_empty() {
@@ -279,7 +288,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         wrapped(buf, lay.recipe, &recipe.join("  "), theme.title());
     }
     if let Some(log) = lay.log {
-        s.view.render_log(&s.trace, parting, lang, theme, log, buf);
+        s.view
+            .render_log(&s.runs.trace, parting, lang, theme, log, buf);
     }
     match &s.view.notice {
         Some(n) => line(buf, lay.footer, n, theme.warn()),
@@ -289,7 +299,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
 
 /// Where the two runs part, or that the flipped setting changed nothing here and why.
 fn compare_words(s: &AbcState, _other: &Trace, lang: Lang) -> String {
-    match s.parting {
+    match s.runs.parting {
         Some(p) => lab(Lab::PartAt, lang)
             .replacen("{}", &fmt_secs(p.at()), 1)
             .replacen("{}", &(p.index + 1).to_string(), 1),

@@ -71,12 +71,12 @@ fn compare_on_the_recreated_directory_flips_the_token_source() {
             let flipped = lab(Lab::TokenCzxid, lang);
             assert!(s.contains(flipped), "{size:?} {lang:?}:\n{s}");
             // The flipped run is the one with czxid tokens: nobody's write is refused there.
-            let other = a.abc.other.as_ref().expect("comparing");
+            let other = a.abc.runs.other.as_ref().expect("comparing");
             let m = crate::engine::families::abc::metrics(other).unwrap();
             assert_eq!(m.current_writes_refused, 0);
-            let m = crate::engine::families::abc::metrics(&a.abc.trace).unwrap();
+            let m = crate::engine::families::abc::metrics(&a.abc.runs.trace).unwrap();
             assert_eq!(m.current_writes_refused, 2);
-            assert!(a.abc.parting.is_some());
+            assert!(a.abc.runs.parting.is_some());
         }
     }
 }
@@ -115,7 +115,7 @@ fn the_data_node_and_its_versions_show_and_compare_flips_the_expected_version() 
                 s.contains(lab(Lab::DataConditional, lang)),
                 "{lang:?} {size:?}:\n{s}"
             );
-            let other = a.abc.other.as_ref().expect("comparing");
+            let other = a.abc.runs.other.as_ref().expect("comparing");
             assert!(other.all_invariants_hold());
         }
     }

@@ -4,6 +4,7 @@
 //! the run, which the engine computes again on every change; the lanes, legend, event log,
 //! key moments, hidden future and compare work as on the frozen-holder and A/B/C screens.
 
+mod keys;
 pub mod knob_values;
 pub mod variant;
 pub mod view;
@@ -12,27 +13,26 @@ use ratatui::layout::Rect;
 
 use crate::engine::Params;
 use crate::engine::params::knobs::{Knob, Value};
-use crate::engine::trace::{Family, Trace};
+use crate::engine::trace::Family;
 use crate::i18n::Lang;
 use crate::i18n::family::{Fam, fam};
 use crate::i18n::lab::{Lab, lab};
 use crate::scenario::Preset;
 use crate::tui::app::Msg;
-use crate::tui::compare::{Parting, first_difference};
+use crate::tui::compare::Runs;
 use crate::tui::widgets::run_view::RunView;
 
+pub use keys::KEYS;
 pub use knob_values::{FAMILIES, is_knob_family};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FamilyState {
     pub family: Family,
     pub params: Params,
-    pub trace: Trace,
-    /// The run with the family's correct/broken switch flipped, while comparing.
-    pub other: Option<Trace>,
+    /// The run, and while comparing the run with the family's correct/broken switch flipped.
+    pub runs: Runs,
     /// Whether the compared run is the correct variant.
     pub other_correct: bool,
-    pub parting: Option<Parting>,
     /// The knob the panel has chosen (an index into the family's table).
     pub focus: usize,
     pub view: RunView,
@@ -74,10 +74,8 @@ impl FamilyState {
         Some(Self {
             family,
             params,
-            trace,
-            other: None,
+            runs: Runs::new(trace),
             other_correct: false,
-            parting: None,
             focus: 0,
             view,
             locked: Vec::new(),
@@ -118,32 +116,22 @@ impl FamilyState {
             .and_then(|k| knob_values::get(&self.params, k))
     }
 
-    pub fn compare(&self) -> bool {
-        self.other.is_some()
+    /// The family's other variant of this run, noting whether it is the correct one.
+    fn flipped(&mut self) -> Option<Params> {
+        let (p, correct) = variant::flipped(&self.params)?;
+        self.other_correct = correct;
+        Some(p)
     }
 
     /// Runs the engine again after a change, keeping the cursor where it was.
     fn rerun(&mut self) {
-        self.trace = crate::engine::run(&self.params);
-        if self.other.is_some() {
-            self.other = None;
-            self.toggle_compare_quiet();
-        }
-        self.view.tl.refit(&self.trace);
-    }
-
-    fn toggle_compare_quiet(&mut self) {
-        match (&self.other, variant::flipped(&self.params)) {
-            (None, Some((p, correct))) => {
-                self.other = Some(crate::engine::run(&p));
-                self.other_correct = correct;
-            }
-            _ => self.other = None,
-        }
-        self.parting = self
-            .other
-            .as_ref()
-            .and_then(|o| first_difference(&self.trace, o));
+        let flipped = if self.runs.comparing() {
+            self.flipped()
+        } else {
+            None
+        };
+        self.runs.rerun(&self.params, flipped);
+        self.view.tl.refit(&self.runs.trace);
     }
 
     /// `c`: the family's other variant beside this run, or back to one run.
@@ -152,7 +140,12 @@ impl FamilyState {
             self.view.notice = Some(fam(Fam::NoVariant, lang).to_string());
             return;
         }
-        self.toggle_compare_quiet();
+        let flipped = if self.runs.comparing() {
+            None
+        } else {
+            self.flipped()
+        };
+        self.runs.toggle_compare(flipped);
     }
 
     pub fn focus_by(&mut self, dir: i8) {
@@ -204,7 +197,7 @@ impl FamilyState {
 
     /// Whether the outcome (metrics, invariants) may be shown: the whole run is on screen.
     pub fn outcome_visible(&self) -> bool {
-        self.view.tl.shown_until(self.trace.end_ms) >= self.trace.end_ms
+        self.view.tl.shown_until(self.runs.trace.end_ms) >= self.runs.trace.end_ms
     }
 
     /// Applies a message meant for this screen.
@@ -228,7 +221,7 @@ impl FamilyState {
             }
             Msg::Pointer { col, row } => self.click(area, col, row, lang),
             m => {
-                self.view.update(&self.trace, m, lang);
+                self.view.update(&self.runs.trace, m, lang);
             }
         }
     }
@@ -247,7 +240,8 @@ impl FamilyState {
             .into_iter()
             .flatten()
             .collect();
-        let end = self.trace.end_ms;
-        self.view.click(&self.trace, end, &lanes, lay.log, col, row);
+        let end = self.runs.trace.end_ms;
+        self.view
+            .click(&self.runs.trace, end, &lanes, lay.log, col, row);
     }
 }

@@ -43,11 +43,13 @@ fn wide(area: Rect) -> bool {
 }
 
 fn legend_items(s: &FamilyState, theme: Theme, lang: Lang) -> Vec<legend::Item> {
-    let traces: Vec<&Trace> = std::iter::once(&s.trace).chain(s.other.as_ref()).collect();
+    let traces: Vec<&Trace> = std::iter::once(&s.runs.trace)
+        .chain(s.runs.other.as_ref())
+        .collect();
     legend::items(
         &traces,
         &legend::planned_classes(&s.params),
-        s.compare(),
+        s.runs.comparing(),
         theme,
         lang,
     )
@@ -75,16 +77,16 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
             Lang::En,
         ))
         .min(if wide { 3 } else { 2 });
-    let bottom_rows: u16 = match (wide, s.compare()) {
+    let bottom_rows: u16 = match (wide, s.runs.comparing()) {
         (true, _) => 15,
         (false, false) => 8,
         (false, true) => 6,
     };
     let body = area.height.saturating_sub(2);
     let free = body.saturating_sub(legend_rows + bottom_rows);
-    let n = s.trace.lanes.len();
-    let band = Lanes::has_band(&s.trace);
-    let (lanes, caption2, lanes2, main_bottom) = if s.compare() {
+    let n = s.runs.trace.lanes.len();
+    let band = Lanes::has_band(&s.runs.trace);
+    let (lanes, caption2, lanes2, main_bottom) = if s.runs.comparing() {
         let main = Rect::new(area.x, area.y + 1, area.width, free);
         let (l1, cap, l2) = lanes::compare_areas(main);
         (l1, Some(cap), Some(l2), main.bottom())
@@ -213,12 +215,12 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let lay = layout(s, area);
     let c = colon(lang);
     let tl = &s.view.tl;
-    let end = s.trace.end_ms;
+    let end = s.runs.trace.end_ms;
     let name = s
         .preset
         .as_ref()
         .map_or_else(String::new, |p| format!("  {p}"));
-    let cursor = if lanes::in_millis(&s.trace) {
+    let cursor = if lanes::in_millis(&s.runs.trace) {
         format!("{} / {} ms", tl.cursor_ms, end)
     } else {
         format!("{} / {} s", fmt_secs(tl.cursor_ms), fmt_secs(end))
@@ -248,12 +250,12 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
             area.width,
             lay.legend.y.saturating_sub(lay.lanes.y),
         );
-        s.view.render_chart(&s.trace, lang, theme, main, buf);
+        s.view.render_chart(&s.runs.trace, lang, theme, main, buf);
     } else {
         s.view
-            .lanes(&s.trace, end, s.parting, lang, theme)
+            .lanes(&s.runs.trace, end, s.runs.parting, lang, theme)
             .render(lay.lanes, buf);
-        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.other) {
+        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.runs.other) {
             line(
                 buf,
                 cap,
@@ -261,7 +263,7 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                     .replace("{}", variant_words(s.family, s.other_correct, lang)),
                 theme.title(),
             );
-            let mut l = s.view.lanes(other, end, s.parting, lang, theme);
+            let mut l = s.view.lanes(other, end, s.runs.parting, lang, theme);
             let n = other.lanes.len();
             l.axis = l2.height > lanes::height(n, 1, false, Lanes::has_band(other));
             l.render(l2, buf);
@@ -289,7 +291,7 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     render_info(s, lang, theme, lay.info, lay.log.is_some(), buf);
     if let Some(log) = lay.log {
         s.view
-            .render_log(&s.trace, s.parting, lang, theme, log, buf);
+            .render_log(&s.runs.trace, s.runs.parting, lang, theme, log, buf);
     }
     match &s.view.notice {
         Some(n) => line(buf, lay.footer, n, theme.warn()),
@@ -350,19 +352,19 @@ fn render_info(
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
     let w = area.width.max(1) as usize;
     let height = |t: &str| crate::text::wrap(t, w).len().max(1) as u16;
-    let explain = s.view.tl.current(&s.trace).map_or_else(
+    let explain = s.view.tl.current(&s.runs.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
         |e| {
             format!(
                 "{}  {}",
-                when(&s.trace, e.at_ms, lang),
-                describe(e, &s.trace, lang)
+                when(&s.runs.trace, e.at_ms, lang),
+                describe(e, &s.runs.trace, lang)
             )
         },
     );
     rows.push((explain.clone(), Style::new(), height(&explain).min(3)));
-    if s.other.is_some() {
-        let text = match s.parting {
+    if s.runs.other.is_some() {
+        let text = match s.runs.parting {
             Some(p) => lab(Lab::PartAt, lang)
                 .replacen("{}", &fmt_secs(p.at()), 1)
                 .replacen("{}", &(p.index + 1).to_string(), 1),
@@ -379,10 +381,10 @@ fn render_info(
         let t = fam(Fam::OutcomeHidden, lang);
         rows.push((t.to_string(), theme.dim(), height(t)));
     } else {
-        for l in crate::export::svg::family_lines(&s.trace, lang) {
+        for l in crate::export::svg::family_lines(&s.runs.trace, lang) {
             rows.push((l.clone(), Style::new(), height(&l)));
         }
-        if let Some(o) = &s.other {
+        if let Some(o) = &s.runs.other {
             let label = fam(Fam::VariantRun, lang)
                 .replace("{}", variant_words(s.family, s.other_correct, lang));
             for l in crate::export::svg::family_lines(o, lang) {
@@ -391,6 +393,7 @@ fn render_info(
             }
         }
         for i in s
+            .runs
             .trace
             .invariants
             .iter()
@@ -406,7 +409,7 @@ fn render_info(
                 t.push_str(
                     &lang
                         .pick("（{}）", "  ({})")
-                        .replace("{}", &when(&s.trace, at, lang)),
+                        .replace("{}", &when(&s.runs.trace, at, lang)),
                 );
             }
             rows.push((t.clone(), style, height(&t)));
@@ -414,7 +417,7 @@ fn render_info(
         if roomy {
             let c = colon(lang);
             rows.push((fam(Fam::Metrics, lang).to_string(), theme.title(), 1));
-            for (k, v) in metric_rows(&s.trace, lang) {
+            for (k, v) in metric_rows(&s.runs.trace, lang) {
                 let t = format!("  {k}{c}{v}");
                 rows.push((t.clone(), Style::new(), height(&t)));
             }

@@ -16,7 +16,7 @@ use crate::engine::{Params, run};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, ui, verdict_short, verdict_text};
 use crate::tui::app::Msg;
-use crate::tui::compare::{Parting, first_difference};
+use crate::tui::compare::Runs;
 use crate::tui::theme::Theme;
 use crate::tui::widgets::hints;
 use crate::tui::widgets::lanes::{self, Lanes};
@@ -24,9 +24,11 @@ use crate::tui::widgets::legend::{self, Legend};
 use crate::tui::widgets::run_view::RunView;
 use crate::tui::widgets::slider::{self, Slider};
 
+mod keys;
 mod layout;
 mod view;
 
+pub use keys::KEYS;
 pub use layout::{FrozenLayout, layout};
 pub use view::{render, verdict_words};
 
@@ -41,11 +43,8 @@ const SLIDER_WORDS: [Ui; 5] = [
 #[derive(Debug, Clone, PartialEq)]
 pub struct FrozenState {
     pub params: FrozenParams,
-    pub trace: Trace,
-    /// The same run with fencing flipped, while comparing.
-    pub other: Option<Trace>,
-    /// Where the two compared runs part, if they do.
-    pub parting: Option<Parting>,
+    /// The run, and while comparing the same run with fencing flipped.
+    pub runs: Runs,
     pub focus: usize,
     pub view: RunView,
     /// Parameters the preset locked, so a demonstration cannot drift.
@@ -54,20 +53,14 @@ pub struct FrozenState {
     pub preset: Option<String>,
 }
 
-fn run_frozen(p: &FrozenParams) -> Trace {
-    run(&Params::Frozen(p.clone()))
-}
-
 impl FrozenState {
     pub fn new(params: FrozenParams) -> Self {
-        let trace = run_frozen(&params);
+        let trace = run(&Params::Frozen(params.clone()));
         let mut view = RunView::default();
         view.tl.set_cursor(&trace, 0);
         Self {
             params,
-            trace,
-            other: None,
-            parting: None,
+            runs: Runs::new(trace),
             focus: 0,
             view,
             locked: Vec::new(),
@@ -97,38 +90,23 @@ impl FrozenState {
 
     /// Re-runs the engine after any change, keeping the cursor where it was.
     fn rerun(&mut self) {
-        self.trace = run_frozen(&self.params);
-        if self.other.is_some() {
-            self.other = Some(run_frozen(&self.flipped()));
-        }
-        self.refresh_parting();
-        self.view.tl.refit(&self.trace);
+        let flipped = self.flipped();
+        self.runs
+            .rerun(&Params::Frozen(self.params.clone()), Some(flipped));
+        self.view.tl.refit(&self.runs.trace);
     }
 
-    fn refresh_parting(&mut self) {
-        self.parting = self
-            .other
-            .as_ref()
-            .and_then(|o| first_difference(&self.trace, o));
-    }
-
-    fn flipped(&self) -> FrozenParams {
-        FrozenParams {
+    /// What compare flips: fencing.
+    fn flipped(&self) -> Params {
+        Params::Frozen(FrozenParams {
             fencing: !self.params.fencing,
             ..self.params.clone()
-        }
-    }
-
-    pub fn compare(&self) -> bool {
-        self.other.is_some()
+        })
     }
 
     pub fn toggle_compare(&mut self) {
-        self.other = match self.other {
-            Some(_) => None,
-            None => Some(run_frozen(&self.flipped())),
-        };
-        self.refresh_parting();
+        let flipped = self.flipped();
+        self.runs.toggle_compare(Some(flipped));
     }
 
     pub fn toggle_fencing(&mut self, lang: Lang) {
@@ -194,7 +172,7 @@ impl FrozenState {
 
     /// Whether the outcome (formulas, verdict) may be shown: the whole run is on screen.
     pub fn outcome_visible(&self) -> bool {
-        self.view.tl.shown_until(self.trace.end_ms) >= self.trace.end_ms
+        self.view.tl.shown_until(self.runs.trace.end_ms) >= self.runs.trace.end_ms
     }
 
     /// Applies a message meant for this screen.
@@ -211,14 +189,14 @@ impl FrozenState {
             Msg::Compare => self.toggle_compare(),
             Msg::Pointer { col, row } => self.click(area, col, row, lang),
             m => {
-                self.view.update(&self.trace, m, lang);
+                self.view.update(&self.runs.trace, m, lang);
             }
         }
     }
 
     /// Mouse: a slider row sets that slider; the lanes move the cursor; a log row jumps to it.
     pub fn click(&mut self, area: Rect, col: u16, row: u16, lang: Lang) {
-        let lay = layout(area, self.compare());
+        let lay = layout(area, self.runs.comparing());
         if let Some(i) = lay
             .sliders
             .iter()
@@ -231,7 +209,8 @@ impl FrozenState {
             .into_iter()
             .flatten()
             .collect();
-        let end = self.trace.end_ms;
-        self.view.click(&self.trace, end, &lanes, lay.log, col, row);
+        let end = self.runs.trace.end_ms;
+        self.view
+            .click(&self.runs.trace, end, &lanes, lay.log, col, row);
     }
 }

@@ -63,10 +63,10 @@ pub(super) fn footer_hints(lang: Lang) -> Vec<&'static str> {
 }
 
 pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let lay = layout(area, s.compare());
+    let lay = layout(area, s.runs.comparing());
     let c = colon(lang);
     let tl = &s.view.tl;
-    let end = s.trace.end_ms;
+    let end = s.runs.trace.end_ms;
     let cursor = tl.cursor_ms;
     let name = s
         .preset
@@ -86,17 +86,18 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         theme.title(),
     );
 
-    let parting = s.parting;
+    let parting = s.runs.parting;
     if s.view.seq {
-        s.view.render_chart(&s.trace, lang, theme, lay.main, buf);
+        s.view
+            .render_chart(&s.runs.trace, lang, theme, lay.main, buf);
     } else {
-        let l = s.view.lanes(&s.trace, end, parting, lang, theme);
+        let l = s.view.lanes(&s.runs.trace, end, parting, lang, theme);
         Lanes {
             max_per_lane: 4,
             ..l
         }
         .render(lay.lanes, buf);
-        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.other) {
+        if let (Some(cap), Some(l2), Some(other)) = (lay.caption2, lay.lanes2, &s.runs.other) {
             let flipped = format!(
                 "{} {}",
                 ui(Ui::Fencing, lang),
@@ -117,8 +118,10 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
             l.render(l2, buf);
         }
     }
-    let traces: Vec<&Trace> = std::iter::once(&s.trace).chain(s.other.as_ref()).collect();
-    let items = legend::items(&traces, &[], s.compare(), theme, lang);
+    let traces: Vec<&Trace> = std::iter::once(&s.runs.trace)
+        .chain(s.runs.other.as_ref())
+        .collect();
+    let items = legend::items(&traces, &[], s.runs.comparing(), theme, lang);
     Legend {
         items: &items,
         lang,
@@ -153,7 +156,8 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         .render(*row, buf);
     }
     if let Some(log) = lay.log {
-        s.view.render_log(&s.trace, parting, lang, theme, log, buf);
+        s.view
+            .render_log(&s.runs.trace, parting, lang, theme, log, buf);
     }
     match &s.view.notice {
         Some(n) => line(buf, lay.footer, n, theme.warn()),
@@ -175,8 +179,8 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
     let none = ui(Ui::None, lang);
     let compact = area.height < 8;
-    if !(compact && s.compare()) {
-        let (value, seen) = resource_at(&s.trace, cursor);
+    if !(compact && s.runs.comparing()) {
+        let (value, seen) = resource_at(&s.runs.trace, cursor);
         let value = value.map_or_else(
             || none.to_string(),
             |(w, t)| format!("{w} ({} {t})", ui(Ui::Token, lang)),
@@ -192,17 +196,23 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
             1,
         ));
     }
-    let explain = s.view.tl.current(&s.trace).map_or_else(
+    let explain = s.view.tl.current(&s.runs.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
-        |e| format!("{} s  {}", fmt_secs(e.at_ms), describe(e, &s.trace, lang)),
+        |e| {
+            format!(
+                "{} s  {}",
+                fmt_secs(e.at_ms),
+                describe(e, &s.runs.trace, lang)
+            )
+        },
     );
     let event_rows = if compact {
-        1 + u16::from(!s.compare())
+        1 + u16::from(!s.runs.comparing())
     } else {
         3
     };
     rows.push((explain, Style::new(), event_rows));
-    if let Some(other) = &s.other {
+    if let Some(other) = &s.runs.other {
         let text = compare_words(s, other, lang);
         rows.push((
             text,
@@ -211,7 +221,7 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
         ));
     }
     let visible = s.outcome_visible();
-    if let Some(m) = FrozenState::metrics(&s.trace) {
+    if let Some(m) = FrozenState::metrics(&s.runs.trace) {
         // Each formula as on a whiteboard: the rule, then this run's numbers under it.
         let formulas = [
             (Ui::FormulaDanger, crate::i18n::sim::danger_formula(m, lang)),
@@ -230,7 +240,10 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
                 rows.push((format!("    = {filled}"), style, 1));
             }
         }
-        match (visible, s.other.as_ref().and_then(FrozenState::metrics)) {
+        match (
+            visible,
+            s.runs.other.as_ref().and_then(FrozenState::metrics),
+        ) {
             (false, _) => rows.push((lab(Lab::VerdictHidden, lang).into(), theme.dim(), 1)),
             (true, Some(om)) => {
                 rows.push((
@@ -273,7 +286,7 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
 /// Where the two runs part, or that flipping fencing changed nothing here and why.
 pub(super) fn compare_words(s: &FrozenState, other: &Trace, lang: Lang) -> String {
     let _ = other;
-    match s.parting {
+    match s.runs.parting {
         Some(p) => lab(Lab::PartAt, lang)
             .replacen("{}", &fmt_secs(p.at()), 1)
             .replacen("{}", &(p.index + 1).to_string(), 1),
