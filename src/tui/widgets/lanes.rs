@@ -60,6 +60,17 @@ pub fn compare_areas(main: Rect) -> (Rect, Rect, Rect) {
     (first, caption, second)
 }
 
+/// The lanes' area of a lab screen: all of `main` for one run, else split as
+/// [`compare_areas`] does, with the caption and the second run's lanes.
+pub fn lane_areas(main: Rect, compare: bool) -> (Rect, Option<Rect>, Option<Rect>) {
+    if compare {
+        let (first, caption, second) = compare_areas(main);
+        (first, Some(caption), Some(second))
+    } else {
+        (main, None, None)
+    }
+}
+
 /// How many rows a lanes area of `lanes` lanes needs at `per` rows per lane.
 pub fn height(lanes: usize, per: u16, axis: bool, band: bool) -> u16 {
     u16::from(axis) + lanes as u16 * per + u16::from(band)

@@ -61,12 +61,7 @@ pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
         want(per).min(free)
     };
     let main = Rect::new(area.x, area.y + 1, area.width, main_h);
-    let (lanes, caption2, lanes2) = if compare {
-        let (l1, cap, l2) = lanes::compare_areas(main);
-        (l1, Some(cap), Some(l2))
-    } else {
-        (main, None, None)
-    };
+    let (lanes, caption2, lanes2) = lanes::lane_areas(main, compare);
     let legend = Rect::new(
         area.x,
         main.bottom(),
