@@ -16,10 +16,11 @@ pub fn open(
     data_dir: Option<&Path>,
 ) -> Result<(), UserError> {
     // The screens, Home and the lessons' `sim:` links all use the presets of this source.
-    crate::scenario::use_source(source).map_err(|e| UserError::usage(e.to_string()))?;
-    tui::check_start(&start).map_err(UserError::usage)?;
+    let catalogue =
+        crate::scenario::Catalogue::load(source).map_err(|e| UserError::usage(e.to_string()))?;
+    tui::check_start(&start, catalogue).map_err(UserError::usage)?;
     let dir = crate::progress::store::resolve_dir(data_dir);
-    match tui::run(start, lang, source, dir) {
+    match tui::run(start, lang, source, catalogue, dir) {
         Ok(Ended::Quit) => Ok(()),
         // Ended by a signal: the terminal is restored; end the way the signal would have.
         Ok(Ended::Signal(sig)) => tui::signals::end_with(sig),

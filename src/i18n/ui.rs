@@ -246,6 +246,7 @@ words! {
         "按 o 在模拟界面打开这一次运行。",
         "Press o to open this very run in its simulation.",
     ),
+    ModelRun => ("推演题的这一次运行", "the model question's run"),
     ModelRunAbout => (
         "这道推演题这一次抽到的参数所对应的运行。",
         "The run behind this model question, with the numbers drawn for this attempt.",

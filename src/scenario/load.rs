@@ -1,5 +1,5 @@
 //! Where presets come from: the files under `assets/scenarios/` of a [`Source`], a user's own
-//! file, and the set the terminal screens use.
+//! file, and the catalogue a run hands to whatever opens presets.
 
 use std::path::Path;
 
@@ -34,36 +34,61 @@ fn parse_file(f: &SourceFile) -> Result<Preset, PresetError> {
     parse(name, &f.display, &f.text)
 }
 
-/// The shipped presets, parsed once. A shipped preset that fails to parse is a build defect,
-/// caught by the test suite; here it is reported and skipped rather than crashing a user's run.
+/// The presets one run of locklab uses, all from one content source: handed to the screens
+/// and commands that open presets, which find them by name.
+#[derive(Debug, Default)]
+pub struct Catalogue {
+    presets: Vec<Preset>,
+}
+
+impl Catalogue {
+    /// A catalogue of exactly these presets, sorted by name as a folder's are.
+    pub fn of(mut presets: Vec<Preset>) -> Self {
+        presets.sort_by(|a, b| a.name.cmp(&b.name));
+        Self { presets }
+    }
+
+    /// The shipped presets, parsed once. A shipped preset that fails to parse is a build
+    /// defect, caught by the test suite; here it is reported and skipped rather than crashing a
+    /// user's run.
+    pub fn embedded() -> &'static Catalogue {
+        static SHIPPED: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
+        SHIPPED.get_or_init(|| Catalogue::of(load_all(&Source::Embedded).unwrap_or_default()))
+    }
+
+    /// The presets of `source`. The screens keep references to presets for as long as the
+    /// program runs, so a folder's catalogue is read once and kept for the process.
+    pub fn load(source: &Source) -> Result<&'static Catalogue, LoadError> {
+        if *source == Source::Embedded {
+            return Ok(Self::embedded());
+        }
+        Ok(Box::leak(Box::new(Catalogue::of(load_all(source)?))))
+    }
+
+    /// Every preset, sorted by name.
+    pub fn all(&self) -> &[Preset] {
+        &self.presets
+    }
+
+    /// The preset named `name`.
+    pub fn find(&self, name: &str) -> Option<&Preset> {
+        self.presets.iter().find(|p| p.name == name)
+    }
+
+    /// The presets of `family`, in name order.
+    pub fn of_family(&self, family: crate::engine::trace::Family) -> Vec<&Preset> {
+        self.presets.iter().filter(|p| p.family == family).collect()
+    }
+}
+
+/// The shipped presets, sorted by name.
 pub fn builtin() -> &'static [Preset] {
-    static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
-    PRESETS.get_or_init(|| load_all(&Source::Embedded).unwrap_or_default())
+    Catalogue::embedded().all()
 }
 
 /// A shipped preset by name.
 pub fn find(name: &str) -> Option<&'static Preset> {
-    builtin().iter().find(|p| p.name == name)
-}
-
-static ACTIVE: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();
-
-/// Makes the presets of `source` the ones the terminal screens use everywhere: the A/B/C
-/// screen, Home's presentations and the lessons' `sim:` links, so they agree with `locklab
-/// check` and `locklab sim` on the same source. Called once, before the screens open; the
-/// embedded presets need no call.
-pub fn use_source(source: &Source) -> Result<(), LoadError> {
-    if *source == Source::Embedded {
-        return Ok(());
-    }
-    let presets = load_all(source)?;
-    let _ = ACTIVE.set(presets);
-    Ok(())
-}
-
-/// The presets in use: those of the source given to [`use_source`], else the shipped ones.
-pub fn active() -> &'static [Preset] {
-    ACTIVE.get().map_or_else(builtin, Vec::as_slice)
+    Catalogue::embedded().find(name)
 }
 
 /// Reads a user's scenario file: a regular file of at most [`CONTENT_LIMIT`] bytes of UTF-8.

@@ -23,7 +23,7 @@ mod tests;
 mod text;
 
 pub use error::{LoadError, PresetError};
-pub use load::{active, builtin, find, load_all, load_file, use_source};
+pub use load::{Catalogue, builtin, find, load_all, load_file};
 pub use parse::parse;
 pub use preset::{Preset, run_end};
 pub use text::Text;

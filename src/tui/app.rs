@@ -12,7 +12,7 @@ pub use crate::tui::input::{map_key, map_mouse};
 use crate::engine::params::{FrozenParams, HerdParams};
 use crate::engine::trace::Family;
 use crate::i18n::Lang;
-use crate::scenario::{self, Preset};
+use crate::scenario::{Catalogue, Preset};
 use crate::tui::learn::Learning;
 use crate::tui::screens::abc::{AbcState, Variant};
 use crate::tui::screens::explore::ExploreState;
@@ -84,7 +84,7 @@ pub enum Msg {
     Reveal,
     /// Presenter: blank the screen (or bring it back).
     Blank,
-    /// Open a shipped preset on its screen (an index into `scenario::active()`).
+    /// Open a preset on its screen (an index into the app's catalogue).
     OpenPreset(usize),
     /// Open a lesson (an index into the reader's topics).
     OpenLesson(usize),
@@ -138,6 +138,9 @@ pub struct App {
     pub help_top: u16,
     pub size: (u16, u16),
     pub quit: bool,
+    /// Every preset of the content in use; screens and links open presets from it alone.
+    pub catalogue: &'static Catalogue,
+    /// The catalogue's A/B/C presets, the A/B/C screen's list.
     pub presets: Vec<&'static Preset>,
     pub home: HomeState,
     pub frozen: FrozenState,
@@ -169,7 +172,14 @@ impl App {
             &crate::source::Source::Embedded,
             crate::tui::reading::data_dir_from_env(),
         );
-        Self::with_reader(screen, abc_preset, lang, theme, reader)
+        Self::with_reader(
+            screen,
+            abc_preset,
+            lang,
+            theme,
+            reader,
+            Catalogue::embedded(),
+        )
     }
 
     /// Like [`App::new`], with the lessons and the reading-position folder chosen by the caller.
@@ -178,12 +188,11 @@ impl App {
         abc_preset: Option<&str>,
         lang: Lang,
         theme: Theme,
-        reader: ReaderState,
+        mut reader: ReaderState,
+        catalogue: &'static Catalogue,
     ) -> Self {
-        let presets: Vec<&'static Preset> = scenario::active()
-            .iter()
-            .filter(|p| p.family == Family::Abc)
-            .collect();
+        let presets: Vec<&'static Preset> = catalogue.of_family(Family::Abc);
+        reader.catalogue = catalogue;
         Self {
             lang,
             theme,
@@ -192,7 +201,7 @@ impl App {
             help_top: 0,
             size: (MIN_COLS, MIN_ROWS),
             quit: false,
-            home: HomeState::new(presets.len(), reader.topics.len()),
+            home: HomeState::new(presets.len(), reader.topics.len(), catalogue),
             frozen: FrozenState::new(FrozenParams::default()),
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
@@ -210,6 +219,7 @@ impl App {
             present: None,
             family: None,
             present_only: false,
+            catalogue,
             presets,
             reader,
             return_to: None,
@@ -223,7 +233,7 @@ impl App {
     /// Takes the decks and the progress store; Home lists a quiz entry per deck.
     pub fn set_learning(&mut self, learn: Learning) {
         self.learn = learn;
-        self.home = HomeState::new(self.presets.len(), self.reader.topics.len())
+        self.home = HomeState::new(self.presets.len(), self.reader.topics.len(), self.catalogue)
             .with_quizzes(self.learn.deck_ids().len());
     }
 
@@ -409,8 +419,8 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Live => app.screen = ScreenId::Live,
                 Item::Lab => app.open_family(app.home.family, None),
                 Item::Present(i) => {
-                    if let Some(p) = scenario::active().get(i) {
-                        app.present_preset(p.clone(), false);
+                    if let Some(p) = app.home.presentations.get(i) {
+                        app.present_preset((*p).clone(), false);
                     }
                 }
                 Item::Abc(i) => {

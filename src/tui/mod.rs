@@ -76,19 +76,19 @@ impl TuiError {
 }
 
 /// Checks what the command line asked to open before touching the terminal.
-pub fn check_start(start: &Start) -> Result<(), String> {
+pub fn check_start(start: &Start, catalogue: &crate::scenario::Catalogue) -> Result<(), String> {
     use crate::engine::trace::Family;
     if let Start::Lab { family, preset } = start {
-        return check_lab(family, preset.as_deref());
+        return check_lab(family, preset.as_deref(), catalogue);
     }
     let (name, family, what) = match start {
         Start::Abc(Some(name)) => (name, Family::Abc, "A/B/C"),
         Start::Frozen(Some(name)) => (name, Family::Frozen, "frozen-holder"),
         _ => return Ok(()),
     };
-    let known: Vec<&str> = crate::scenario::active()
-        .iter()
-        .filter(|p| p.family == family)
+    let known: Vec<&str> = catalogue
+        .of_family(family)
+        .into_iter()
         .map(|p| p.name.as_str())
         .collect();
     if known.contains(&name.as_str()) {
@@ -102,7 +102,11 @@ pub fn check_start(start: &Start) -> Result<(), String> {
 }
 
 /// Checks a family lab's family and preset names, listing the valid ones.
-fn check_lab(family: &str, preset: Option<&str>) -> Result<(), String> {
+fn check_lab(
+    family: &str,
+    preset: Option<&str>,
+    catalogue: &crate::scenario::Catalogue,
+) -> Result<(), String> {
     let families: Vec<&str> = screens::family::FAMILIES.iter().map(|f| f.name()).collect();
     let Some(f) =
         crate::engine::trace::Family::parse(family).filter(|f| families.contains(&f.name()))
@@ -112,8 +116,9 @@ fn check_lab(family: &str, preset: Option<&str>) -> Result<(), String> {
             families.join(", ")
         ));
     };
-    let known: Vec<&str> = screens::family::presets_of(f)
-        .iter()
+    let known: Vec<&str> = catalogue
+        .of_family(f)
+        .into_iter()
         .map(|p| p.name.as_str())
         .collect();
     match preset {
@@ -189,6 +194,7 @@ pub fn run(
     start: Start,
     lang: Lang,
     source: &crate::source::Source,
+    catalogue: &'static crate::scenario::Catalogue,
     data_dir: Result<std::path::PathBuf, String>,
 ) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
@@ -223,13 +229,14 @@ pub fn run(
         lang,
         theme::Theme::from_env(),
         reader,
+        catalogue,
     );
     if let Some(p) = present {
         app.present_preset(*p, true);
     }
     if let Some(f) = frozen
         .as_deref()
-        .and_then(|n| crate::scenario::active().iter().find(|p| p.name == n))
+        .and_then(|n| app.catalogue.find(n))
         .and_then(screens::frozen::FrozenState::from_preset)
     {
         app.frozen = f;

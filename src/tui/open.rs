@@ -3,7 +3,7 @@
 
 use crate::engine::trace::Family;
 use crate::i18n::Lang;
-use crate::scenario::{self, Preset};
+use crate::scenario::Preset;
 use crate::tui::app::{App, ScreenId};
 use crate::tui::screens::family::FamilyState;
 use crate::tui::screens::frozen::FrozenState;
@@ -59,7 +59,16 @@ impl App {
                 self.screen = ScreenId::Herd;
             }
             crate::engine::Params::Abc(p) => {
-                self.abc.open_params(p);
+                let about = |lang| crate::i18n::ui(crate::i18n::Ui::ModelRunAbout, lang).into();
+                let story = crate::tui::screens::abc::Story {
+                    name: crate::i18n::ui(crate::i18n::Ui::ModelRun, self.lang).into(),
+                    about: crate::scenario::Text {
+                        zh: about(Lang::Zh),
+                        en: about(Lang::En),
+                    },
+                    correct: None,
+                };
+                self.abc.open_params(p, story);
                 self.screen = ScreenId::Abc;
             }
             // The other families: the question's run plays in the presenter's lanes.
@@ -90,11 +99,7 @@ impl App {
     pub(super) fn open_study(&mut self, target: &str) {
         use crate::quiz::report::{Target, parse_target};
         match parse_target(target) {
-            Some(Target::Sim(name)) => {
-                if let Some(i) = scenario::builtin().iter().position(|p| p.name == name) {
-                    self.open_preset(i);
-                }
-            }
+            Some(Target::Sim(name)) => self.open_preset_named(&name),
             Some(Target::Lesson(id, section)) => {
                 let Some(i) = self.reader.topics.iter().position(|t| t.id == id) else {
                     return;
@@ -136,11 +141,22 @@ impl App {
         self.screen = ScreenId::Present;
     }
 
-    /// Opens a shipped preset (an index into [`scenario::builtin`]) on its family's screen.
+    /// Opens preset `index` of the app's catalogue on its family's screen.
     pub fn open_preset(&mut self, index: usize) {
-        let Some(p) = scenario::active().get(index) else {
-            return;
-        };
+        if let Some(p) = self.catalogue.all().get(index) {
+            self.open_on_screen(p);
+        }
+    }
+
+    /// Opens the catalogue's preset named `name` on its family's screen; nothing happens when
+    /// the content in use has none of that name.
+    pub fn open_preset_named(&mut self, name: &str) {
+        if let Some(p) = self.catalogue.find(name) {
+            self.open_on_screen(p);
+        }
+    }
+
+    fn open_on_screen(&mut self, p: &'static Preset) {
         match &p.params {
             crate::engine::Params::Frozen(_) => {
                 if let Some(f) = FrozenState::from_preset(p) {
@@ -172,7 +188,7 @@ impl App {
 
     /// Opens the family lab on `family`, at the preset named `preset` (else its first one).
     pub fn open_family(&mut self, family: Family, preset: Option<&str>) {
-        if let Some(s) = FamilyState::open(family, preset) {
+        if let Some(s) = FamilyState::open(family, preset, self.catalogue) {
             self.family = Some(s);
             self.screen = ScreenId::Family;
         }

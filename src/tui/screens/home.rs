@@ -11,7 +11,7 @@ use crate::engine::trace::Family;
 use crate::i18n::family::{Fam, fam, family_about, family_name};
 use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
-use crate::scenario::Preset;
+use crate::scenario::{Catalogue, Preset};
 use crate::tui::learn::Learning;
 use crate::tui::screens::family::FAMILIES;
 use crate::tui::theme::Theme;
@@ -33,7 +33,7 @@ pub enum Item {
     Lessons,
     /// An index into the reader's lessons.
     Lesson(usize),
-    /// The presenter view of a scripted preset (an index into `scenario::active()`).
+    /// The presenter view of a scripted preset (an index into the home's presentations).
     Present(usize),
     /// The heading of the quizzes: shown, never selected.
     Quizzes,
@@ -86,7 +86,7 @@ pub struct Context<'a> {
     pub learn: &'a Learning,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HomeState {
     pub items: Vec<Item>,
     pub selected: usize,
@@ -95,10 +95,12 @@ pub struct HomeState {
     pub difficulty: Option<u8>,
     /// The knob family the lab row opens.
     pub family: Family,
+    /// The catalogue's scripted presets, which the presentation rows open.
+    pub presentations: Vec<&'static Preset>,
 }
 
 impl HomeState {
-    pub fn new(abc_presets: usize, lessons: usize) -> Self {
+    pub fn new(abc_presets: usize, lessons: usize, catalogue: &'static Catalogue) -> Self {
         let mut items = vec![Item::Frozen];
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
@@ -110,14 +112,14 @@ impl HomeState {
             items.push(Item::Lessons);
             items.extend((0..lessons).map(Item::Lesson));
         }
-        items.extend(
-            crate::scenario::active()
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| !p.script.is_empty())
-                .map(|(i, _)| Item::Present(i)),
-        );
+        let presentations: Vec<&'static Preset> = catalogue
+            .all()
+            .iter()
+            .filter(|p| !p.script.is_empty())
+            .collect();
+        items.extend((0..presentations.len()).map(Item::Present));
         Self {
+            presentations,
             items,
             selected: 0,
             kind: None,
@@ -287,14 +289,12 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             let (name, about) = crate::i18n::live::home_entry(lang);
             (name.into(), about.into())
         }
-        Item::Present(i) => crate::scenario::active()
-            .get(i)
-            .map_or_else(Default::default, |p| {
-                (
-                    format!("{}  {}", ui(Ui::HomePresent, lang), p.name),
-                    lang.pick(&p.about.zh, &p.about.en).to_string(),
-                )
-            }),
+        Item::Present(i) => s.presentations.get(i).map_or_else(Default::default, |p| {
+            (
+                format!("{}  {}", ui(Ui::HomePresent, lang), p.name),
+                lang.pick(&p.about.zh, &p.about.en).to_string(),
+            )
+        }),
         Item::Abc(i) => presets.get(i).map_or_else(Default::default, |p| {
             (
                 format!("A/B/C  {}", p.name),

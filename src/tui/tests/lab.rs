@@ -129,7 +129,7 @@ pub(super) const MODES: &[Mode] = &[
     Mode {
         name: "herd_50",
         setup: |a| {
-            let i = crate::scenario::active()
+            let i = crate::scenario::builtin()
                 .iter()
                 .position(|p| p.name == "herd-50")
                 .expect("herd-50");

@@ -121,12 +121,22 @@ fn a_herd_behind_a_forgotten_node_is_reported_stuck_in_compare() {
     use crate::engine::params::{AbcParams, Fault, Recovery, WatchMode};
     let mut a = app(ScreenId::Home, Lang::En, (140, 42));
     abc_on(&mut a, "lost-create-blind");
-    a.abc.open_params(AbcParams {
-        recovery: Recovery::Guid,
-        watch: WatchMode::Children,
-        faults: vec![Fault::DropCreateResponse { client: "B".into() }],
-        ..AbcParams::default()
-    });
+    a.abc.open_params(
+        AbcParams {
+            recovery: Recovery::Guid,
+            watch: WatchMode::Children,
+            faults: vec![Fault::DropCreateResponse { client: "B".into() }],
+            ..AbcParams::default()
+        },
+        crate::tui::screens::abc::Story {
+            name: "a model run".into(),
+            about: crate::scenario::Text {
+                zh: String::new(),
+                en: String::new(),
+            },
+            correct: None,
+        },
+    );
     assert_eq!(a.abc.last, Variant::Recovery);
     press(&mut a, key('c'));
     press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
@@ -268,15 +278,20 @@ fn a_locked_variant_says_so_when_touched() {
 #[test]
 fn every_frozen_preset_opens_from_the_command_line() {
     use super::super::{Start, check_start};
+    use crate::scenario::Catalogue;
     for p in crate::scenario::builtin()
         .iter()
         .filter(|p| p.family == crate::engine::trace::Family::Frozen)
     {
-        assert_eq!(check_start(&Start::Frozen(Some(p.name.clone()))), Ok(()));
+        assert_eq!(
+            check_start(&Start::Frozen(Some(p.name.clone())), Catalogue::embedded()),
+            Ok(())
+        );
         let s = super::super::screens::frozen::FrozenState::from_preset(p).expect("frozen");
         assert_eq!(s.preset.as_deref(), Some(p.name.as_str()));
     }
-    let err = check_start(&Start::Frozen(Some("chain".into()))).expect_err("not frozen");
+    let err = check_start(&Start::Frozen(Some("chain".into())), Catalogue::embedded())
+        .expect_err("not frozen");
     assert!(
         err.contains("frozen-holder") && err.contains("redis-lease"),
         "{err}"

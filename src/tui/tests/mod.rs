@@ -14,6 +14,7 @@ use crate::engine::trace::{Metrics, Verdict};
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::sched::Calendar;
 
+mod catalogue;
 mod explore;
 mod family;
 mod lab;
@@ -35,7 +36,14 @@ const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
 fn app(screen: ScreenId, lang: Lang, (w, h): (u16, u16)) -> App {
     // No data folder: tests never write reading positions, whatever the environment says.
     let reader = super::screens::reader::ReaderState::new(&crate::source::Source::Embedded, None);
-    let mut app = App::with_reader(screen, None, lang, Theme { mono: false }, reader);
+    let mut app = App::with_reader(
+        screen,
+        None,
+        lang,
+        Theme { mono: false },
+        reader,
+        crate::scenario::Catalogue::embedded(),
+    );
     app.size = (w, h);
     // The embedded decks and no progress file: nothing is written, whatever the environment.
     app.clock = quiz::fixed_now;

@@ -379,7 +379,14 @@ fn the_position_is_kept_per_lesson_and_saved_to_the_data_dir() {
     let dir = tempfile::tempdir().unwrap();
     let with_dir = || {
         let r = ReaderState::new(&Source::Embedded, Some(dir.path().to_path_buf()));
-        let mut a = App::with_reader(ScreenId::Home, None, Lang::En, Theme::default(), r);
+        let mut a = App::with_reader(
+            ScreenId::Home,
+            None,
+            Lang::En,
+            Theme::default(),
+            r,
+            crate::scenario::Catalogue::embedded(),
+        );
         a.size = (80, 24);
         a
     };

@@ -143,7 +143,7 @@ fn open_stats(a: &mut App) {
 }
 
 fn open_present(a: &mut App) {
-    let scripted = crate::scenario::active()
+    let scripted = crate::scenario::builtin()
         .iter()
         .find(|p| !p.script.is_empty())
         .expect("a scripted preset ships");

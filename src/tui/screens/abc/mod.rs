@@ -33,13 +33,15 @@ use crate::tui::compare::Runs;
 use crate::tui::widgets::lanes;
 use crate::tui::widgets::run_view::RunView;
 
-/// An explorer's counterexample: its name and story, and the same schedule under the correct
-/// recipe for compare.
+/// A run that is not a preset's: an explorer's counterexample (with the same schedule under
+/// the correct recipe for compare) or a model question's run. Its name and story stand in the
+/// title in place of a preset's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Story {
     pub name: String,
     pub about: Text,
-    pub correct: AbcParams,
+    /// What compare runs beside it; `None` flips the last setting, as for a preset.
+    pub correct: Option<AbcParams>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,8 +109,8 @@ impl AbcState {
     /// What compare runs beside this one: a counterexample's correct twin, else this run with
     /// `last` flipped.
     fn flipped(&self) -> Params {
-        if let Some(story) = &self.story {
-            return Params::Abc(story.correct.clone());
+        if let Some(correct) = self.story.as_ref().and_then(|s| s.correct.as_ref()) {
+            return Params::Abc(correct.clone());
         }
         let mut p = self.params.clone();
         self.last.flip(&mut p);
@@ -135,17 +137,20 @@ impl AbcState {
     /// correct recipe.
     pub fn open_counterexample(&mut self, params: AbcParams, name: String, about: Text) {
         let correct = crate::explore::counterexample::correct_twin(&params);
-        self.open_params(params);
-        self.story = Some(Story {
-            name,
-            about,
-            correct,
-        });
+        self.open_params(
+            params,
+            Story {
+                name,
+                about,
+                correct: Some(correct),
+            },
+        );
     }
 
-    /// Shows a run with these exact parameters (a model question's), keeping the preset list.
-    pub fn open_params(&mut self, params: AbcParams) {
-        self.story = None;
+    /// Shows a run with these exact parameters (a model question's or a counterexample's),
+    /// titled by `story` rather than by the preset the list last showed.
+    pub fn open_params(&mut self, params: AbcParams, story: Story) {
+        self.story = Some(story);
         self.params = params;
         self.runs.stop_comparing();
         self.locked.clear();

@@ -143,7 +143,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             let mut flipped = s.params.clone();
             s.last.flip(&mut flipped);
             let (_, words) = s.last.describe(&flipped, lang);
-            let text = match &s.story {
+            let text = match s.story.as_ref().and_then(|st| st.correct.as_ref()) {
                 Some(_) => format!(
                     "{}{c}{}   ",
                     ui(Ui::Compare, lang),

@@ -23,6 +23,7 @@ fn app(preset: &str, lang: Lang, (w, h): (u16, u16)) -> App {
         lang,
         Theme { mono: false },
         reader,
+        crate::scenario::Catalogue::embedded(),
     );
     app.size = (w, h);
     app

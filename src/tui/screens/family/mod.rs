@@ -17,7 +17,7 @@ use crate::engine::trace::Family;
 use crate::i18n::Lang;
 use crate::i18n::family::{Fam, fam};
 use crate::i18n::lab::{Lab, lab};
-use crate::scenario::Preset;
+use crate::scenario::{Catalogue, Preset};
 use crate::tui::app::Msg;
 use crate::tui::compare::Runs;
 use crate::tui::widgets::run_view::RunView;
@@ -40,14 +40,6 @@ pub struct FamilyState {
     pub locked: Vec<String>,
     /// The preset this run started from, for the title.
     pub preset: Option<String>,
-}
-
-/// The presets of `family`, in the order they ship.
-pub fn presets_of(family: Family) -> Vec<&'static Preset> {
-    crate::scenario::active()
-        .iter()
-        .filter(|p| p.family == family)
-        .collect()
 }
 
 /// The preset a family's lab opens on when none is named: the worked example, where
@@ -93,8 +85,8 @@ impl FamilyState {
 
     /// Opens `family` on the preset named `preset`, else on the one that tells its worked
     /// example (else its first preset).
-    pub fn open(family: Family, preset: Option<&str>) -> Option<Self> {
-        let all = presets_of(family);
+    pub fn open(family: Family, preset: Option<&str>, catalogue: &Catalogue) -> Option<Self> {
+        let all = catalogue.of_family(family);
         let p = match preset.or_else(|| worked_example(family)) {
             Some(name) => all
                 .iter()

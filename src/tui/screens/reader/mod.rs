@@ -12,6 +12,7 @@ use ratatui::layout::Rect;
 
 use crate::content::lesson::{self, Action, Glossary, Lesson, Link};
 use crate::i18n::Lang;
+use crate::scenario::Catalogue;
 use crate::source::Source;
 use crate::text::width;
 use crate::tui::app::Msg;
@@ -147,6 +148,8 @@ pub struct ReaderState {
     pub positions: BTreeMap<String, Position>,
     /// Where positions are saved; `None` keeps them for this run only.
     pub data_dir: Option<PathBuf>,
+    /// The presets the lessons' `sim:` and `explore:` links open, the app's own.
+    pub catalogue: &'static Catalogue,
 }
 
 /// The lesson without its `# title` line, which the title row already shows.
@@ -218,6 +221,7 @@ impl ReaderState {
             notice: None,
             positions,
             data_dir,
+            catalogue: Catalogue::embedded(),
         }
     }
 
@@ -529,13 +533,16 @@ impl ReaderState {
             line: 0,
         };
         let msg = match link.action() {
-            Some(Action::Sim(name)) => crate::scenario::active()
+            Some(Action::Sim(name)) => self
+                .catalogue
+                .all()
                 .iter()
                 .position(|p| p.name == name)
                 .map(Msg::OpenPreset),
-            Some(Action::Explore(name)) => crate::scenario::active()
+            Some(Action::Explore(name)) => self
+                .catalogue
+                .of_family(crate::engine::trace::Family::Abc)
                 .iter()
-                .filter(|p| p.family == crate::engine::trace::Family::Abc)
                 .position(|p| p.name == name)
                 .map(Msg::OpenExplore),
             Some(Action::Lesson(id)) => self
