@@ -559,9 +559,7 @@ pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError
             "duplicate_nodes" => Ok(ModelAnswer::Number(f64::from(m.duplicate_nodes))),
             "max_holders" => Ok(ModelAnswer::Number(f64::from(m.max_holders))),
             "stuck_count" => Ok(ModelAnswer::Number(m.stuck_clients.len() as f64)),
-            "believed_holders" => Ok(ModelAnswer::Number(f64::from(
-                crate::quiz::facts::most_believing_holders(&trace).count,
-            ))),
+            "believed_holders" => Ok(ModelAnswer::Number(f64::from(trace.most_believers().count))),
             _ => Err(missing()),
         },
         Metrics::Election(m) => match ask {

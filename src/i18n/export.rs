@@ -80,6 +80,7 @@ words! {
 
     // The text timeline.
     LettersHolderOrValue => ("字母 = 持有者或取值", "letters = holder or value"),
+    DigitsHoldersTogether => ("数字 = 同时持有的人数", "digit = how many hold together"),
     Service => ("服务", "service"),
     ResourceLane => ("资源", "resource"),
     ABelievesShort => ("A（自认）", "A believes"),

@@ -4,8 +4,7 @@
 //! engine recorded and hands it over, with actors by name and nodes by sequence number.
 
 use crate::engine::time::Millis;
-use crate::engine::trace::{EventKind, Judgement, SpanState, Trace};
-use crate::engine::world::ActorId;
+use crate::engine::trace::{EventKind, Trace};
 use crate::engine::zk::tree::Watched;
 
 /// The last keepalive the service accepted: when it arrived and the deadline it set.
@@ -102,10 +101,7 @@ pub fn writes(trace: &Trace) -> Vec<WriteFact> {
             token: w.token,
             accepted: w.accepted,
             last_seen_before: w.last_seen_before,
-            stale: matches!(
-                w.judgement,
-                Judgement::StaleRejected | Judgement::StaleAccepted | Judgement::Overwrote
-            ),
+            stale: w.judgement.stale(),
         })
         .collect()
 }
@@ -202,63 +198,4 @@ pub fn lost_create_reply(trace: &Trace) -> Option<String> {
         } => Some(trace.name(e.actor).to_string()),
         _ => None,
     })
-}
-
-/// The largest number of clients that at one moment believed they held the lock (holding, or
-/// frozen while still believing so), and the first interval with that many.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Believers {
-    pub count: u32,
-    pub from_ms: Millis,
-    pub to_ms: Millis,
-    /// Who they were, in lane order.
-    pub clients: Vec<String>,
-}
-
-fn believes_holding(state: SpanState) -> bool {
-    matches!(
-        state,
-        SpanState::Holding { .. }
-            | SpanState::Frozen {
-                believes_holding: true
-            }
-    )
-}
-
-pub fn most_believing_holders(trace: &Trace) -> Believers {
-    let spans: Vec<(ActorId, Millis, Millis)> = trace
-        .lanes
-        .iter()
-        .flat_map(|l| {
-            l.spans
-                .iter()
-                .filter(|s| believes_holding(s.state))
-                .map(move |s| (l.actor, s.start_ms, s.end_ms))
-        })
-        .collect();
-    let mut best = Believers {
-        count: 0,
-        from_ms: 0,
-        to_ms: 0,
-        clients: Vec::new(),
-    };
-    // Every moment the count can change is the start of a span.
-    let mut starts: Vec<Millis> = spans.iter().map(|s| s.1).collect();
-    starts.sort_unstable();
-    starts.dedup();
-    for t in starts {
-        let live: Vec<&(ActorId, Millis, Millis)> =
-            spans.iter().filter(|s| s.1 <= t && t < s.2).collect();
-        let mut who: Vec<ActorId> = live.iter().map(|s| s.0).collect();
-        who.dedup();
-        if who.len() as u32 > best.count {
-            best = Believers {
-                count: who.len() as u32,
-                from_ms: t,
-                to_ms: live.iter().map(|s| s.2).min().unwrap_or(t),
-                clients: who.iter().map(|a| trace.name(*a).to_string()).collect(),
-            };
-        }
-    }
-    best
 }

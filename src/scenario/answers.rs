@@ -141,44 +141,35 @@ pub fn holder_at(trace: &Trace, at: Millis, lang: Lang) -> String {
         .and_then(|l| l.span_at(at));
     match service.map(|s| s.state) {
         Some(SpanState::Leased { holder, .. }) => trace.name(holder).to_string(),
-        Some(SpanState::Queue {
-            holder: Some(holder),
-            ..
-        }) => {
-            let node = trace
-                .service_at(at)
-                .and_then(|snap| snap.children.first())
-                .map(|c| c.seq.to_string())
-                .unwrap_or_default();
-            let name = trace.name(holder);
-            if lang == Lang::Zh {
-                format!("{name}（节点 {node}）")
-            } else {
-                format!("{name} (node {node})")
-            }
+        Some(SpanState::Queue { holders, .. }) if !holders.is_empty() => {
+            let snapshot = trace.service_at(at);
+            let named: Vec<String> = holders
+                .iter()
+                .map(|h| {
+                    let node = snapshot
+                        .and_then(|snap| snap.children.iter().find(|c| c.owner == h))
+                        .map(|c| c.seq.to_string())
+                        .unwrap_or_default();
+                    let name = trace.name(h);
+                    if lang == Lang::Zh {
+                        format!("{name}（节点 {node}）")
+                    } else {
+                        format!("{name} (node {node})")
+                    }
+                })
+                .collect();
+            named.join(lang.pick("、", ", "))
         }
         _ => nobody(lang),
     }
 }
 
-/// Everyone whose lane shows them holding at `at` (readers and permit holders included).
+/// Everyone who holds at `at` as the engine has it (readers and permit holders included).
 pub fn holders_at(trace: &Trace, at: Millis, lang: Lang) -> String {
     let names: Vec<&str> = trace
-        .lanes
-        .iter()
-        .filter(|l| {
-            l.span_at(at).is_some_and(|s| {
-                matches!(
-                    s.state,
-                    crate::engine::trace::SpanState::Holding { .. }
-                        | crate::engine::trace::SpanState::HoldingRead { .. }
-                        | crate::engine::trace::SpanState::Redlock(
-                            crate::engine::trace::redlock::RedlockSpan::Holding { .. }
-                        )
-                )
-            })
-        })
-        .map(|l| trace.name(l.actor))
+        .holders_at(at)
+        .into_iter()
+        .map(|a| trace.name(a))
         .collect();
     if names.is_empty() {
         nobody(lang)

@@ -99,7 +99,7 @@ impl App {
     pub(super) fn open_study(&mut self, target: &str) {
         use crate::quiz::report::{Target, parse_target};
         match parse_target(target) {
-            Some(Target::Sim(name)) => self.open_preset_named(&name),
+            Some(Target::Sim(name)) => self.open_preset_named(name),
             Some(Target::Lesson(id, section)) => {
                 let Some(i) = self.reader.topics.iter().position(|t| t.id == id) else {
                     return;

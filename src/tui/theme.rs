@@ -104,10 +104,8 @@ impl Class {
             SpanState::Crashed => Class::Crashed,
             SpanState::Released | SpanState::GaveUp { left_node: false } => Class::Released,
             SpanState::GaveUp { left_node: true } => Class::Abandoned,
-            SpanState::Queue {
-                holder: Some(_), ..
-            }
-            | SpanState::Leased { .. } => Class::ServiceHeld,
+            SpanState::Queue { holders, .. } if !holders.is_empty() => Class::ServiceHeld,
+            SpanState::Leased { .. } => Class::ServiceHeld,
             SpanState::Value { .. } | SpanState::Row { .. } | SpanState::Task { .. } => {
                 Class::Value
             }
@@ -129,10 +127,9 @@ impl Class {
                 IdSpan::Waiting { .. } => Class::Waiting,
                 IdSpan::Refusing { .. } => Class::Refusing,
             },
-            SpanState::Queue { holder: None, .. }
-            | SpanState::Idle
-            | SpanState::Free
-            | SpanState::Empty => Class::Nothing,
+            SpanState::Queue { .. } | SpanState::Idle | SpanState::Free | SpanState::Empty => {
+                Class::Nothing
+            }
         }
     }
 

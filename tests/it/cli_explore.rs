@@ -44,7 +44,7 @@ fn json_carries_the_numbers_and_each_counterexample_s_trace() {
     assert!(first["steps"].as_u64().unwrap() > 0);
     // The same trace JSON as `locklab sim`: parameters, then the trace.
     assert_eq!(first["trace"]["family"], "abc");
-    assert_eq!(first["trace"]["schema_version"], 2);
+    assert_eq!(first["trace"]["schema_version"], 3);
     assert!(first["trace"]["params"]["schedule"].is_array());
     let failed = first["trace"]["invariants"]
         .as_array()

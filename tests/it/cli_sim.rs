@@ -12,7 +12,7 @@ fn frozen_json_carries_schema_trace_spans_and_metrics() {
     let o = locklab(&["sim", "frozen", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["family"], "frozen");
     assert_eq!(v["metrics"]["verdict"], "stale_write_rejected");
     assert_eq!(v["metrics"]["lease_expiry"], 19.0);

@@ -6,7 +6,7 @@ use locklab::engine::params::{
     Fault, Params, QueueCommon, ReadRule, RwLockParams, SemaphoreParams, Want,
 };
 use locklab::engine::trace::event::Admission;
-use locklab::engine::trace::{EventKind, Trace, invariant};
+use locklab::engine::trace::{EventKind, Share, SpanState, Trace, invariant};
 use locklab::scenario;
 use rand::{RngExt, SeedableRng, rngs::Xoshiro256PlusPlus};
 
@@ -265,4 +265,78 @@ fn the_outcome_line_counts_readers_only_for_the_read_write_lock() {
         assert!(sem.contains("most holders at once"), "{sem}");
         assert!(!sem.contains("readers"), "{sem}");
     }
+}
+
+/// The service lane's state at `at_ms`: who holds through the lock directory, how, and how many
+/// nodes queue behind them.
+fn service_at(t: &Trace, at_ms: u64) -> (Vec<String>, Share, u8) {
+    let lane = t
+        .lanes
+        .iter()
+        .find(|l| t.role(l.actor) == Some(locklab::engine::trace::Role::Coordinator))
+        .expect("a service lane");
+    match lane.span_at(at_ms).map(|s| s.state) {
+        Some(SpanState::Queue {
+            holders,
+            share,
+            waiting,
+        }) => (
+            holders.iter().map(|h| t.name(h).to_string()).collect(),
+            share,
+            waiting,
+        ),
+        other => panic!("not a queue at {at_ms}: {other:?}"),
+    }
+}
+
+#[test]
+fn the_service_lane_names_both_readers_then_the_writer_alone() {
+    // R41 and R42 read together (from 0.14 s); by 0.36 s W43 and R44 queue behind them; then
+    // W43 writes alone.
+    let t = run("rwlock-fair");
+    assert_eq!(service_at(&t, 140).0, ["A", "B"]);
+    assert_eq!(
+        service_at(&t, 360),
+        (vec!["A".into(), "B".into()], Share::Read, 2)
+    );
+    assert_eq!(
+        service_at(&t, 3_180),
+        (vec!["C".into()], Share::Exclusive, 1)
+    );
+    let label = |at| {
+        let span = t
+            .lanes
+            .iter()
+            .find(|l| t.role(l.actor) == Some(locklab::engine::trace::Role::Coordinator))
+            .and_then(|l| l.span_at(at))
+            .unwrap()
+            .state;
+        locklab::i18n::sim::state_label(span, &t, locklab::i18n::Lang::En)
+    };
+    assert_eq!(label(360), "A, B read, 2 queued");
+    assert_eq!(label(3_180), "C holds, 1 queued");
+}
+
+#[test]
+fn while_readers_starve_the_writer_the_service_lane_names_the_readers_not_the_writer() {
+    // A client every second, each reader holding 2.5 s: at 10 s, I (from 8 s) and J (from 9 s)
+    // read, and C, the writer that came at 2 s, still waits.
+    let t = run("rwlock-starved");
+    let (holders, share, _) = service_at(&t, 10_000);
+    assert_eq!(holders, ["I", "J"]);
+    assert_eq!(share, Share::Read);
+    assert_eq!(
+        locklab::scenario::answers::holders_at(&t, 10_000, locklab::i18n::Lang::En),
+        "I, J"
+    );
+}
+
+#[test]
+fn the_service_lane_names_every_permit_holder() {
+    // Three permits: 51, 52 and 53 hold, 54 waits.
+    let t = run("semaphore-expiry");
+    assert_eq!(
+        service_at(&t, 340),
+        (vec!["A".into(), "B".into(), "C".into()], Share::Permits, 1)
+    );
 }

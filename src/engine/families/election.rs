@@ -146,13 +146,12 @@ fn lane_state(world: &World, i: usize) -> SpanState {
                 RStep::Lost => SpanState::Lost,
             }
         }
-        Actor::Zk(zk) => SpanState::Queue {
-            holder: zk
-                .tree
+        Actor::Zk(zk) => SpanState::exclusive_queue(
+            zk.tree
                 .first_child(DIR)
                 .and_then(|n| zk.tree.node(n).owner.map(|s| zk.owner(s))),
-            waiting: zk.tree.dir(DIR).children.len().saturating_sub(1) as u8,
-        },
+            zk.tree.dir(DIR).children.len().saturating_sub(1) as u8,
+        ),
         Actor::Rows(_) => {
             let r = row(world);
             SpanState::Row {

@@ -265,22 +265,7 @@ impl Observer for FrozenObserver {
                 } => {
                     // A's write is stale once its lease has expired, whatever A believes.
                     let stale = writer == A && self.lease_expiry.is_some_and(|x| x <= e.at_ms);
-                    let replaced = self
-                        .writes
-                        .iter()
-                        .rev()
-                        .find(|w| w.accepted)
-                        .map(|w| (w.writer, w.token))
-                        .filter(|_| accepted);
-                    let judgement = match (stale, accepted) {
-                        (false, true) => Judgement::Fresh,
-                        (false, false) => Judgement::Refused,
-                        (true, false) => Judgement::StaleRejected,
-                        (true, true) if replaced.is_some_and(|(_, t)| t > token) => {
-                            Judgement::Overwrote
-                        }
-                        (true, true) => Judgement::StaleAccepted,
-                    };
+                    let (judgement, replaced) = Judgement::of(stale, accepted, token, &self.writes);
                     if stale {
                         self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
                             "A's write arrived after its lease expired".into()

@@ -15,8 +15,8 @@ use crate::engine::time::Millis;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    ActorInfo, EventKind, Family, InvariantReport, Metrics, QueueMetrics, Role as ActorRole,
-    ServiceSnapshot, SpanState, Trace, invariant,
+    ActorInfo, ActorSet, EventKind, Family, InvariantReport, Metrics, QueueMetrics,
+    Role as ActorRole, ServiceSnapshot, Share, SpanState, Trace, invariant,
 };
 use crate::engine::world::run::{self, Observer, Plan};
 use crate::engine::world::{ActorId, World};
@@ -162,17 +162,39 @@ fn client(world: &World, i: usize) -> &QueueClient {
     world.actors[i].as_queue().expect("a queue client")
 }
 
+/// The lock directory as the service holds it: every client that reached the lock (a writer,
+/// the readers together, or the permit holders) and whose node is still there holds through
+/// it; the other nodes queue. A client reaches the lock only when its node is entitled, and a
+/// node ahead of it can only go, so "reached it and still queued" is exactly "entitled".
+fn service_state(world: &World, n: usize) -> SpanState {
+    let zk = world.actors[n].as_zk().expect("the service");
+    let children = &zk.tree.dir(DIR).children;
+    let holders: ActorSet = (0..n)
+        .filter(|&i| {
+            let c = client(world, i);
+            c.step == QStep::Holding && c.node.is_some_and(|m| children.contains(&m))
+        })
+        .map(|i| ActorId(i as u8))
+        .collect();
+    let share = match holders
+        .first()
+        .map(|h| client(world, usize::from(h.0)).role)
+    {
+        Some(Role::Reader(_)) => Share::Read,
+        Some(Role::Permit(_)) => Share::Permits,
+        Some(Role::Writer) | None => Share::Exclusive,
+    };
+    SpanState::Queue {
+        holders,
+        share,
+        waiting: children.len().saturating_sub(holders.len()) as u8,
+    }
+}
+
 fn lane_state(world: &World, i: usize, n: usize, stuck: u32) -> SpanState {
     let id = ActorId(i as u8);
     if i == n {
-        let zk = world.actors[n].as_zk().expect("the service");
-        return SpanState::Queue {
-            holder: zk
-                .tree
-                .first_child(DIR)
-                .and_then(|c| zk.tree.node(c).owner.map(|s| zk.owner(s))),
-            waiting: zk.tree.dir(DIR).children.len().saturating_sub(1) as u8,
-        };
+        return service_state(world, n);
     }
     let c = client(world, i);
     let status = world.status(id);

@@ -116,9 +116,11 @@ pub enum SpanState {
     /// Asking for the lock again and again (the lease successor).
     Retrying,
     // --- a coordination or lease service ---
-    /// The lock directory: `holder` owns its first child.
+    /// The lock directory: who holds through it (the owner of its first child for a mutex;
+    /// every reader or permit holder for a shared lock) and how many nodes queue behind them.
     Queue {
-        holder: Option<ActorId>,
+        holders: ActorSet,
+        share: Share,
         waiting: u8,
     },
     /// A lease is live.
@@ -139,7 +141,87 @@ pub enum SpanState {
     Snowflake(super::snowflake::IdSpan),
 }
 
+/// How the holders of a lock directory share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Share {
+    /// One holder: a mutex, a leader, or a read-write lock's writer.
+    Exclusive,
+    /// Readers of a read-write lock, together.
+    Read,
+    /// A semaphore's permit holders.
+    Permits,
+}
+
+/// A small set of actors (those of one run, at most [`ActorSet::CAPACITY`]), in id order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ActorSet(u64);
+
+impl ActorSet {
+    pub const CAPACITY: usize = 64;
+
+    pub fn one(actor: ActorId) -> Self {
+        let mut s = Self::default();
+        s.insert(actor);
+        s
+    }
+
+    /// Adds `actor`. The families that hold through a lock directory have far fewer actors
+    /// than the capacity; an id past it (the live lab's owner of a node no client of its own
+    /// made) is not kept.
+    pub fn insert(&mut self, actor: ActorId) {
+        if usize::from(actor.0) < Self::CAPACITY {
+            self.0 |= 1 << actor.0;
+        }
+    }
+
+    pub fn contains(self, actor: ActorId) -> bool {
+        usize::from(actor.0) < Self::CAPACITY && self.0 & (1 << actor.0) != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    pub fn first(self) -> Option<ActorId> {
+        self.iter().next()
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = ActorId> {
+        (0..Self::CAPACITY as u8)
+            .filter(move |i| self.0 & (1 << i) != 0)
+            .map(ActorId)
+    }
+}
+
+impl FromIterator<ActorId> for ActorSet {
+    fn from_iter<I: IntoIterator<Item = ActorId>>(iter: I) -> Self {
+        let mut s = Self::default();
+        iter.into_iter().for_each(|a| s.insert(a));
+        s
+    }
+}
+
+impl Serialize for ActorSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
 impl SpanState {
+    /// A mutex's lock directory: `holder` owns its first child, `waiting` nodes queue behind.
+    pub fn exclusive_queue(holder: Option<ActorId>, waiting: u8) -> Self {
+        SpanState::Queue {
+            holders: holder.map(ActorSet::one).unwrap_or_default(),
+            share: Share::Exclusive,
+            waiting,
+        }
+    }
+
     /// A short, stable name for JSON readers and tests.
     pub fn name(self) -> &'static str {
         match self {
@@ -177,23 +259,32 @@ impl SpanState {
         }
     }
 
-    /// Whether the actor believes it holds the lock.
-    pub fn believes_holding(self) -> bool {
+    /// Whether the actor holds and acts on it: holding the lock (to write or to read), leading,
+    /// holding a claim, or holding a Redlock majority within its validity. A holder that is
+    /// frozen, suspended or past its validity still believes it holds, but does not act.
+    pub fn holds(self) -> bool {
         matches!(
             self,
             SpanState::Holding { .. }
                 | SpanState::HoldingRead { .. }
                 | SpanState::Leading { .. }
                 | SpanState::Claimed { .. }
-                | SpanState::Suspended { .. }
-                | SpanState::Frozen {
-                    believes_holding: true
-                }
-                | SpanState::Redlock(
-                    super::redlock::RedlockSpan::Holding { .. }
-                        | super::redlock::RedlockSpan::Overdue
-                )
+                | SpanState::Redlock(super::redlock::RedlockSpan::Holding { .. })
         )
+    }
+
+    /// Whether the actor believes it holds the lock: it [holds](Self::holds), or is frozen,
+    /// suspended or past its validity while still believing so.
+    pub fn believes_holding(self) -> bool {
+        self.holds()
+            || matches!(
+                self,
+                SpanState::Suspended { .. }
+                    | SpanState::Frozen {
+                        believes_holding: true
+                    }
+                    | SpanState::Redlock(super::redlock::RedlockSpan::Overdue)
+            )
     }
 }
 

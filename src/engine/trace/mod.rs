@@ -9,6 +9,7 @@
 
 pub mod data;
 pub mod event;
+mod facts;
 pub mod lane;
 mod metrics;
 pub mod record;
@@ -18,7 +19,8 @@ pub mod snowflake;
 use serde::Serialize;
 
 pub use event::{Event, EventKind};
-pub use lane::{Lane, Span, SpanState};
+pub use facts::Believers;
+pub use lane::{ActorSet, Lane, Share, Span, SpanState};
 pub use metrics::{
     AbcMetrics, CancelOutcome, Check, ClaimRecord, ElectionMetrics, FrozenMetrics, HerdMetrics,
     HerdRow, InvariantReport, Metrics, QueueMetrics, TaskMetrics, Verdict, invariant,
@@ -30,7 +32,7 @@ use super::world::ActorId;
 use super::zk::tree::{NodeId, Tag, Watched};
 
 /// Bumped whenever the JSON shape of a trace changes incompatibly.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -182,6 +184,41 @@ pub enum Judgement {
     Overwrote,
     /// Refused although the writer still held the lock (a token that is not newer).
     Refused,
+}
+
+impl Judgement {
+    /// Judges a write as it arrives at the resource, after `earlier` writes: `stale` when the
+    /// writer had lost the lock, whatever it believes; `accepted` as the resource decided.
+    /// Returns the judgement and the value the write replaced, if it was accepted over one.
+    pub fn of(
+        stale: bool,
+        accepted: bool,
+        token: u64,
+        earlier: &[WriteRecord],
+    ) -> (Judgement, Option<(ActorId, u64)>) {
+        let replaced = earlier
+            .iter()
+            .rev()
+            .find(|w| w.accepted)
+            .map(|w| (w.writer, w.token))
+            .filter(|_| accepted);
+        let judgement = match (stale, accepted) {
+            (false, true) => Judgement::Fresh,
+            (false, false) => Judgement::Refused,
+            (true, false) => Judgement::StaleRejected,
+            (true, true) if replaced.is_some_and(|(_, t)| t > token) => Judgement::Overwrote,
+            (true, true) => Judgement::StaleAccepted,
+        };
+        (judgement, replaced)
+    }
+
+    /// Whether the writer had lost the lock when the write arrived.
+    pub fn stale(self) -> bool {
+        matches!(
+            self,
+            Judgement::StaleRejected | Judgement::StaleAccepted | Judgement::Overwrote
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

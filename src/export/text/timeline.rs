@@ -43,7 +43,12 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
         SpanState::Reading => 'r',
         SpanState::Checking { .. } => 'e',
         SpanState::Waiting { .. } => '~',
-        SpanState::Queue { holder, .. } => holder.map_or('.', initial),
+        // Several readers or permit holders at once: how many.
+        SpanState::Queue { holders, .. } => match holders.len() {
+            0 => '.',
+            1 => holders.first().map_or('.', initial),
+            n => char::from_digit(n.min(9) as u32, 10).unwrap_or('*'),
+        },
         SpanState::Leased { holder, .. } => initial(holder),
         SpanState::Value { writer, .. } => initial(writer),
         SpanState::Free => '_',
@@ -112,6 +117,14 @@ pub(super) fn legend(trace: &Trace, lang: Lang) -> String {
             .any(|s| lettered(s.state))
     {
         parts.push(export(Export::LettersHolderOrValue, lang).to_string());
+    }
+    let shared = trace
+        .lanes
+        .iter()
+        .flat_map(|l| &l.spans)
+        .any(|s| matches!(s.state, SpanState::Queue { holders, .. } if holders.len() > 1));
+    if shared {
+        parts.push(export(Export::DigitsHoldersTogether, lang).to_string());
     }
     wrap_items(&parts, 100)
 }

@@ -4,7 +4,7 @@
 //! names (an actor's, a node's sequence number) and computes nothing.
 
 use crate::engine::trace::event::Request;
-use crate::engine::trace::{SpanState, Trace, Verdict};
+use crate::engine::trace::{ActorSet, Share, SpanState, Trace, Verdict};
 use crate::engine::zk::tree::{NodeId, Watched};
 
 use super::Lang;
@@ -85,13 +85,28 @@ pub fn watched(w: Watched, trace: &Trace, lang: Lang) -> String {
 /// (who holds the queue), before the bare state name.
 pub fn state_label_brief(state: SpanState, trace: &Trace, lang: Lang) -> Option<String> {
     match state {
-        SpanState::Queue {
-            holder: Some(h), ..
-        } => Some(match lang {
-            Lang::Zh => format!("{} 持有", trace.name(h)),
-            Lang::En => format!("{} holds", trace.name(h)),
-        }),
+        SpanState::Queue { holders, share, .. } if !holders.is_empty() => {
+            Some(holding_words(holders, share, trace, lang))
+        }
         _ => None,
+    }
+}
+
+/// Who holds through a lock directory, every one by name: `B holds`, `I, J read`,
+/// `A, B, C hold permits`.
+fn holding_words(holders: ActorSet, share: Share, trace: &Trace, lang: Lang) -> String {
+    let names: Vec<&str> = holders.iter().map(|a| trace.name(a)).collect();
+    let who = names.join(lang.pick("、", ", "));
+    match (share, lang) {
+        (Share::Exclusive, Lang::Zh) => format!("{who} 持有"),
+        (Share::Exclusive, Lang::En) if names.len() == 1 => format!("{who} holds"),
+        (Share::Exclusive, Lang::En) => format!("{who} hold"),
+        (Share::Read, Lang::Zh) => format!("{who} 在读"),
+        (Share::Read, Lang::En) if names.len() == 1 => format!("{who} reads"),
+        (Share::Read, Lang::En) => format!("{who} read"),
+        (Share::Permits, Lang::Zh) => format!("{who} 各持一个许可"),
+        (Share::Permits, Lang::En) if names.len() == 1 => format!("{who} holds a permit"),
+        (Share::Permits, Lang::En) => format!("{who} hold permits"),
     }
 }
 
@@ -195,16 +210,19 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
                 format!("checking {}", trace.seq(node))
             }
         }
-        SpanState::Queue { holder, waiting } => match holder {
-            Some(h) => {
-                if zh {
-                    format!("{} 持有，{waiting} 个排队", trace.name(h))
-                } else {
-                    format!("{} holds, {waiting} queued", trace.name(h))
-                }
+        SpanState::Queue {
+            holders,
+            share,
+            waiting,
+        } if !holders.is_empty() => {
+            let who = holding_words(holders, share, trace, lang);
+            if zh {
+                format!("{who}，{waiting} 个排队")
+            } else {
+                format!("{who}, {waiting} queued")
             }
-            None => lang.pick("空", "empty").into(),
-        },
+        }
+        SpanState::Queue { .. } => lang.pick("空", "empty").into(),
         SpanState::Leased { holder, token } => {
             if zh {
                 format!("租约：{} #{token}", trace.name(holder))

@@ -108,14 +108,7 @@ impl Log {
         }
         let service = ActorId(clients as u8);
         let resource = ActorId(clients as u8 + 1);
-        lanes.add(
-            service,
-            0,
-            SpanState::Queue {
-                holder: None,
-                waiting: 0,
-            },
-        );
+        lanes.add(service, 0, SpanState::exclusive_queue(None, 0));
         lanes.add(resource, 0, SpanState::Empty);
         Arc::new(Self {
             start: Instant::now(),
@@ -345,20 +338,7 @@ impl Log {
         let c = writer.0 as usize;
         let stale = g.session_ended.get(c).copied().unwrap_or(false)
             && !g.closed.get(c).copied().unwrap_or(false);
-        let replaced = g
-            .writes
-            .iter()
-            .rev()
-            .find(|w| w.accepted)
-            .map(|w| (w.writer, w.token))
-            .filter(|_| accepted);
-        let judgement = match (stale, accepted) {
-            (false, true) => Judgement::Fresh,
-            (false, false) => Judgement::Refused,
-            (true, false) => Judgement::StaleRejected,
-            (true, true) if replaced.is_some_and(|(_, t)| t > token) => Judgement::Overwrote,
-            (true, true) => Judgement::StaleAccepted,
-        };
+        let (judgement, replaced) = Judgement::of(stale, accepted, token, &g.writes);
         let kind = EventKind::WriteArrived {
             writer,
             token,

@@ -193,7 +193,7 @@ pub(super) fn refresh(g: &mut Inner, log: &Log, at: Millis) {
     g.lanes.set(
         log.service.0 as usize,
         at,
-        SpanState::Queue { holder, waiting },
+        SpanState::exclusive_queue(holder, waiting),
     );
 }
 

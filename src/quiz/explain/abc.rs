@@ -107,12 +107,6 @@ pub(super) fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
-pub(super) fn short(node: &str) -> &str {
-    node.rsplit("lock-")
-        .next()
-        .map_or(node, |s| s.trim_start_matches('0'))
-}
-
 pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let mut out = Vec::new();
@@ -154,10 +148,7 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
         }
         "duplicate_nodes" | "stuck_count" => {
             if let Some(c) = facts::lost_create_reply(trace) {
-                let nodes: Vec<String> = facts::nodes_of(trace, &c)
-                    .iter()
-                    .map(|n| short(n).to_string())
-                    .collect();
+                let nodes = facts::nodes_of(trace, &c);
                 out.push(if zh {
                     format!(
                         "{c} 的 create 在服务端生效了，但响应丢失；服务端为 {c} 建的节点：{}。",
@@ -182,7 +173,8 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
         }
         "believed_holders" | "max_holders" => {
             out.push(expiry_sentence(trace, lang));
-            let b = facts::most_believing_holders(trace);
+            let b = trace.most_believers();
+            let names: Vec<&str> = b.clients.iter().map(|c| trace.name(*c)).collect();
             out.push(match (b.count, zh) {
                 (0, true) => "没有任何客户端拿到过锁。".into(),
                 (0, false) => "No client ever held the lock.".into(),
@@ -192,19 +184,19 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
                     "从 {} 秒到 {} 秒，{} 同时认为自己持有锁。",
                     s(b.from_ms),
                     s(b.to_ms),
-                    b.clients.join("、")
+                    names.join("、")
                 ),
                 (2, false) => format!(
                     "From {} s to {} s, {} both believed they held the lock.",
                     s(b.from_ms),
                     s(b.to_ms),
-                    b.clients.join(" and ")
+                    names.join(" and ")
                 ),
                 (_, false) => format!(
                     "From {} s to {} s, {} all believed they held the lock.",
                     s(b.from_ms),
                     s(b.to_ms),
-                    b.clients.join(", ")
+                    names.join(", ")
                 ),
             });
             out.push(if zh {
@@ -239,9 +231,9 @@ pub(super) fn stuck_sentence(trace: &Trace, lang: Lang) -> String {
         .iter()
         .map(|(c, on)| {
             if zh {
-                format!("{c}（在等 {}）", short(on))
+                format!("{c}（在等 {on}）")
             } else {
-                format!("{c} (waiting on {})", short(on))
+                format!("{c} (waiting on {on})")
             }
         })
         .collect();

@@ -111,3 +111,23 @@ fn herd_counts_come_from_the_rows() {
     );
     assert!(en.contains("4, 3, 2, 1, 0 (10 in all)"), "{en}");
 }
+
+#[test]
+fn node_zero_is_named_like_any_other_node() {
+    // A lock directory numbered from 0: A's first create gets node 0, and its reply is lost.
+    let preset = crate::scenario::find("lost-create-blind").expect("a shipped preset");
+    let Params::Abc(mut p) = preset.params.clone() else {
+        panic!("abc")
+    };
+    p.first_sequence = 0;
+    p.faults = vec![crate::engine::params::Fault::DropCreateResponse { client: "A".into() }];
+    let trace = crate::engine::run(&Params::Abc(p.clone()));
+    let Metrics::Abc(m) = &trace.metrics else {
+        panic!("abc")
+    };
+    let en = abc("duplicate_nodes", p.tick_ms, m, &trace, Lang::En);
+    assert!(
+        en.contains("the service created these nodes for A: 0, "),
+        "{en}"
+    );
+}

@@ -63,8 +63,7 @@ fn capitalise(text: &str) -> String {
 /// When a client held, as its lane shows it: the first holding span and the holding spans
 /// right after it, and whether it held to read.
 fn held(trace: &Trace, who: &str) -> Option<(Millis, Millis, bool)> {
-    let holding =
-        |s: &SpanState| matches!(s, SpanState::Holding { .. } | SpanState::HoldingRead { .. });
+    let holding = |s: &SpanState| s.holds();
     let lane = trace.lane(who)?;
     let first = lane.spans.iter().position(|s| holding(&s.state))?;
     let last = lane.spans[first..]
@@ -77,17 +76,26 @@ fn held(trace: &Trace, who: &str) -> Option<(Millis, Millis, bool)> {
 
 /// The first instant at which exactly `n` of `who` hold in their lanes, and who they are.
 fn crowd(trace: &Trace, who: &[String], n: u32) -> Option<(Millis, Vec<String>)> {
-    let spans: Vec<(&String, Millis, Millis)> = who
+    let ids: Vec<_> = who.iter().filter_map(|w| trace.actor_named(w)).collect();
+    // The number holding can only grow at the start of a holding span.
+    let mut starts: Vec<Millis> = ids
         .iter()
-        .filter_map(|w| held(trace, w).map(|(a, b, _)| (w, a, b)))
+        .filter_map(|id| trace.lane_of(*id))
+        .flat_map(|l| {
+            l.spans
+                .iter()
+                .filter(|s| s.state.holds())
+                .map(|s| s.start_ms)
+        })
         .collect();
-    let mut starts: Vec<Millis> = spans.iter().map(|x| x.1).collect();
     starts.sort_unstable();
+    starts.dedup();
     starts.into_iter().find_map(|t| {
-        let names: Vec<String> = spans
-            .iter()
-            .filter(|x| x.1 <= t && t < x.2)
-            .map(|x| x.0.clone())
+        let names: Vec<String> = trace
+            .holders_at(t)
+            .into_iter()
+            .filter(|h| ids.contains(h))
+            .map(|h| trace.name(h).to_string())
             .collect();
         (names.len() as u32 == n && n > 0).then_some((t, names))
     })

@@ -102,19 +102,11 @@ pub fn option_letter(e: &Expected) -> Option<char> {
     Some(char::from(b'a' + i as u8))
 }
 
-/// The most lanes at one instant in a state that believes it holds the lock (holding, or
-/// frozen still believing so), counted millisecond by millisecond: slow, but independent of the
-/// quiz's sweep.
+/// The most lanes at one instant in a state that believes it holds the lock (the engine's one
+/// definition, [`SpanState::believes_holding`]: holding, or frozen or suspended still believing
+/// so), counted millisecond by millisecond: slow, but independent of the engine's sweep.
 pub fn believers(trace: &Trace) -> u32 {
-    let believing = |s: SpanState| {
-        matches!(
-            s,
-            SpanState::Holding { .. }
-                | SpanState::Frozen {
-                    believes_holding: true
-                }
-        )
-    };
+    let believing = SpanState::believes_holding;
     (0..trace.end_ms)
         .map(|t| {
             trace

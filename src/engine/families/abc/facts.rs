@@ -54,13 +54,12 @@ pub(super) fn lane_state(world: &World, i: usize, stuck: &[bool]) -> SpanState {
                 },
             }
         }
-        crate::engine::actors::Actor::Zk(zk) => SpanState::Queue {
-            holder: zk
-                .tree
+        crate::engine::actors::Actor::Zk(zk) => SpanState::exclusive_queue(
+            zk.tree
                 .first_child(DIR)
                 .and_then(|n| zk.tree.node(n).owner.map(|s| zk.owner(s))),
-            waiting: zk.tree.dir(DIR).children.len().saturating_sub(1) as u8,
-        },
+            zk.tree.dir(DIR).children.len().saturating_sub(1) as u8,
+        ),
         crate::engine::actors::Actor::Resource(r) => match r.value {
             Some((writer, token)) => SpanState::Value { writer, token },
             None => SpanState::Empty,
@@ -86,19 +85,7 @@ pub(super) fn judge(
     let session = client(world, writer.0 as usize).conn.session;
     let s = zk.tree.session(session);
     let stale = !s.live && !s.closed;
-    let replaced = earlier
-        .iter()
-        .rev()
-        .find(|w| w.accepted)
-        .map(|w| (w.writer, w.token))
-        .filter(|_| accepted);
-    let judgement = match (stale, accepted) {
-        (false, true) => Judgement::Fresh,
-        (false, false) => Judgement::Refused,
-        (true, false) => Judgement::StaleRejected,
-        (true, true) if replaced.is_some_and(|(_, t)| t > token) => Judgement::Overwrote,
-        (true, true) => Judgement::StaleAccepted,
-    };
+    let (judgement, replaced) = Judgement::of(stale, accepted, token, earlier);
     let last_seen_after = world
         .actor(RESOURCE)
         .as_resource()
