@@ -13,20 +13,12 @@ use super::model_abc;
 use super::model_knobs;
 pub use super::model_text::{case_text, fill, fill_case, fmt_value, placeholders};
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
-use crate::engine::trace::{Family, Metrics, Trace, Verdict};
+use crate::engine::trace::{Family, Trace, metrics_of};
 use crate::scenario::Preset;
 use crate::scenario::table::{self, Refused, Table};
 
-/// The engine's answer to a model question.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ModelAnswer {
-    /// Seconds for frozen times, milliseconds for `total_time_ms`, otherwise a count.
-    Number(f64),
-    Verdict(Verdict),
-    Bool(bool),
-    /// Whose value the resource holds, if any.
-    Value(Option<String>),
-}
+/// The engine's answer to a model question: the metric it asks for.
+pub type ModelAnswer = crate::engine::trace::MetricValue;
 
 /// Why a model question cannot be computed.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,26 +52,6 @@ pub struct Variant {
     /// The drawn alternative of `[[questions.model.cases]]`, if the question has any.
     pub case: Option<usize>,
 }
-
-pub const FROZEN_ASKS: [&str; 8] = [
-    "verdict",
-    "holder_write_accepted",
-    "final_value",
-    "lease_expiry",
-    "successor_acquire",
-    "handover_delay",
-    "holder_write_arrival",
-    "danger_window",
-];
-pub const HERD_ASKS: [&str; 3] = ["total_notifications", "wasted_wakeups", "total_time_ms"];
-pub const ABC_ASKS: [&str; 6] = [
-    "stale_writes_accepted",
-    "stale_writes_rejected",
-    "duplicate_nodes",
-    "max_holders",
-    "stuck_count",
-    "believed_holders",
-];
 
 /// The placeholder a prompt uses for the drawn case's words.
 pub const CASE_PLACEHOLDER: &str = "case";
@@ -165,15 +137,10 @@ pub fn variant(q: &Question, seed: u64, presets: &[Preset]) -> Result<Variant, M
 }
 
 fn check_ask(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
-    let asks: &[&str] = match spec.family.get_ref().as_str() {
-        "frozen" => &FROZEN_ASKS,
-        "herd" => &HERD_ASKS,
-        "abc" => &ABC_ASKS,
-        other => match model_knobs::asks(other) {
-            Some(asks) => asks,
-            None => return Err(unknown_family(ctx, spec)),
-        },
+    let Some(family) = Family::parse(spec.family.get_ref()) else {
+        return Err(unknown_family(ctx, spec));
     };
+    let asks: Vec<&str> = metrics_of(family).iter().map(|m| m.key).collect();
     let ask = spec.ask.get_ref().as_str();
     if asks.contains(&ask) {
         Ok(())
@@ -333,7 +300,7 @@ fn with_drawn(
         "frozen" => Params::Frozen(frozen(ctx, spec, &set)?),
         "herd" => Params::Herd(herd(ctx, spec, &set)?),
         "abc" => Params::Abc(abc(ctx, spec, &set, presets)?),
-        other if model_knobs::asks(other).is_some() => {
+        other if model_knobs::is_knob_family(other) => {
             model_knobs::params(other, set.tables(), set.drawn, presets).map_err(|r| {
                 let at = r.at.or_else(|| vary_at(spec, &r.key));
                 ctx.err(Some(&r.key), at, r.message)
@@ -531,71 +498,7 @@ pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError
             ),
         )
     };
-    let some = |x: Option<f64>| x.map(ModelAnswer::Number).ok_or_else(missing);
-    let answer = match &trace.metrics {
-        Metrics::Frozen(m) => match ask {
-            "verdict" => Ok(ModelAnswer::Verdict(m.verdict)),
-            "holder_write_accepted" => m
-                .holder_write_accepted
-                .map(ModelAnswer::Bool)
-                .ok_or_else(missing),
-            "final_value" => Ok(ModelAnswer::Value(m.final_value.clone())),
-            "lease_expiry" => some(m.lease_expiry),
-            "successor_acquire" => some(m.successor_acquire),
-            "handover_delay" => some(m.handover_delay),
-            "holder_write_arrival" => some(m.holder_write_arrival),
-            "danger_window" => Ok(ModelAnswer::Number(m.danger_window)),
-            _ => Err(missing()),
-        },
-        Metrics::Herd(m) => match ask {
-            "total_notifications" => Ok(ModelAnswer::Number(m.total_notifications as f64)),
-            "wasted_wakeups" => Ok(ModelAnswer::Number(m.wasted_wakeups as f64)),
-            "total_time_ms" => Ok(ModelAnswer::Number(m.total_time_ms)),
-            _ => Err(missing()),
-        },
-        Metrics::Abc(m) => match ask {
-            "stale_writes_accepted" => Ok(ModelAnswer::Number(f64::from(m.stale_writes_accepted))),
-            "stale_writes_rejected" => Ok(ModelAnswer::Number(f64::from(m.stale_writes_rejected))),
-            "duplicate_nodes" => Ok(ModelAnswer::Number(f64::from(m.duplicate_nodes))),
-            "max_holders" => Ok(ModelAnswer::Number(f64::from(m.max_holders))),
-            "stuck_count" => Ok(ModelAnswer::Number(m.stuck_clients.len() as f64)),
-            "believed_holders" => Ok(ModelAnswer::Number(f64::from(trace.most_believers().count))),
-            _ => Err(missing()),
-        },
-        Metrics::Election(m) => match ask {
-            "stale_submits_accepted" => {
-                Ok(ModelAnswer::Number(f64::from(m.stale_submits_accepted)))
-            }
-            "stale_submits_rejected" => {
-                Ok(ModelAnswer::Number(f64::from(m.stale_submits_rejected)))
-            }
-            "final_epoch" => Ok(ModelAnswer::Number(m.final_epoch as f64)),
-            "final_version" => Ok(ModelAnswer::Number(m.final_version as f64)),
-            _ => Err(missing()),
-        },
-        Metrics::Tasks(m) => match ask {
-            "effects_applied" => Ok(ModelAnswer::Number(f64::from(m.effects_applied))),
-            "late_refused" => Ok(ModelAnswer::Number(f64::from(m.late_refused))),
-            "late_accepted" => Ok(ModelAnswer::Number(f64::from(m.late_accepted))),
-            "final_version" => Ok(ModelAnswer::Number(m.final_version as f64)),
-            "final_attempt" => Ok(ModelAnswer::Number(f64::from(m.final_attempt))),
-            "tasks_waiting" => Ok(ModelAnswer::Number(f64::from(m.tasks_waiting))),
-            "max_believers" => Ok(ModelAnswer::Number(f64::from(m.max_believers))),
-            _ => Err(missing()),
-        },
-        Metrics::Queue(m) => match ask {
-            "max_holders" => Ok(ModelAnswer::Number(f64::from(m.max_holders))),
-            "max_concurrent_readers" => {
-                Ok(ModelAnswer::Number(f64::from(m.max_concurrent_readers)))
-            }
-            "writer_wait_ms" => some(m.writer_wait_ms.map(|w| w as f64)),
-            "grants_before_writer" => some(m.grants_before_writer.map(f64::from)),
-            _ => Err(missing()),
-        },
-        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
-            some(model_knobs::answer(&trace.metrics, ask))
-        }
-    }?;
+    let answer = trace.metrics.get(ask).ok_or_else(missing)?;
     Ok((answer, trace))
 }
 

@@ -12,60 +12,16 @@ use crate::engine::params::{
     ElectionParams, NumSpec, Params, RedlockParams, RwLockParams, SemaphoreParams, SnowflakeParams,
     TasksParams,
 };
-use crate::engine::trace::{Family, Metrics};
+use crate::engine::trace::Family;
 use crate::scenario::Preset;
 use crate::scenario::table;
 
-pub const RWLOCK_ASKS: [&str; 4] = [
-    "max_holders",
-    "max_concurrent_readers",
-    "writer_wait_ms",
-    "grants_before_writer",
-];
-pub const SEMAPHORE_ASKS: [&str; 1] = ["max_holders"];
-pub const ELECTION_ASKS: [&str; 4] = [
-    "stale_submits_accepted",
-    "stale_submits_rejected",
-    "final_epoch",
-    "final_version",
-];
-pub const TASKS_ASKS: [&str; 7] = [
-    "effects_applied",
-    "late_refused",
-    "late_accepted",
-    "final_version",
-    "final_attempt",
-    "tasks_waiting",
-    "max_believers",
-];
-pub const REDLOCK_ASKS: [&str; 6] = [
-    "validity_ms",
-    "max_holders",
-    "max_holders_nodes_view",
-    "two_holders_ms",
-    "stale_writes_accepted",
-    "foreign_deletes",
-];
-pub const SNOWFLAKE_ASKS: [&str; 6] = [
-    "ids_issued",
-    "duplicate_ids",
-    "max_wait_ms",
-    "waited",
-    "refused",
-    "years",
-];
-
-/// The knob families by name, with what a question on each may ask.
-pub fn asks(family: &str) -> Option<&'static [&'static str]> {
-    Some(match family {
-        "rwlock" => &RWLOCK_ASKS,
-        "semaphore" => &SEMAPHORE_ASKS,
-        "election" => &ELECTION_ASKS,
-        "tasks" => &TASKS_ASKS,
-        "redlock" => &REDLOCK_ASKS,
-        "snowflake" => &SNOWFLAKE_ASKS,
-        _ => return None,
-    })
+/// Whether `family` is one of the knob families a question's settings are read for.
+pub fn is_knob_family(family: &str) -> bool {
+    matches!(
+        family,
+        "rwlock" | "semaphore" | "election" | "tasks" | "redlock" | "snowflake"
+    )
 }
 
 fn knobs(family: &str) -> &'static [Knob] {
@@ -196,29 +152,4 @@ fn build<'a, K: Knobs + Default>(
         message: e.to_string(),
     })?;
     Ok(p)
-}
-
-/// The number a Redlock or Snowflake question asks for, read off the metrics.
-pub fn answer(metrics: &Metrics, ask: &str) -> Option<f64> {
-    match metrics {
-        Metrics::Redlock(m) => match ask {
-            "validity_ms" => m.validity_ms.map(|v| v as f64),
-            "max_holders" => Some(f64::from(m.max_holders)),
-            "max_holders_nodes_view" => Some(f64::from(m.max_holders_nodes_view)),
-            "two_holders_ms" => Some(m.two_holders_ms as f64),
-            "stale_writes_accepted" => Some(f64::from(m.stale_writes_accepted)),
-            "foreign_deletes" => Some(f64::from(m.foreign_deletes)),
-            _ => None,
-        },
-        Metrics::Snowflake(m) => match ask {
-            "ids_issued" => Some(f64::from(m.ids_issued)),
-            "duplicate_ids" => Some(f64::from(m.duplicate_ids)),
-            "max_wait_ms" => Some(m.max_wait_ms as f64),
-            "waited" => Some(f64::from(m.waited)),
-            "refused" => Some(f64::from(m.refused)),
-            "years" => Some((m.layout.years * 10.0).round() / 10.0),
-            _ => None,
-        },
-        _ => None,
-    }
 }

@@ -176,6 +176,7 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
             stale_writes_accepted: stale_accepted,
             stale_writes_rejected: stale_rejected,
             current_writes_refused,
+            believed_holders: 0,
             // The live lab refuses data-node presets before a run (`unsupported`).
             lost_updates: None,
             data: None,
@@ -183,6 +184,7 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
         }),
         invariants: g.checks,
     }
+    .with_believed_holders()
 }
 
 #[cfg(test)]

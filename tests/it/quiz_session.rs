@@ -572,3 +572,21 @@ fn a_mixed_exam_takes_every_kind_and_difficulty() {
         }
     }
 }
+
+#[test]
+fn every_metric_a_question_may_ask_is_one_the_metrics_answer_on_every_preset() {
+    for p in locklab::scenario::builtin() {
+        let trace = locklab::engine::run(&p.params);
+        let json = serde_json::to_value(&trace.metrics).unwrap();
+        for spec in locklab::engine::trace::metrics_of(p.family) {
+            // Empty only where the run left that metric empty.
+            assert!(
+                trace.metrics.get(spec.key).is_some() || json[spec.key].is_null(),
+                "{}: {} unanswered",
+                p.name,
+                spec.key
+            );
+        }
+        assert!(trace.metrics.get("no_such_metric").is_none());
+    }
+}

@@ -37,6 +37,15 @@ impl Trace {
             .collect()
     }
 
+    /// Fills in an A/B/C run's `believed_holders` from its lanes.
+    pub fn with_believed_holders(mut self) -> Self {
+        let n = self.most_believers().count;
+        if let super::Metrics::Abc(m) = &mut self.metrics {
+            m.believed_holders = n;
+        }
+        self
+    }
+
     /// The most clients that believed at once that they held, and from when to when.
     pub fn most_believers(&self) -> Believers {
         let spans: Vec<(ActorId, Millis, Millis)> = self

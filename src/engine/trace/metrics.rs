@@ -196,6 +196,10 @@ pub struct AbcMetrics {
     /// Writes the resource refused from a client that did hold the lock (its token was not
     /// newer, as when a re-created directory restarts the sequence numbers).
     pub current_writes_refused: u32,
+    /// The most clients that believed at one moment that they held ([`Trace::most_believers`]).
+    ///
+    /// [`Trace::most_believers`]: super::Trace::most_believers
+    pub believed_holders: u32,
     /// With a data node: applied `setData`s that wiped out an update another holder made after
     /// the writer's read.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -11,6 +11,7 @@ pub mod data;
 pub mod event;
 mod facts;
 pub mod lane;
+pub mod metric_table;
 mod metrics;
 pub mod record;
 pub mod redlock;
@@ -21,6 +22,7 @@ use serde::Serialize;
 pub use event::{Event, EventKind};
 pub use facts::Believers;
 pub use lane::{ActorSet, Lane, Share, Span, SpanState};
+pub use metric_table::{MetricSpec, MetricValue, Unit, metrics_of};
 pub use metrics::{
     AbcMetrics, CancelOutcome, Check, ClaimRecord, ElectionMetrics, FrozenMetrics, HerdMetrics,
     HerdRow, InvariantReport, Metrics, QueueMetrics, TaskMetrics, Verdict, invariant,

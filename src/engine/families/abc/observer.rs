@@ -135,12 +135,14 @@ impl AbcObserver {
                 stale_writes_accepted: stale_accepted,
                 stale_writes_rejected: stale_rejected,
                 current_writes_refused,
+                believed_holders: 0,
                 lost_updates: data.as_ref().map(|d| d.lost_updates()),
                 data,
                 violations,
             }),
             invariants: self.checks,
         }
+        .with_believed_holders()
     }
 }
 
