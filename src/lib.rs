@@ -16,3 +16,4 @@ pub mod source;
 pub mod text;
 pub mod toml_place;
 pub mod tui;
+pub mod view;

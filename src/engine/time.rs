@@ -13,6 +13,10 @@ pub fn to_secs(ms: Millis) -> f64 {
     ms as f64 / 1000.0
 }
 
+/// Runs shorter than this (Snowflake's milliseconds) are told in milliseconds on every axis
+/// and parameter line.
+pub const SHORT_RUN_MS: Millis = 1_000;
+
 /// Formats milliseconds as seconds without trailing zeros: `12000` -> `12`, `12500` -> `12.5`.
 pub fn fmt_secs(ms: Millis) -> String {
     let whole = ms / 1000;

@@ -18,9 +18,9 @@ const LANE_H: f64 = 34.0;
 const LANE_GAP: f64 = 12.0;
 
 /// Fill colour of a span: the colour of its class on every terminal screen
-/// ([`crate::tui::theme::Class`]), in tones that print well, so a slide and the lab agree.
+/// ([`crate::view::Class`]), in tones that print well, so a slide and the lab agree.
 pub fn fill(state: SpanState, _trace: &Trace) -> &'static str {
-    use crate::tui::theme::Class;
+    use crate::view::Class;
     match Class::of(state) {
         Class::Holding => "#2e7d32",
         Class::FrozenHolding => "#ad1457",

@@ -6,7 +6,7 @@ use crate::engine::actors::redis_node::{RedisCmd, RedisReply};
 use crate::engine::msg::{Msg, ZkOp, ZkResult};
 use crate::engine::trace::Trace;
 use crate::engine::zk::tree::{WatchEvent, Watched};
-use crate::tui::theme::{Class, Mark};
+use crate::view::{Class, Mark};
 
 use super::{Lang, words};
 

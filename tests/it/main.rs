@@ -31,6 +31,7 @@ mod frozen_rules;
 mod fuzz;
 mod hardening;
 mod herd;
+mod layers;
 mod layout;
 mod progress_store;
 mod properties;

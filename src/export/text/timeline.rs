@@ -183,8 +183,7 @@ pub(super) fn axis(end: Millis, cols: usize) -> (String, String) {
     (labels.trim_end().to_string(), ticks.into_iter().collect())
 }
 
-/// Runs shorter than this (Snowflake's milliseconds) get an axis in milliseconds.
-pub const SHORT_RUN_MS: Millis = 1_000;
+pub use crate::engine::time::SHORT_RUN_MS;
 
 pub(super) fn nice_step(end: Millis) -> Millis {
     [

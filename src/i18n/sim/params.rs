@@ -114,7 +114,7 @@ pub fn handover_formula(m: &crate::engine::trace::FrozenMetrics, lang: Lang) -> 
 /// An instant of a run that lasts only milliseconds (Snowflake's), as `5 ms`; `None` for
 /// runs told in seconds.
 pub fn short_instant(trace: &Trace, t: crate::engine::Millis, lang: Lang) -> Option<String> {
-    (trace.end_ms < crate::export::text::SHORT_RUN_MS)
+    (trace.end_ms < crate::engine::time::SHORT_RUN_MS)
         .then(|| format!("{t} {}", lang.pick("毫秒", "ms")))
 }
 

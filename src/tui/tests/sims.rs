@@ -11,7 +11,7 @@ use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
 use crate::tui::app::{App, Msg, ScreenId, map_mouse, update};
 use crate::tui::screens::abc::Variant;
 use crate::tui::screens::herd::HerdState;
-use crate::tui::theme::Theme;
+use crate::tui::theme::{Colour, Theme};
 
 #[test]
 fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {

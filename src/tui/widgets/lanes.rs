@@ -16,7 +16,7 @@ use crate::engine::trace::{Lane, SpanState, Trace, WindowKind};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::sim::{state_label, state_label_brief, state_name};
-use crate::tui::theme::{Class, Mark, Theme};
+use crate::tui::theme::{Class, Colour, Mark, Theme};
 use crate::tui::widgets::markers::markers;
 
 /// Columns kept for the lane labels.

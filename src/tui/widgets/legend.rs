@@ -9,7 +9,7 @@ use ratatui::widgets::Widget;
 use crate::engine::trace::{Family, Trace};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, class_name, lab, mark_name};
-use crate::tui::theme::{Class, Mark, Theme};
+use crate::tui::theme::{Class, Colour, Mark, Theme};
 
 /// One legend entry: a swatch (two cells) and its words.
 #[derive(Debug, Clone, PartialEq)]

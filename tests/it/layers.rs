@@ -1,0 +1,185 @@
+//! The layers run one way: every `crate::` path in src/ names a module at the same layer or a
+//! lower one. The table is the architecture in one place; a new import that runs back up fails
+//! here, and so does one of the known exceptions once it is gone (so the list only shrinks).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Each top-level module of src/ and its layer, lowest first.
+const LAYERS: [(&str, u8); 18] = [
+    ("engine", 0),
+    ("text", 1),
+    ("toml_place", 1),
+    ("source", 1),
+    ("view", 2),
+    ("i18n", 3),
+    ("scenario", 4),
+    ("explore", 4),
+    ("content", 5),
+    ("progress", 5),
+    ("quiz", 5),
+    ("export", 6),
+    ("live", 6),
+    ("tui", 7),
+    ("cmd", 7),
+    ("cli", 7),
+    ("lib", 8),
+    ("main", 8),
+];
+
+/// Imports that still run back up, each as (from, to). The words of the quiz and the progress
+/// screens take the quiz's and the store's own types, and the live lab's comparison words take
+/// its aspects; the line-mode quiz prints a run through the text export.
+const KNOWN_UPWARD: [(&str, &str); 5] = [
+    ("i18n", "content"),
+    ("i18n", "live"),
+    ("i18n", "progress"),
+    ("i18n", "quiz"),
+    ("quiz", "export"),
+];
+
+fn layer(module: &str) -> u8 {
+    LAYERS
+        .iter()
+        .find(|(m, _)| *m == module)
+        .map(|(_, l)| *l)
+        .unwrap_or_else(|| panic!("src/{module} has no layer in the table"))
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The code of a file without its test modules and comments: tests may reach anywhere.
+fn code(text: &str, path: &Path) -> String {
+    let in_tests = path
+        .components()
+        .any(|c| c.as_os_str() == "tests" || c.as_os_str() == "snapshots")
+        || path.file_name().is_some_and(|f| {
+            let f = f.to_string_lossy();
+            f == "tests.rs" || f.ends_with("_tests.rs")
+        });
+    if in_tests {
+        return String::new();
+    }
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every (from, to) pair of top-level modules that some import joins, with one place each.
+fn imports() -> BTreeMap<(String, String), String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = BTreeMap::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let from = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in code(&text, &file).lines().enumerate() {
+            for (i, _) in line.match_indices("crate::") {
+                let rest = &line[i + "crate::".len()..];
+                let to: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                // `crate::{a, b}` groups name modules after the brace.
+                let targets: Vec<String> = match rest.strip_prefix('{') {
+                    Some(group) => group
+                        .split(['}', ','])
+                        .map(|t| t.trim().split("::").next().unwrap_or("").to_string())
+                        .filter(|t| !t.is_empty())
+                        .collect(),
+                    None => vec![to],
+                };
+                for to in targets {
+                    if to != from && !to.is_empty() {
+                        found
+                            .entry((from.clone(), to))
+                            .or_insert_with(|| format!("src/{}:{}", rel.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn no_import_runs_back_up_a_layer() {
+    let imports = imports();
+    assert!(imports.len() > 20, "the imports were found");
+    let mut upward = Vec::new();
+    let mut seen_known = BTreeSet::new();
+    for ((from, to), place) in &imports {
+        if layer(to) > layer(from) {
+            if KNOWN_UPWARD.contains(&(from.as_str(), to.as_str())) {
+                seen_known.insert((from.clone(), to.clone()));
+            } else {
+                upward.push(format!(
+                    "{place}: {from} (layer {}) imports {to} (layer {})",
+                    layer(from),
+                    layer(to)
+                ));
+            }
+        }
+    }
+    assert!(
+        upward.is_empty(),
+        "imports that run back up:\n{}",
+        upward.join("\n")
+    );
+    let gone: Vec<_> = KNOWN_UPWARD
+        .iter()
+        .filter(|(f, t)| !seen_known.contains(&(f.to_string(), t.to_string())))
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "fixed, so strike them from KNOWN_UPWARD: {gone:?}"
+    );
+}
+
+#[test]
+fn the_views_do_not_import_each_other_upward() {
+    // The SVG and text exports are below the terminal screens: the screens may use them,
+    // never the other way round.
+    let imports = imports();
+    for from in ["export", "live", "i18n", "view", "engine"] {
+        assert!(
+            !imports.contains_key(&(from.to_string(), "tui".to_string())),
+            "{from} imports tui at {}",
+            imports[&(from.to_string(), "tui".to_string())]
+        );
+    }
+}
+
+#[test]
+fn the_check_finds_an_upward_import_where_there_is_one() {
+    // The scanner itself, on a made-up file: an engine file naming the terminal screens.
+    let text =
+        "use crate::tui::theme::Theme; // crate::i18n in a comment\n#[cfg(test)]\nuse crate::quiz;";
+    let code = code(text, Path::new("src/engine/x.rs"));
+    assert!(code.contains("crate::tui"));
+    assert!(!code.contains("crate::i18n") && !code.contains("crate::quiz"));
+    assert!(layer("tui") > layer("engine"));
+}
