@@ -139,7 +139,33 @@ pub fn printable(s: &str, lines: bool) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
-/// At most `max` characters of `s`, with `…` when it was cut.
+/// The longest prefix of `s` that fits in `cols` display columns (wide characters count two).
+pub fn fit_cols(s: &str, cols: usize) -> &str {
+    let mut w = 0;
+    for (i, ch) in s.char_indices() {
+        let cw = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
+        if w + cw > cols {
+            return &s[..i];
+        }
+        w += cw;
+    }
+    s
+}
+
+/// `s` cut to `cols` display columns, ending in `…` when cut: what every screen uses where a
+/// label may not fit.
+pub fn clip_cols(s: &str, cols: usize) -> std::borrow::Cow<'_, str> {
+    if width(s) <= cols {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    match cols {
+        0 => std::borrow::Cow::Borrowed(""),
+        _ => format!("{}…", fit_cols(s, cols - 1)).into(),
+    }
+}
+
+/// At most `max` characters of `s`, with `…` when it was cut: a bound on length, for messages
+/// (columns are [`clip_cols`]'s job).
 pub fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match s.char_indices().nth(max) {
         None => std::borrow::Cow::Borrowed(s),
@@ -150,6 +176,17 @@ pub fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clipping_counts_columns_so_chinese_fits_its_room() {
+        // Each Chinese character takes two columns.
+        assert_eq!(fit_cols("租约到期", 5), "租约");
+        assert_eq!(clip_cols("租约到期", 5), "租约…");
+        assert_eq!(clip_cols("租约到期", 8), "租约到期");
+        assert_eq!(clip_cols("election-unconditional", 10), "election-…");
+        assert!(width(&clip_cols("gc-pause-no-fencing", 7)) <= 7);
+        assert_eq!(clip_cols("abc", 0), "");
+    }
 
     #[test]
     fn wraps_latin_at_spaces_and_cjk_anywhere() {

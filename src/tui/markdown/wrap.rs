@@ -22,17 +22,7 @@ pub(super) fn expand_tabs(s: &str) -> String {
 
 /// The longest prefix of `s` that fits in `cols` columns.
 pub fn cut(s: &str, cols: usize) -> String {
-    let mut out = String::new();
-    let mut w = 0;
-    for ch in s.chars() {
-        let cw = width(ch.encode_utf8(&mut [0; 4]));
-        if w + cw > cols {
-            break;
-        }
-        out.push(ch);
-        w += cw;
-    }
-    out
+    crate::text::fit_cols(s, cols).to_string()
 }
 
 fn glued(s: &str) -> bool {

@@ -17,19 +17,5 @@ pub mod slider;
 
 /// `s` cut to `cols` display columns, ending in `…` when cut (wide characters count two).
 pub fn clip_cols(s: &str, cols: usize) -> String {
-    if crate::text::width(s) <= cols {
-        return s.to_string();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for ch in s.chars() {
-        let cw = unicode_width::UnicodeWidthChar::width(ch).unwrap_or(0);
-        if w + cw + 1 > cols {
-            break;
-        }
-        out.push(ch);
-        w += cw;
-    }
-    out.push('…');
-    out
+    crate::text::clip_cols(s, cols).into_owned()
 }
