@@ -260,26 +260,13 @@ impl Progress {
     }
 }
 
-/// Formats Unix seconds as an RFC 3339 UTC time (`2026-11-30T07:08:02Z`).
+/// Formats Unix seconds as an RFC 3339 UTC time (`2026-11-30T07:08:02Z`), whole seconds.
 pub fn fmt_utc(t: Time) -> String {
-    let days = t.div_euclid(sched::DAY);
-    let secs = t.rem_euclid(sched::DAY);
-    // Howard Hinnant's civil-from-days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    )
+    match jiff::Timestamp::from_second(t) {
+        Ok(ts) => ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string(),
+        // Past jiff's range (years beyond ±9999): the raw seconds, still unambiguous.
+        Err(_) => format!("@{t}"),
+    }
 }
 
 #[cfg(test)]
@@ -291,5 +278,6 @@ mod tests {
         assert_eq!(fmt_utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(fmt_utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(fmt_utc(1_796_022_482), "2026-11-30T07:08:02Z");
+        assert_eq!(fmt_utc(-1), "1969-12-31T23:59:59Z");
     }
 }
