@@ -147,6 +147,22 @@ pub fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// How many characters of a bad value an error message repeats.
+pub const SHOWN_MAX: usize = 60;
+
+/// A value as an error message repeats it: printable, on one line, and clipped to
+/// [`SHOWN_MAX`] characters with the number left out, so a 100 KB value makes a short message.
+pub fn shown(s: &str) -> String {
+    let n = s.chars().count();
+    let clipped = clip(s, SHOWN_MAX);
+    let p = printable(&clipped, false).into_owned();
+    if n > SHOWN_MAX {
+        format!("{p} ({} characters in all)", n)
+    } else {
+        p
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
