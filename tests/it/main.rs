@@ -32,6 +32,7 @@ mod fuzz;
 mod hardening;
 mod herd;
 mod layout;
+mod live_limits;
 mod progress_store;
 mod properties;
 mod queue_families;
