@@ -130,6 +130,58 @@ fn collect(
 /// The most a lesson, deck, glossary or scenario file may hold.
 pub const CONTENT_LIMIT: u64 = 4 << 20;
 
+/// The most one line of standard input may hold: the same as a file.
+pub const LINE_LIMIT: u64 = CONTENT_LIMIT;
+
+/// A line of input longer than the limit: its bytes are not kept.
+#[derive(Debug)]
+pub struct LineTooLong {
+    pub limit: u64,
+}
+
+impl fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a line of input is longer than {} MiB, the most locklab reads",
+            self.limit >> 20
+        )
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+/// Reads one line (its newline included) holding at most `limit` bytes, the one way locklab
+/// reads standard input: `None` at the end of input, an error wrapping [`LineTooLong`] past the
+/// limit, so endless input without a newline (`< /dev/zero`) cannot exhaust memory.
+pub fn read_line(
+    input: &mut impl std::io::BufRead,
+    limit: u64,
+) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::{BufRead, Read};
+    let mut bytes = Vec::new();
+    let n = input
+        .by_ref()
+        .take(limit + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let body = bytes.len() - usize::from(bytes.ends_with(b"\n"));
+    if body as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            LineTooLong { limit },
+        ));
+    }
+    Ok(Some(bytes))
+}
+
+/// Whether an input error is a line past the limit (bad input, not a failure).
+pub fn is_line_too_long(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|r| r.is::<LineTooLong>())
+}
+
 /// Why a file could not be read as text.
 #[derive(Debug)]
 pub enum ReadError {
@@ -220,4 +272,31 @@ pub fn read_text(path: &Path, limit: u64, links: Links) -> Result<String, ReadEr
             valid,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_read_and_one_byte_more_refused() {
+        let mut ok = std::io::Cursor::new(b"abcd\nrest".to_vec());
+        assert_eq!(
+            read_line(&mut ok, 4).ok().flatten(),
+            Some(b"abcd\n".to_vec())
+        );
+        assert_eq!(read_line(&mut ok, 4).ok().flatten(), Some(b"rest".to_vec()));
+        assert_eq!(read_line(&mut ok, 4).ok(), Some(None), "then the end");
+        let mut long = std::io::Cursor::new(b"abcde\n".to_vec());
+        let e = read_line(&mut long, 4).expect_err("five bytes are past a limit of four");
+        assert!(is_line_too_long(&e), "{e}");
+    }
+
+    #[test]
+    fn endless_input_without_a_newline_stops_at_the_limit() {
+        let mut zeros = std::io::BufReader::new(std::io::repeat(0));
+        let e = read_line(&mut zeros, LINE_LIMIT).expect_err("refused");
+        assert!(is_line_too_long(&e));
+        assert!(e.to_string().contains("longer than 4 MiB"), "{e}");
+    }
 }

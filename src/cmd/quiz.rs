@@ -164,6 +164,9 @@ fn play(
         Ok(_) => Ok(()),
         // A reader that went away ends the session; every answer was already saved.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if crate::source::is_line_too_long(&e) => Err(UserError::usage(format!(
+            "{e}; every answer before it was saved"
+        ))),
         Err(e) => Err(UserError::failed(e.to_string())),
     }
 }

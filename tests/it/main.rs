@@ -15,6 +15,7 @@
 mod common;
 
 mod abc_presets;
+mod bounded_input;
 mod cli_explore;
 mod cli_globals;
 mod cli_quiz;
