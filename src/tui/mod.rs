@@ -148,9 +148,11 @@ fn watch_for_hangup(hangup: Arc<AtomicBool>) {
     });
 }
 
-/// Leaves the alternate screen, raw mode and mouse reporting. Safe to call more than once.
+/// Leaves the alternate screen, raw mode and mouse reporting, and shows the cursor the frames
+/// hide (the shell after a suspend needs it; the next frame hides it again). Safe to call more
+/// than once.
 fn restore() {
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    let _ = execute!(std::io::stdout(), DisableMouseCapture, crossterm::cursor::Show);
     ratatui::restore();
     let _ = std::io::stdout().flush();
 }
