@@ -167,7 +167,7 @@ fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
             .collect();
         return Err(UserError::usage(format!(
             "unknown A/B/C preset `{}`; known presets: {}",
-            args.preset,
+            crate::text::shown(&args.preset),
             known.join(", ")
         )));
     };
@@ -223,8 +223,9 @@ fn knob_family<K: Knobs + Default + Clone>(
                 .map(|p| p.name)
                 .collect();
             return Err(UserError::usage(format!(
-                "unknown {} preset `{name}`; known presets: {}",
+                "unknown {} preset `{}`; known presets: {}",
                 family.name(),
+                crate::text::shown(name),
                 known.join(", ")
             )));
         };

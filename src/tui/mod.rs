@@ -95,7 +95,8 @@ pub fn check_start(start: &Start) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "no {what} preset named `{name}`; choose one of: {}",
+            "no {what} preset named `{}`; choose one of: {}",
+            crate::text::shown(name),
             known.join(", ")
         ))
     }
@@ -108,7 +109,8 @@ fn check_lab(family: &str, preset: Option<&str>) -> Result<(), String> {
         crate::engine::trace::Family::parse(family).filter(|f| families.contains(&f.name()))
     else {
         return Err(format!(
-            "no knob family named `{family}`; choose one of: {}",
+            "no knob family named `{}`; choose one of: {}",
+            crate::text::shown(family),
             families.join(", ")
         ));
     };
@@ -118,7 +120,8 @@ fn check_lab(family: &str, preset: Option<&str>) -> Result<(), String> {
         .collect();
     match preset {
         Some(name) if !known.contains(&name) => Err(format!(
-            "no {family} preset named `{name}`; choose one of: {}",
+            "no {family} preset named `{}`; choose one of: {}",
+            crate::text::shown(name),
             known.join(", ")
         )),
         _ if known.is_empty() => Err(format!("the {family} family has no preset to start from")),
@@ -152,7 +155,11 @@ fn watch_for_hangup(hangup: Arc<AtomicBool>) {
 /// hide (the shell after a suspend needs it; the next frame hides it again). Safe to call more
 /// than once.
 fn restore() {
-    let _ = execute!(std::io::stdout(), DisableMouseCapture, crossterm::cursor::Show);
+    let _ = execute!(
+        std::io::stdout(),
+        DisableMouseCapture,
+        crossterm::cursor::Show
+    );
     ratatui::restore();
     let _ = std::io::stdout().flush();
 }

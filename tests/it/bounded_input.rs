@@ -109,3 +109,61 @@ fn a_count_past_the_cap_is_refused_by_the_parser_not_by_the_allocator() {
         stderr(&out)
     );
 }
+
+fn locklab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["--lang", "en"])
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("locklab runs")
+}
+
+#[test]
+fn a_100_kb_value_is_never_repeated_whole_in_an_error() {
+    let value = "a".repeat(100_000);
+    let dir = tempfile::tempdir().expect("a folder");
+    let file = dir.path().join("roles.toml");
+    std::fs::write(
+        &file,
+        format!("family = \"rwlock\"\n\n[about]\nzh = \"x\"\nen = \"x\"\n\n[params]\nroles = \"{value}\"\n"),
+    )
+    .expect("a scenario file");
+    let file = file.to_string_lossy().into_owned();
+    for args in [
+        vec!["sim", "abc", "--preset", value.as_str()],
+        vec!["sim", "rwlock", "--roles", value.as_str()],
+        vec!["quiz", "--plain", "--count", value.as_str()],
+        vec!["explore", value.as_str()],
+        vec!["export", value.as_str(), "--format", "txt", "-o", "-"],
+        vec!["sim", "run", file.as_str()],
+    ] {
+        let out = locklab(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{:?}: {err}", &args[..2]);
+        assert!(
+            err.len() < 4_000,
+            "{:?}: a {}-byte message",
+            &args[..2],
+            err.len()
+        );
+        assert!(err.contains("characters in all"), "{:?}: {err}", &args[..2]);
+    }
+}
+
+#[test]
+fn a_path_that_is_no_regular_file_is_named_not_called_an_unknown_preset() {
+    for args in [
+        &["explore", "/dev/zero"][..],
+        &["explore", "/etc"][..],
+        &["export", "/dev/zero", "--format", "svg", "-o", "-"][..],
+        &["present", "/dev/zero"][..],
+    ] {
+        let out = locklab(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+        assert!(!err.contains("unknown preset"), "{args:?}: {err}");
+    }
+}
