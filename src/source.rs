@@ -18,6 +18,18 @@ pub struct SourceFile {
     /// What to call the file in an error message.
     pub display: String,
     pub text: Cow<'static, str>,
+    /// Why the file could not be read as text (its text is then empty): kept with the file, so
+    /// one bad file is a problem of that file, not of the whole folder.
+    pub unreadable: Option<Unreadable>,
+}
+
+/// Where and why a content file is not readable text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// 1-based; 0 when the problem concerns the file as a whole.
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -80,6 +92,7 @@ impl Source {
                     rel: rel.to_string(),
                     display: rel.to_string(),
                     text: Cow::Borrowed(text),
+                    unreadable: None,
                 })
                 .collect()),
             Source::Dir(root) => {
@@ -113,14 +126,34 @@ fn collect(
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            let text = read_text(&path, CONTENT_LIMIT, Links::Follow).map_err(|e| match e {
-                ReadError::Io(e) => e,
-                other => std::io::Error::other(format!("{}: {other}", path.display())),
-            })?;
+            let (text, unreadable) = match read_text(&path, CONTENT_LIMIT, Links::Follow) {
+                Ok(text) => (text, None),
+                Err(ReadError::NotUtf8 { line, column, .. }) => {
+                    let message = "not valid UTF-8 text".to_string();
+                    (
+                        String::new(),
+                        Some(Unreadable {
+                            line,
+                            column,
+                            message,
+                        }),
+                    )
+                }
+                Err(e) => {
+                    let message = format!("cannot read: {e}");
+                    let u = Unreadable {
+                        line: 0,
+                        column: 0,
+                        message,
+                    };
+                    (String::new(), Some(u))
+                }
+            };
             out.push(SourceFile {
                 rel,
                 display: path.display().to_string(),
                 text: Cow::Owned(text),
+                unreadable,
             });
         }
     }

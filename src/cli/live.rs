@@ -56,7 +56,7 @@ pub struct LiveHerdArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = num(&HERD_SPECS[0]),
+        value_parser = num(&crate::live::herd::WAITERS),
         allow_negative_numbers = true,
     )]
     pub waiters: f64,

@@ -35,7 +35,8 @@ pub fn run(
             write_stdout(text.as_bytes())
         }
         Some(ProgressCommand::Merge { file }) => {
-            let other = read_progress(file).map_err(UserError::failed)?;
+            // The file to merge is the user's input: missing, not a file or malformed is status 2.
+            let other = read_progress(file).map_err(UserError::usage)?;
             let bank = Bank::load(source).ok();
             let mut store = open_store(data_dir, lang, bank.as_ref())?;
             if !store.is_writable() {

@@ -20,6 +20,12 @@ use crate::engine::trace::{
 };
 use crate::engine::world::ActorId;
 
+/// Waiters a live herd may queue: one real session each, so far fewer than the model's.
+pub const WAITERS: crate::engine::params::NumSpec = crate::engine::params::NumSpec {
+    max: 500.0,
+    ..crate::engine::params::HERD_SPECS[0]
+};
+
 const SERVICE: ActorId = ActorId(0);
 
 /// How long a round may wait for its wake-ups before it counts what it has.

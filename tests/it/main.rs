@@ -16,6 +16,7 @@ mod common;
 
 mod abc_presets;
 mod bounded_input;
+mod clear_errors;
 mod cli_explore;
 mod cli_globals;
 mod cli_quiz;
