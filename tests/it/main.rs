@@ -31,6 +31,7 @@ mod explore_stateright;
 mod export;
 mod frozen_rules;
 mod fuzz;
+mod fuzz_input;
 mod hardening;
 mod herd;
 mod layout;
