@@ -91,8 +91,7 @@ fn every_count_is_capped_at_count_max_and_its_help_says_so() {
         assert!(at_cap.is_ok(), "{sub} --count {cap} is accepted");
         let past = (study::COUNT_MAX + 1).to_string();
         let e = Cli::try_parse_from(["locklab", sub, "--count", past.as_str()])
-            .err()
-            .expect("one past the cap is refused");
+            .expect_err("one past the cap is refused");
         assert_eq!(e.kind(), ErrorKind::ValueValidation, "{e}");
         let mut cmd = Cli::command();
         let help = cmd
