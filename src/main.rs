@@ -11,13 +11,14 @@ fn main() {
     let source = match cli.content.clone() {
         None => Source::Embedded,
         Some(dir) => Source::from_dir(dir).unwrap_or_else(|message| {
-            eprintln!("locklab: {message}");
+            eprintln!("locklab: {}", locklab::text::bounded_message(&message));
             std::process::exit(2)
         }),
     };
     if let Err(e) = locklab::cmd::run(cli, lang, &source) {
-        // Messages can quote a user's file: no control character reaches the terminal.
-        eprintln!("locklab: {}", locklab::text::printable(&e.message, true));
+        // Messages can quote a user's file: no control character reaches the terminal, and no
+        // line runs on with a whole bad value.
+        eprintln!("locklab: {}", locklab::text::bounded_message(&e.message));
         std::process::exit(e.status);
     }
 }

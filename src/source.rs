@@ -18,6 +18,18 @@ pub struct SourceFile {
     /// What to call the file in an error message.
     pub display: String,
     pub text: Cow<'static, str>,
+    /// Why the file could not be read as text (its text is then empty): kept with the file, so
+    /// one bad file is a problem of that file, not of the whole folder.
+    pub unreadable: Option<Unreadable>,
+}
+
+/// Where and why a content file is not readable text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// 1-based; 0 when the problem concerns the file as a whole.
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -80,6 +92,7 @@ impl Source {
                     rel: rel.to_string(),
                     display: rel.to_string(),
                     text: Cow::Borrowed(text),
+                    unreadable: None,
                 })
                 .collect()),
             Source::Dir(root) => {
@@ -113,14 +126,34 @@ fn collect(
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            let text = read_text(&path, CONTENT_LIMIT, Links::Follow).map_err(|e| match e {
-                ReadError::Io(e) => e,
-                other => std::io::Error::other(format!("{}: {other}", path.display())),
-            })?;
+            let (text, unreadable) = match read_text(&path, CONTENT_LIMIT, Links::Follow) {
+                Ok(text) => (text, None),
+                Err(ReadError::NotUtf8 { line, column, .. }) => {
+                    let message = "not valid UTF-8 text".to_string();
+                    (
+                        String::new(),
+                        Some(Unreadable {
+                            line,
+                            column,
+                            message,
+                        }),
+                    )
+                }
+                Err(e) => {
+                    let message = format!("cannot read: {e}");
+                    let u = Unreadable {
+                        line: 0,
+                        column: 0,
+                        message,
+                    };
+                    (String::new(), Some(u))
+                }
+            };
             out.push(SourceFile {
                 rel,
                 display: path.display().to_string(),
                 text: Cow::Owned(text),
+                unreadable,
             });
         }
     }
@@ -129,6 +162,58 @@ fn collect(
 
 /// The most a lesson, deck, glossary or scenario file may hold.
 pub const CONTENT_LIMIT: u64 = 4 << 20;
+
+/// The most one line of standard input may hold: the same as a file.
+pub const LINE_LIMIT: u64 = CONTENT_LIMIT;
+
+/// A line of input longer than the limit: its bytes are not kept.
+#[derive(Debug)]
+pub struct LineTooLong {
+    pub limit: u64,
+}
+
+impl fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a line of input is longer than {} MiB, the most locklab reads",
+            self.limit >> 20
+        )
+    }
+}
+
+impl std::error::Error for LineTooLong {}
+
+/// Reads one line (its newline included) holding at most `limit` bytes, the one way locklab
+/// reads standard input: `None` at the end of input, an error wrapping [`LineTooLong`] past the
+/// limit, so endless input without a newline (`< /dev/zero`) cannot exhaust memory.
+pub fn read_line(
+    input: &mut impl std::io::BufRead,
+    limit: u64,
+) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::{BufRead, Read};
+    let mut bytes = Vec::new();
+    let n = input
+        .by_ref()
+        .take(limit + 1)
+        .read_until(b'\n', &mut bytes)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    let body = bytes.len() - usize::from(bytes.ends_with(b"\n"));
+    if body as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            LineTooLong { limit },
+        ));
+    }
+    Ok(Some(bytes))
+}
+
+/// Whether an input error is a line past the limit (bad input, not a failure).
+pub fn is_line_too_long(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|r| r.is::<LineTooLong>())
+}
 
 /// Why a file could not be read as text.
 #[derive(Debug)]
@@ -220,4 +305,31 @@ pub fn read_text(path: &Path, limit: u64, links: Links) -> Result<String, ReadEr
             valid,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_read_and_one_byte_more_refused() {
+        let mut ok = std::io::Cursor::new(b"abcd\nrest".to_vec());
+        assert_eq!(
+            read_line(&mut ok, 4).ok().flatten(),
+            Some(b"abcd\n".to_vec())
+        );
+        assert_eq!(read_line(&mut ok, 4).ok().flatten(), Some(b"rest".to_vec()));
+        assert_eq!(read_line(&mut ok, 4).ok(), Some(None), "then the end");
+        let mut long = std::io::Cursor::new(b"abcde\n".to_vec());
+        let e = read_line(&mut long, 4).expect_err("five bytes are past a limit of four");
+        assert!(is_line_too_long(&e), "{e}");
+    }
+
+    #[test]
+    fn endless_input_without_a_newline_stops_at_the_limit() {
+        let mut zeros = std::io::BufReader::new(std::io::repeat(0));
+        let e = read_line(&mut zeros, LINE_LIMIT).expect_err("refused");
+        assert!(is_line_too_long(&e));
+        assert!(e.to_string().contains("longer than 4 MiB"), "{e}");
+    }
 }

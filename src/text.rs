@@ -173,6 +173,44 @@ pub fn clip(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// How many characters of a bad value an error message repeats.
+pub const SHOWN_MAX: usize = 60;
+
+/// A value as an error message repeats it: printable, on one line, and clipped to
+/// [`SHOWN_MAX`] characters with the number left out, so a 100 KB value makes a short message.
+pub fn shown(s: &str) -> String {
+    let n = s.chars().count();
+    let clipped = clip(s, SHOWN_MAX);
+    let p = printable(&clipped, false).into_owned();
+    if n > SHOWN_MAX {
+        format!("{p} ({} characters in all)", n)
+    } else {
+        p
+    }
+}
+
+/// The longest line an error message prints: room for every list of names locklab gives.
+pub const MESSAGE_LINE_MAX: usize = 1000;
+
+/// An error message made safe to print, every line at most [`MESSAGE_LINE_MAX`] characters: the
+/// last guard for a value repeated in full from a file or the command line.
+pub fn bounded_message(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(64 * 1024));
+    for (i, line) in message.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let n = line.chars().count();
+        if n > MESSAGE_LINE_MAX {
+            out.push_str(&printable(&clip(line, MESSAGE_LINE_MAX), true));
+            out.push_str(&format!(" ({n} characters in all)"));
+        } else {
+            out.push_str(&printable(line, true));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +224,20 @@ mod tests {
         assert_eq!(clip_cols("election-unconditional", 10), "election-…");
         assert!(width(&clip_cols("gc-pause-no-fencing", 7)) <= 7);
         assert_eq!(clip_cols("abc", 0), "");
+    }
+
+    #[test]
+    fn a_100_kb_value_makes_a_short_message() {
+        let value = "a".repeat(100_000);
+        let short = shown(&value);
+        assert!(short.chars().count() < SHOWN_MAX + 40, "{short}");
+        assert!(short.contains("100000 characters in all"), "{short}");
+        let m = bounded_message(&format!("bad value `{value}`\nsecond line"));
+        let lines: Vec<&str> = m.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].chars().count() < MESSAGE_LINE_MAX + 40);
+        assert_eq!(lines[1], "second line");
+        assert_eq!(shown("short\u{1b}"), "short\u{241b}", "still printable");
     }
 
     #[test]

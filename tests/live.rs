@@ -173,6 +173,22 @@ fn a_port_in_use_is_a_clear_error_with_status_2_and_starts_nothing() {
     assert!(nothing_left(port), "no server was left on {port}");
 }
 
+fn port_zero_is_refused_at_once_with_status_2() {
+    let started = Instant::now();
+    let out = locklab()
+        .args(["live", "abc", "chain", "--port", "0"])
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--port"), "{err}");
+    assert!(err.contains("1..=65535"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "refused at once"
+    );
+}
+
 fn without_the_server_the_error_says_how_to_install_it() {
     let out = locklab()
         .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
@@ -236,10 +252,13 @@ fn ctrl_c_during_a_run_stops_the_server_and_removes_its_directory() {
     assert!(!dir.exists(), "{} was removed", dir.display());
 }
 
-/// The data directory of the server listening on `port`, read off its command line.
-fn data_dir_of(port: u16) -> Option<std::path::PathBuf> {
-    let wanted = port.to_string();
-    for entry in std::fs::read_dir("/proc").ok()?.filter_map(Result::ok) {
+/// The command lines of every process running ZooKeeper's server main class.
+fn zookeeper_servers() -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in procs.filter_map(Result::ok) {
         let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
             continue;
         };
@@ -247,30 +266,189 @@ fn data_dir_of(port: u16) -> Option<std::path::PathBuf> {
             .split(|b| *b == 0)
             .map(|a| String::from_utf8_lossy(a).into_owned())
             .collect();
-        if let Some(i) = args
+        if args
             .iter()
-            .position(|a| a == "org.apache.zookeeper.server.ZooKeeperServerMain")
-            && args.get(i + 1) == Some(&wanted)
+            .any(|a| a == "org.apache.zookeeper.server.ZooKeeperServerMain")
         {
-            return args.get(i + 2).map(std::path::PathBuf::from);
+            out.push(args);
         }
     }
-    None
+    out
+}
+
+/// The data directory of the server listening on `port`: the folder of the configuration file
+/// on its command line, whose `clientPort` is `port`.
+fn data_dir_of(port: u16) -> Option<std::path::PathBuf> {
+    let wanted = format!("clientPort={port}");
+    zookeeper_servers().into_iter().find_map(|args| {
+        let i = args
+            .iter()
+            .position(|a| a == "org.apache.zookeeper.server.ZooKeeperServerMain")?;
+        let cfg = std::path::PathBuf::from(args.get(i + 1)?);
+        let text = std::fs::read_to_string(&cfg).ok()?;
+        text.lines()
+            .any(|l| l == wanted)
+            .then(|| cfg.parent().map(std::path::Path::to_path_buf))?
+    })
+}
+
+/// Every process whose command line mentions `needle`.
+fn processes_mentioning(needle: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in procs.filter_map(Result::ok) {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let line = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if line.contains(needle) {
+                out.push(format!("{}: {line}", entry.file_name().to_string_lossy()));
+            }
+        }
+    }
+    out
+}
+
+/// The addresses sockets listen on for this TCP port, read from /proc/net/tcp and tcp6 (in the
+/// kernel's hex: `0100007F` is 127.0.0.1, `0000000000000000FFFF00000100007F` the same mapped
+/// into IPv6).
+fn listening_addresses(port: u16) -> Vec<String> {
+    let want = format!(":{port:04X}");
+    let mut out = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // Field 1 is the local address, field 3 the state (0A: listening).
+            if f.len() > 3 && f[3] == "0A" && f[1].ends_with(&want) {
+                out.push(f[1].trim_end_matches(&want).to_string());
+            }
+        }
+    }
+    out
+}
+
+fn the_private_server_listens_on_loopback_only() {
+    let _one = serial();
+    let port = free_port();
+    let s = server::start(500, Some(port)).expect("a private server starts");
+    let addrs = listening_addresses(port);
+    drop(s);
+    assert!(!addrs.is_empty(), "something listens on {port}");
+    for a in &addrs {
+        assert!(
+            a == "0100007F" || a == "0000000000000000FFFF00000100007F",
+            "port {port} listens on {a}, not 127.0.0.1 alone: {addrs:?}"
+        );
+    }
+}
+
+fn a_port_held_on_ipv6_alone_does_not_stop_the_run() {
+    let _one = serial();
+    let port = free_port();
+    let Ok(v6) = TcpListener::bind(("::1", port)) else {
+        return; // no IPv6 loopback on this machine: nothing to hold the port with
+    };
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "2", "--fanout", "1", "--port"])
+        .arg(port.to_string())
+        .output()
+        .expect("locklab runs");
+    drop(v6);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(nothing_left(port), "the server on {port} was stopped");
+}
+
+/// A stand-in `java` on the PATH: a shell script with this body.
+fn fake_java(body: &str) -> tempfile::TempDir {
+    let fake = tempfile::tempdir().expect("a folder for the stand-in java");
+    let java = fake.path().join("java");
+    std::fs::write(&java, format!("#!/bin/sh\n{body}\n")).expect("the stand-in is written");
+    std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("the stand-in is executable");
+    fake
+}
+
+fn a_wrapper_java_that_does_not_exec_leaves_no_server_behind() {
+    let _one = serial();
+    // Such wrappers are how SDK managers pick a JDK: the JVM is the wrapper's child.
+    let fake = fake_java("/usr/bin/java \"$@\"");
+    let tmp = tempfile::tempdir().expect("a temporary folder for the run");
+    let port = free_port();
+    let out = locklab()
+        .args(["live", "herd", "--waiters", "2", "--fanout", "1", "--port"])
+        .arg(port.to_string())
+        .env("PATH", format!("{}:/usr/bin:/bin", fake.path().display()))
+        .env("TMPDIR", tmp.path())
+        .output()
+        .expect("locklab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Nothing may outlive locklab: no grace period.
+    let tmp_name = tmp.path().to_string_lossy().into_owned();
+    let left = processes_mentioning(&tmp_name);
+    assert!(
+        left.is_empty(),
+        "left running after locklab exited: {left:?}"
+    );
+    assert!(!answers(port), "no server answers on {port}");
+}
+
+fn a_java_that_hangs_at_start_leaves_nothing_behind_when_locklab_is_stopped() {
+    let _one = serial();
+    let marker = format!("{}", 900_000 + std::process::id() % 90_000);
+    let fake = fake_java(&format!("sleep {marker}"));
+    let tmp = tempfile::tempdir().expect("a temporary folder for the run");
+    let mut child = locklab()
+        .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
+        .env("PATH", format!("{}:/usr/bin:/bin", fake.path().display()))
+        .env("TMPDIR", tmp.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("locklab starts");
+    let until = Instant::now() + Duration::from_secs(10);
+    while processes_mentioning(&format!("sleep {marker}")).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !processes_mentioning(&format!("sleep {marker}")).is_empty(),
+        "the stand-in started"
+    );
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let _ = child.wait();
+    // The guard outlives locklab by the moment it takes to stop the server's group.
+    let until = Instant::now() + Duration::from_secs(5);
+    while !processes_mentioning(&format!("sleep {marker}")).is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left = processes_mentioning(&format!("sleep {marker}"));
+    assert!(
+        left.is_empty(),
+        "left running after locklab was stopped: {left:?}"
+    );
 }
 
 fn a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind() {
     let _one = serial();
     // A `java` that fails the way a broken installation does: the guard runs it, it exits at
     // once, and locklab must say so with the server's last words and remove the data directory.
-    let fake = tempfile::tempdir().expect("a folder for the stand-in java");
-    let java = fake.path().join("java");
-    std::fs::write(
-        &java,
-        "#!/bin/sh\necho 'Error: Could not find or load main class ZooKeeperServerMain' >&2\nexit 1\n",
-    )
-    .expect("the stand-in is written");
-    std::fs::set_permissions(&java, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-        .expect("the stand-in is executable");
+    let fake = fake_java(
+        "echo 'Error: Could not find or load main class ZooKeeperServerMain' >&2\nexit 1",
+    );
     let tmp = tempfile::tempdir().expect("a temporary folder for the run");
     let out = locklab()
         .args(["live", "herd", "--waiters", "2", "--fanout", "1"])
@@ -316,7 +494,23 @@ fn main() -> ExitCode {
             needs_server(test, move || same_story(name))
         })
         .collect();
-    let with_server: [(&str, fn()); 5] = [
+    let with_server: [(&str, fn()); 9] = [
+        (
+            "the_private_server_listens_on_loopback_only",
+            the_private_server_listens_on_loopback_only,
+        ),
+        (
+            "a_port_held_on_ipv6_alone_does_not_stop_the_run",
+            a_port_held_on_ipv6_alone_does_not_stop_the_run,
+        ),
+        (
+            "a_wrapper_java_that_does_not_exec_leaves_no_server_behind",
+            a_wrapper_java_that_does_not_exec_leaves_no_server_behind,
+        ),
+        (
+            "a_java_that_hangs_at_start_leaves_nothing_behind_when_locklab_is_stopped",
+            a_java_that_hangs_at_start_leaves_nothing_behind_when_locklab_is_stopped,
+        ),
         (
             "live_herd_counts_match_the_closed_forms",
             live_herd_counts_match_the_closed_forms,
@@ -339,7 +533,11 @@ fn main() -> ExitCode {
         ),
     ];
     trials.extend(with_server.map(|(name, f)| needs_server(name, f)));
-    let without: [(&str, fn()); 2] = [
+    let without: [(&str, fn()); 3] = [
+        (
+            "port_zero_is_refused_at_once_with_status_2",
+            port_zero_is_refused_at_once_with_status_2,
+        ),
         (
             "an_unreachable_zk_is_a_clear_error_with_status_2",
             an_unreachable_zk_is_a_clear_error_with_status_2,

@@ -14,7 +14,18 @@ use super::{Cli, Command, parse_lang};
 impl Cli {
     /// Parses the process's arguments; a mistake prints clap's message and exits with status 2.
     pub fn parse_args() -> Self {
-        Self::try_parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit())
+        Self::try_parse_args(std::env::args_os()).unwrap_or_else(|e| {
+            // clap repeats a bad value whole: a 100 KB one gets a bounded line instead.
+            if e.use_stderr() {
+                let text = e.render().to_string();
+                let bounded = crate::text::bounded_message(&text);
+                if bounded != text {
+                    eprint!("{bounded}");
+                    std::process::exit(e.exit_code());
+                }
+            }
+            e.exit()
+        })
     }
 
     /// Parses `args` as the binary does, late options included.

@@ -19,10 +19,11 @@ pub struct ServerArgs {
     /// Use this running ZooKeeper server instead of starting one.
     #[arg(long, value_name = "HOST:PORT", allow_negative_numbers = true)]
     pub zk: Option<String>,
-    /// Start locklab's own server on this loopback port (default: a free one).
+    /// Start locklab's own server on this loopback port, 1 to 65535 (default: a free one).
     #[arg(
         long,
         value_name = "PORT",
+        value_parser = clap::value_parser!(u16).range(1..),
         conflicts_with = "zk",
         allow_negative_numbers = true
     )]
@@ -55,7 +56,7 @@ pub struct LiveHerdArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = num(&HERD_SPECS[0]),
+        value_parser = num(&crate::live::herd::WAITERS),
         allow_negative_numbers = true,
     )]
     pub waiters: f64,

@@ -82,3 +82,26 @@ fn a_negative_ttl_names_the_option_and_its_range() {
         assert!(msg.contains("--ttl") && msg.contains("1 to 30"), "{msg}");
     }
 }
+
+#[test]
+fn every_count_is_capped_at_count_max_and_its_help_says_so() {
+    let cap = study::COUNT_MAX.to_string();
+    for sub in ["quiz", "interview"] {
+        let at_cap = Cli::try_parse_from(["locklab", sub, "--count", cap.as_str()]);
+        assert!(at_cap.is_ok(), "{sub} --count {cap} is accepted");
+        let past = (study::COUNT_MAX + 1).to_string();
+        let e = Cli::try_parse_from(["locklab", sub, "--count", past.as_str()])
+            .expect_err("one past the cap is refused");
+        assert_eq!(e.kind(), ErrorKind::ValueValidation, "{e}");
+        let mut cmd = Cli::command();
+        let help = cmd
+            .find_subcommand_mut(sub)
+            .expect("the subcommand")
+            .render_help()
+            .to_string();
+        assert!(
+            help.contains(&format!("1 to {cap}")),
+            "{sub} --help: {help}"
+        );
+    }
+}

@@ -21,12 +21,18 @@ pub fn resolve(scenario: &str, source: &Source) -> Result<Preset, UserError> {
     }
     let all = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
     let names: Vec<String> = all.iter().map(|p| p.name.clone()).collect();
-    all.into_iter().find(|p| p.name == scenario).ok_or_else(|| {
-        UserError::usage(format!(
-            "unknown preset `{scenario}`; known presets: {}",
-            names.join(", ")
-        ))
-    })
+    if let Some(p) = all.into_iter().find(|p| p.name == scenario) {
+        return Ok(p);
+    }
+    // Something that exists but is no file (a device, a folder): say so, as `sim run` does.
+    if path.exists() {
+        return scenario::load_file(path).map_err(|e| UserError::usage(e.to_string()));
+    }
+    Err(UserError::usage(format!(
+        "unknown preset `{}`; known presets: {}",
+        crate::text::shown(scenario),
+        names.join(", ")
+    )))
 }
 
 pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserError> {

@@ -147,10 +147,11 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), UserError> {
             "--time-scale is for `live abc` (a herd has no preset times; use --hold-ms)",
         ));
     }
-    if p.waiters > 500 {
-        return Err(UserError::usage(
-            "--waiters must be 1 to 500 on a real server (one session each)",
-        ));
+    if f64::from(p.waiters) > herd::WAITERS.max {
+        return Err(UserError::usage(format!(
+            "--waiters must be {} on a real server (one session each)",
+            herd::WAITERS.range_text()
+        )));
     }
     let json = args.output.json;
     let server = open(&args.server, 2000, json, lang)?;

@@ -48,11 +48,19 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => std::path::PathBuf::from("."),
     };
+    // The temporary file is locklab's own affair: an error names the folder, not it.
     let mut tmp = tempfile::Builder::new()
         .prefix(".locklab-export-")
         .suffix(".tmp")
         .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(&dir)?;
+        .tempfile_in(&dir)
+        .map_err(|e| {
+            let why = match e.kind() {
+                std::io::ErrorKind::NotFound => format!("there is no folder {}", dir.display()),
+                _ => format!("cannot create a file in {}: {}", dir.display(), plain(&e)),
+            };
+            std::io::Error::new(e.kind(), why)
+        })?;
     if let Some(mode) = mode {
         tmp.as_file()
             .set_permissions(std::fs::Permissions::from_mode(mode))?;
@@ -65,4 +73,12 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// An I/O error's own words, without the path `tempfile` adds to them.
+fn plain(e: &std::io::Error) -> String {
+    match e.raw_os_error() {
+        Some(code) => std::io::Error::from_raw_os_error(code).to_string(),
+        None => e.kind().to_string(),
+    }
 }

@@ -1,6 +1,5 @@
 //! `locklab progress`: the summary, `export`, `merge` and `reset`.
 
-use std::io::BufRead;
 use std::path::Path;
 
 use crate::cli::{ProgressArgs, ProgressCommand, ProgressFormat};
@@ -36,7 +35,8 @@ pub fn run(
             write_stdout(text.as_bytes())
         }
         Some(ProgressCommand::Merge { file }) => {
-            let other = read_progress(file).map_err(UserError::failed)?;
+            // The file to merge is the user's input: missing, not a file or malformed is status 2.
+            let other = read_progress(file).map_err(UserError::usage)?;
             let bank = Bank::load(source).ok();
             let mut store = open_store(data_dir, lang, bank.as_ref())?;
             if !store.is_writable() {
@@ -66,11 +66,17 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
             "{}",
             text::confirm_reset(store.path(), store.data().answers.len(), lang)
         );
-        let mut line = String::new();
-        std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .map_err(|e| UserError::failed(e.to_string()))?;
+        let line =
+            crate::source::read_line(&mut std::io::stdin().lock(), crate::source::LINE_LIMIT)
+                .map_err(|e| {
+                    if crate::source::is_line_too_long(&e) {
+                        UserError::usage(format!("{e}; nothing was reset"))
+                    } else {
+                        UserError::failed(e.to_string())
+                    }
+                })?
+                .unwrap_or_default();
+        let line = String::from_utf8_lossy(&line);
         if !matches!(
             line.trim().to_ascii_lowercase().as_str(),
             "yes" | "y" | "是"

@@ -18,8 +18,15 @@ use crate::source::Source;
 
 /// Opens the store in `dir`, telling the user (on stderr) anything worth knowing.
 pub fn open_store(dir: &Path, lang: Lang, bank: Option<&Bank>) -> Result<Store, UserError> {
-    let mut store =
-        Store::open(dir, now()).map_err(|e| UserError::failed(text::cannot_open(dir, &e, lang)))?;
+    let mut store = Store::open(dir, now()).map_err(|e| {
+        let message = text::cannot_open(dir, &e, lang);
+        // A pipe, a folder or an oversized file where the progress file goes is input to fix.
+        if e.kind() == std::io::ErrorKind::InvalidInput {
+            UserError::usage(message)
+        } else {
+            UserError::failed(message)
+        }
+    })?;
     for n in &store.notices {
         eprintln!("locklab: {}", text::notice(n, lang));
     }
@@ -45,7 +52,7 @@ fn select_error(e: SelectError, lang: Lang) -> UserError {
 }
 
 pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(UserError::failed)?;
+    let bank = Bank::load(source).map_err(UserError::usage)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let seed = args.seed.unwrap_or(start as u64);
@@ -85,7 +92,7 @@ pub fn interview(
     source: &Source,
     data_dir: &Path,
 ) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(UserError::failed)?;
+    let bank = Bank::load(source).map_err(UserError::usage)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let seed = args.seed.unwrap_or(start as u64);
@@ -117,7 +124,7 @@ pub fn interview(
 
 /// `locklab self-test --plain`: the fixed twelve recall questions, without follow-ups.
 pub fn self_test(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(UserError::failed)?;
+    let bank = Bank::load(source).map_err(UserError::usage)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let picked = select::self_test(&bank);
@@ -164,6 +171,9 @@ fn play(
         Ok(_) => Ok(()),
         // A reader that went away ends the session; every answer was already saved.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) if crate::source::is_line_too_long(&e) => Err(UserError::usage(format!(
+            "{e}; every answer before it was saved"
+        ))),
         Err(e) => Err(UserError::failed(e.to_string())),
     }
 }

@@ -167,7 +167,7 @@ fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
             .collect();
         return Err(UserError::usage(format!(
             "unknown A/B/C preset `{}`; known presets: {}",
-            args.preset,
+            crate::text::shown(&args.preset),
             known.join(", ")
         )));
     };
@@ -223,8 +223,9 @@ fn knob_family<K: Knobs + Default + Clone>(
                 .map(|p| p.name)
                 .collect();
             return Err(UserError::usage(format!(
-                "unknown {} preset `{name}`; known presets: {}",
+                "unknown {} preset `{}`; known presets: {}",
                 family.name(),
+                crate::text::shown(name),
                 known.join(", ")
             )));
         };
@@ -236,7 +237,8 @@ fn knob_family<K: Knobs + Default + Clone>(
     };
     // `--json` and `--preset` written after the parameters were taken out as they were parsed.
     let json = args.output.json;
-    let pairs = knob_pairs(&args.params)?;
+    let example = K::knob_keys().first().map(|k| k.replace('_', "-"));
+    let pairs = knob_pairs(&args.params, example.as_deref())?;
     if !pairs.is_empty() {
         let mut k = K::default();
         // Start from the preset's values when there is one.
@@ -283,14 +285,17 @@ fn knob_family<K: Knobs + Default + Clone>(
     emit(title, about.as_deref(), preset, &params, json, lang)
 }
 
-/// Splits `--key value` pairs; a key may also be written `--key=value`.
-fn knob_pairs(args: &[String]) -> Result<Vec<(String, String)>, UserError> {
+/// Splits `--key value` pairs; a key may also be written `--key=value`. `example` is one of the
+/// family's own options, for the message when a value stands alone.
+fn knob_pairs(args: &[String], example: Option<&str>) -> Result<Vec<(String, String)>, UserError> {
     let mut out = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let Some(flag) = a.strip_prefix("--") else {
+            let such = example.map_or(String::new(), |k| format!(" such as --{k} VALUE"));
             return Err(UserError::usage(format!(
-                "expected an option such as --hold 3, got `{a}`"
+                "expected an option{such}, got `{}`",
+                crate::text::shown(a)
             )));
         };
         let (key, value) = match flag.split_once('=') {

@@ -224,6 +224,7 @@ pub fn parse(stem: &str, file: &str, text: &str) -> Result<DeckFile, Located> {
 }
 
 fn parse_file(f: &SourceFile) -> Result<DeckFile, Located> {
+    super::readable(f)?;
     parse(super::stem(&f.rel), &f.display, &f.text)
 }
 

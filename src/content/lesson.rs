@@ -151,8 +151,11 @@ pub fn load_all(source: &Source) -> std::io::Result<Vec<Lesson>> {
             Lang::Zh => "content/zh",
             Lang::En => "content/en",
         };
+        // An unreadable lesson is left out here; `check` names it.
         for f in source.files(folder, "md")? {
-            out.push(parse(lang, super::stem(&f.rel), &f.display, &f.text));
+            if f.unreadable.is_none() {
+                out.push(parse(lang, super::stem(&f.rel), &f.display, &f.text));
+            }
         }
     }
     Ok(out)
@@ -248,7 +251,10 @@ pub fn load_glossaries(source: &Source) -> std::io::Result<Vec<Result<Glossary, 
     Ok(source
         .files("content/glossary", "toml")?
         .iter()
-        .map(|f| parse_glossary(super::stem(&f.rel), &f.display, &f.text))
+        .map(|f| {
+            super::readable(f)?;
+            parse_glossary(super::stem(&f.rel), &f.display, &f.text)
+        })
         .collect())
 }
 

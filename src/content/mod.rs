@@ -46,6 +46,20 @@ impl Located {
     }
 }
 
+/// The file's problem when it is not readable text, as a located problem of that file.
+pub fn readable(f: &crate::source::SourceFile) -> Result<(), Located> {
+    match &f.unreadable {
+        None => Ok(()),
+        Some(u) => Err(Located {
+            file: f.display.clone(),
+            line: u.line,
+            column: u.column,
+            key: None,
+            message: u.message.clone(),
+        }),
+    }
+}
+
 impl fmt::Display for Located {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}: ", self.file, self.line, self.column)?;

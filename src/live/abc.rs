@@ -117,9 +117,9 @@ pub fn granted(server: SocketAddr, requested_ms: u64) -> Result<u64, LiveError> 
     let rt = runtime()?;
     let addr = server.to_string();
     rt.block_on(async {
-        let zk = Client::connector()
-            .with_session_timeout(Duration::from_millis(requested_ms))
-            .connect(&addr)
+        let connector =
+            super::net::connector().with_session_timeout(Duration::from_millis(requested_ms));
+        let zk = super::net::open(connector, &addr)
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
         Ok(zk.session_timeout().as_millis() as u64)
@@ -132,7 +132,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<Trace, LiveError> {
     let addr = server.to_string();
     let root = run_root("abc");
     let (admin, dir) = rt.block_on(async {
-        let admin = Client::connect(&addr)
+        let admin = super::net::session(&addr)
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
         let dir = make_dir(&admin, &root, p.first_sequence).await?;
@@ -198,7 +198,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<Trace, LiveError> {
                         let f = Arc::clone(&faults[ci]);
                         tokio::spawn(cut(Arc::clone(&log), f, ActorId(ci as u8), at, len));
                     }
-                    if let Ok(zk) = Client::connect(&addr).await {
+                    if let Ok(zk) = super::net::session(&addr).await {
                         observe(zk, dir, log, Arc::clone(&stop)).await;
                     }
                     while !stop.load(Ordering::Relaxed) {

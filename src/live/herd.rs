@@ -20,6 +20,12 @@ use crate::engine::trace::{
 };
 use crate::engine::world::ActorId;
 
+/// Waiters a live herd may queue: one real session each, so far fewer than the model's.
+pub const WAITERS: crate::engine::params::NumSpec = crate::engine::params::NumSpec {
+    max: 500.0,
+    ..crate::engine::params::HERD_SPECS[0]
+};
+
 const SERVICE: ActorId = ActorId(0);
 
 /// How long a round may wait for its wake-ups before it counts what it has.
@@ -65,7 +71,7 @@ async fn herd(p: &HerdParams, server: SocketAddr) -> Result<Trace, LiveError> {
     let addr = server.to_string();
     let n = p.waiters as usize;
     let k = (p.fanout as usize).clamp(1, n.max(1));
-    let admin = Client::connect(&addr)
+    let admin = super::net::session(&addr)
         .await
         .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
     let root = run_root("herd");
@@ -85,7 +91,7 @@ async fn rounds(
     let opts = CreateMode::EphemeralSequential.with_acls(Acls::anyone_all());
     let mut queue: Vec<Waiter> = Vec::with_capacity(n + 1);
     for pos in 0..=n {
-        let zk = Client::connect(addr)
+        let zk = super::net::session(addr)
             .await
             .map_err(|e| zk_error("opening a waiter's session", e))?;
         let (_, seq) = zk

@@ -14,6 +14,7 @@ pub mod diff;
 mod finish;
 pub mod herd;
 pub mod log;
+pub mod net;
 pub mod proxy;
 pub mod scale;
 pub mod server;

@@ -105,13 +105,17 @@ impl Frames {
         self.buf.extend_from_slice(bytes);
     }
 
-    /// The next whole packet, length prefix included.
-    fn next(&mut self) -> Option<Vec<u8>> {
-        let len = u32::from_be_bytes(self.buf.get(..4)?.try_into().ok()?) as usize;
+    /// The next whole packet, length prefix included; an error for one announced larger than
+    /// [`MAX_FRAME`](super::net::MAX_FRAME), before its bytes are waited for.
+    fn next(&mut self) -> Result<Option<Vec<u8>>, super::net::NetError> {
+        let Some(prefix) = self.buf.get(..4) else {
+            return Ok(None);
+        };
+        let len = super::net::frame_len([prefix[0], prefix[1], prefix[2], prefix[3]])?;
         if self.buf.len() < 4 + len {
-            return None;
+            return Ok(None);
         }
-        Some(self.buf.drain(..4 + len).collect())
+        Ok(Some(self.buf.drain(..4 + len).collect()))
     }
 }
 
@@ -164,7 +168,12 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
     if ends.faults.dead() {
         return Ok(());
     }
-    let server = TcpStream::connect(ends.upstream).await?;
+    let server = tokio::time::timeout(
+        super::net::CONNECT_TIMEOUT,
+        TcpStream::connect(ends.upstream),
+    )
+    .await
+    .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))??;
     let (mut up, mut down) = (Frames::default(), Frames::default());
     let (mut to_server, mut to_client): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
     let mut drop_xid: Option<i32> = None;
@@ -185,7 +194,9 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
         if ends.faults.dead() {
             return Ok(());
         }
-        while let Some(f) = up.next() {
+        // A packet past the limit ends the connection, as ZooKeeper's own client does.
+        let too_large = |e| std::io::Error::new(std::io::ErrorKind::InvalidData, e);
+        while let Some(f) = up.next().map_err(too_large)? {
             if !up.seen_handshake {
                 up.seen_handshake = true;
             } else {
@@ -200,7 +211,7 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
             }
             to_server.push(f);
         }
-        while let Some(f) = down.next() {
+        while let Some(f) = down.next().map_err(too_large)? {
             if !down.seen_handshake {
                 down.seen_handshake = true;
             }
@@ -267,11 +278,22 @@ mod tests {
     fn frames_split_on_their_length_prefix() {
         let mut f = Frames::default();
         f.push(&[0, 0, 0, 2, 7]);
-        assert_eq!(f.next(), None, "half a packet waits for the rest");
+        assert_eq!(
+            f.next().ok(),
+            Some(None),
+            "half a packet waits for the rest"
+        );
         f.push(&[8, 0, 0, 0, 1, 9]);
-        assert_eq!(f.next(), Some(vec![0, 0, 0, 2, 7, 8]));
-        assert_eq!(f.next(), Some(vec![0, 0, 0, 1, 9]));
-        assert_eq!(f.next(), None);
+        assert_eq!(f.next().ok(), Some(Some(vec![0, 0, 0, 2, 7, 8])));
+        assert_eq!(f.next().ok(), Some(Some(vec![0, 0, 0, 1, 9])));
+        assert_eq!(f.next().ok(), Some(None));
+    }
+
+    #[test]
+    fn a_packet_announced_past_the_limit_is_refused_before_its_bytes_arrive() {
+        let mut f = Frames::default();
+        f.push(&0x7fff_fff0u32.to_be_bytes());
+        assert!(f.next().is_err(), "a 2 GB packet is not waited for");
     }
 
     #[test]

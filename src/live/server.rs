@@ -2,20 +2,23 @@
 //! the user names with `--zk HOST:PORT`.
 //!
 //! The private server is Debian's `zookeeperd` started by hand in standalone mode, with its own
-//! data directory and tick. It runs under a small shell guard in a process group of its own, so
-//! a Ctrl-C at the terminal reaches locklab alone. The guard holds the read end of a pipe whose
-//! write end only locklab has: when locklab drops it, exits, is interrupted or is killed, the
-//! guard reads end-of-file, stops the server and removes the data directory. Nothing outlives a
-//! run, however it ends.
+//! data directory, tick and configuration file, which binds it to 127.0.0.1 alone: it has no
+//! authentication, so nobody else may reach it. It runs under a small shell guard in a process
+//! group of its own, so a Ctrl-C at the terminal reaches locklab alone. The guard holds the read
+//! end of a pipe whose write end only locklab has: when locklab drops it, exits, is interrupted
+//! or is killed, the guard reads end-of-file, stops the server and removes the data directory.
+//! The server runs in a session of its own, and the guard stops all of it, so a `java` that is a
+//! wrapper script (and does not `exec`) leaves no JVM behind. Nothing outlives a run, however it
+//! ends.
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::LiveError;
+use super::net::{self, NetError};
 
 /// Where Debian's `zookeeperd` puts the server and its configuration.
 pub const JAR: &str = "/usr/share/java/zookeeper.jar";
@@ -24,20 +27,41 @@ pub const CONF: &str = "/etc/zookeeper/conf";
 /// How long a server may take to answer `srvr` after it was started.
 const START_TIMEOUT: Duration = Duration::from_secs(40);
 
-/// The shell guard: starts the server, waits for locklab's pipe to close, then stops the server
-/// and removes its directory. `$1` is the data directory, the rest is the server's command.
+/// The shell guard: starts the server in a process group of its own (`setsid`), waits for
+/// locklab's pipe to close, then stops that whole group, waits until every process in it is
+/// gone (a wrapper `java` may have exited before its JVM; after 5 s the rest is killed, and
+/// after 10 s, zombies no one reaps are left to the system) and removes the directory. `$1` is the
+/// data directory, the rest is the server's command.
 const GUARD: &str = r#"dir=$1; shift
 exec 3<&0 </dev/null
-"$@" >"$dir/server.log" 2>&1 &
+setsid "$@" >"$dir/server.log" 2>&1 &
 child=$!
-{ read -r _ <&3; kill "$child" 2>/dev/null; } &
+{ read -r _ <&3; kill -TERM -"$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null; } &
 reader=$!
 exec 3<&-
 wait "$child"
 : >"$dir/exited"
 wait "$reader"
+n=0
+while [ "$n" -lt 100 ] && kill -0 -"$child" 2>/dev/null; do
+  n=$((n + 1))
+  if [ "$n" -eq 50 ]; then kill -KILL -"$child" 2>/dev/null; fi
+  sleep 0.1
+done
 rm -rf "$dir"
 "#;
+
+/// The private server's configuration: loopback only, no admin server, the two four-letter
+/// words locklab uses, and no cap on connections from one address (a herd opens one session per
+/// waiter).
+fn config(dir: &Path, port: u16, tick_ms: u64) -> String {
+    format!(
+        "tickTime={}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\n\
+         maxClientCnxns=0\nadmin.enableServer=false\n4lw.commands.whitelist=srvr,ruok\n",
+        tick_ms.max(1),
+        dir.display()
+    )
+}
 
 /// A ZooKeeper server the run talks to.
 pub enum Server {
@@ -170,6 +194,11 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
         .tempdir()
         .map_err(|e| StartError::Failed(format!("cannot make a data directory: {e}")))?
         .keep();
+    let cfg = dir.join("zoo.cfg");
+    std::fs::write(&cfg, config(&dir, port, tick_ms)).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&dir);
+        StartError::Failed(format!("cannot write the server's configuration: {e}"))
+    })?;
     let classpath = format!("{CONF}:{JAR}");
     let mut guard = Command::new("sh")
         .arg("-c")
@@ -179,12 +208,8 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
         .arg(java)
         .arg("-cp")
         .arg(classpath)
-        .arg("-Dzookeeper.admin.enableServer=false")
-        .arg("-Dzookeeper.4lw.commands.whitelist=srvr,ruok")
         .arg("org.apache.zookeeper.server.ZooKeeperServerMain")
-        .arg(port.to_string())
-        .arg(&dir)
-        .arg(tick_ms.max(1).to_string())
+        .arg(&cfg)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -242,37 +267,38 @@ pub fn open(zk: Option<&str>, port: Option<u16>, tick_ms: u64) -> Result<Server,
     }
 }
 
-/// Checks that `--zk HOST:PORT` answers as a ZooKeeper server.
+/// Checks that `--zk HOST:PORT` answers as a ZooKeeper server: to `srvr`, and to a session
+/// handshake within the limits every live connection keeps ([`net`]).
 pub fn external(spec: &str) -> Result<Server, LiveError> {
-    let addr = spec
-        .to_socket_addrs()
-        .ok()
-        .and_then(|mut a| a.next())
+    let shown = crate::text::shown(spec);
+    let (host, port) = spec
+        .rsplit_once(':')
+        .and_then(|(h, p)| Some((h, p.parse::<u16>().ok().filter(|p| *p > 0)?)))
+        .filter(|(h, _)| !h.is_empty())
         .ok_or_else(|| {
             LiveError::usage(format!(
-                "--zk {spec}: expected HOST:PORT of a ZooKeeper server, such as 127.0.0.1:2181"
+                "--zk {shown}: expected HOST:PORT of a ZooKeeper server, such as 127.0.0.1:2181"
             ))
         })?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let addr = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| LiveError::usage(format!("--zk {shown}: cannot resolve the host ({e})")))?
+        .next()
+        .ok_or_else(|| LiveError::usage(format!("--zk {shown}: the host has no address")))?;
+    let refused = |e: NetError| LiveError::usage(format!("--zk {shown}: {e}"));
     match srvr(addr) {
-        Ok(s) if s.contains("Zookeeper version") => Ok(Server::External { addr }),
-        Ok(_) => Err(LiveError::usage(format!(
-            "--zk {spec}: something answers there, but not as a ZooKeeper server (no answer \
-             to `srvr`; its 4lw.commands.whitelist must include srvr)"
-        ))),
-        Err(e) => Err(LiveError::usage(format!(
-            "--zk {spec}: cannot reach a ZooKeeper server there ({e})"
-        ))),
+        Ok(s) if s.contains("Zookeeper version") => {}
+        Ok(_) => return Err(refused(NetError::NotZooKeeper)),
+        Err(e) => return Err(refused(e)),
     }
+    net::handshake(addr).map_err(refused)?;
+    Ok(Server::External { addr })
 }
 
 /// Sends the four-letter word `srvr` and returns the answer.
-pub fn srvr(addr: SocketAddr) -> std::io::Result<String> {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_millis(500))?;
-    s.set_read_timeout(Some(Duration::from_millis(1500)))?;
-    s.write_all(b"srvr")?;
-    let mut out = String::new();
-    s.take(64 * 1024).read_to_string(&mut out)?;
-    Ok(out)
+pub fn srvr(addr: SocketAddr) -> Result<String, NetError> {
+    net::four_letter(addr, "srvr")
 }
 
 #[cfg(test)]
@@ -284,6 +310,19 @@ mod tests {
         let e = external("not an address").err().expect("refused");
         assert_eq!(e.status, 2);
         assert!(e.message.contains("--zk not an address"), "{}", e.message);
+        assert!(e.message.contains("expected HOST:PORT"), "{}", e.message);
+    }
+
+    #[test]
+    fn a_name_that_does_not_resolve_is_named_as_such_not_as_a_bad_format() {
+        let e = external("host.invalid:2181").err().expect("refused");
+        assert_eq!(e.status, 2);
+        assert!(
+            e.message.contains("cannot resolve the host"),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("expected HOST:PORT"), "{}", e.message);
     }
 
     #[test]
@@ -294,5 +333,14 @@ mod tests {
             .expect("refused");
         assert_eq!(e.status, 2);
         assert!(e.message.contains("cannot reach"), "{}", e.message);
+    }
+
+    #[test]
+    fn the_private_server_is_configured_for_loopback_alone() {
+        let cfg = config(Path::new("/tmp/d"), 2181, 500);
+        let lines: Vec<&str> = cfg.lines().collect();
+        assert!(lines.contains(&"clientPortAddress=127.0.0.1"), "{cfg}");
+        assert!(lines.contains(&"clientPort=2181"), "{cfg}");
+        assert!(lines.contains(&"tickTime=500"), "{cfg}");
     }
 }

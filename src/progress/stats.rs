@@ -100,7 +100,8 @@ pub fn overview(p: &Progress, bank: Option<&Bank>, now: Time, cal: Calendar) -> 
     let mut missed: BTreeMap<(&str, usize), u32> = BTreeMap::new();
     for a in &p.answers {
         for &i in &a.missed {
-            *missed.entry((&a.question, i)).or_default() += 1;
+            let n = missed.entry((&a.question, i)).or_default();
+            *n = n.saturating_add(1);
         }
     }
     let mut missed: Vec<Missed> = missed

@@ -126,9 +126,14 @@ impl Store {
             Err(ReadError::NotUtf8 { line, column, .. }) => Err(format!(
                 "line {line}, column {column}: not valid UTF-8 text"
             )),
-            Err(ReadError::Io(e)) => return Err(e),
+            Err(ReadError::Io(e)) => {
+                let problem = FileProblem(format!("{}: {e}", path.display()));
+                return Err(io::Error::new(e.kind(), problem));
+            }
+            // A pipe, a folder, a file past the limit: input to fix, not a failure.
             Err(other) => {
-                return Err(io::Error::other(format!("{}: {other}", path.display())));
+                let problem = FileProblem(format!("{}: {other}", path.display()));
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, problem));
             }
         };
         let data = match parsed {
@@ -215,6 +220,23 @@ impl Store {
         self.save()?;
         Ok(backup)
     }
+}
+
+/// The progress file itself, not its folder, could not be read: the message names the file.
+#[derive(Debug)]
+pub struct FileProblem(pub String);
+
+impl std::fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FileProblem {}
+
+/// Whether an error from [`Store::open`] is about the progress file rather than its folder.
+pub fn is_file_problem(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|r| r.is::<FileProblem>())
 }
 
 /// Reads another progress file (for `merge`), migrating an older layout. The file must be a

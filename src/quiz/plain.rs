@@ -27,11 +27,12 @@ enum Line {
     Quit,
 }
 
+/// One line, at most [`LINE_LIMIT`](crate::source::LINE_LIMIT) bytes: a longer one is an
+/// error (every answer before it is already saved).
 fn read(input: &mut impl BufRead) -> io::Result<Line> {
-    let mut bytes = Vec::new();
-    if input.read_until(b'\n', &mut bytes)? == 0 {
+    let Some(bytes) = crate::source::read_line(input, crate::source::LINE_LIMIT)? else {
         return Ok(Line::Quit);
-    }
+    };
     let Ok(s) = String::from_utf8(bytes) else {
         return Ok(Line::Garbled);
     };

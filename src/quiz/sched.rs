@@ -124,8 +124,9 @@ pub fn review(card: Option<&Card>, rating: Rating, now: Time) -> Card {
         difficulty,
         due: now.saturating_add(interval),
         last_review: now,
-        reps: reps + 1,
-        lapses: lapses + u32::from(card.is_some() && rating == Rating::Again),
+        // A hand-edited or merged file can hold any count: stay at the top, never wrap to 0.
+        reps: reps.saturating_add(1),
+        lapses: lapses.saturating_add(u32::from(card.is_some() && rating == Rating::Again)),
     }
 }
 
@@ -184,7 +185,7 @@ pub fn forecast<'a>(
     for c in cards {
         let d = (c.due - today).div_euclid(DAY).max(0);
         if let Some(slot) = usize::try_from(d).ok().and_then(|d| out.get_mut(d)) {
-            *slot += 1;
+            *slot = slot.saturating_add(1);
         }
     }
     out
@@ -195,6 +196,20 @@ mod tests {
     use super::*;
 
     const T0: Time = 1_780_000_000;
+
+    #[test]
+    fn a_card_at_the_largest_count_stays_there_after_a_review() {
+        let top = Card {
+            stability: 3.0,
+            difficulty: 5.0,
+            due: T0,
+            last_review: T0 - DAY,
+            reps: u32::MAX,
+            lapses: u32::MAX,
+        };
+        let next = review(Some(&top), Rating::Again, T0);
+        assert_eq!((next.reps, next.lapses), (u32::MAX, u32::MAX));
+    }
 
     #[test]
     fn score_mapping_boundaries() {

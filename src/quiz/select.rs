@@ -167,6 +167,9 @@ fn balanced<'b>(
         queues[k][level].push_back((d, q));
     }
     let mut taken_per_level = [0usize; 3];
+    // Never more than there are questions, whatever was asked for.
+    let available: usize = queues.iter().flatten().map(|q| q.len()).sum();
+    let n = n.min(available);
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let mut any = false;

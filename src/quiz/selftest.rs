@@ -49,6 +49,7 @@ pub fn load(source: &Source) -> Result<Option<SelfTestFile>, Located> {
     let Some(f) = files.into_iter().find(|f| f.rel == FILE) else {
         return Ok(None);
     };
+    crate::content::readable(&f)?;
     let raw: Raw = crate::content::parse_toml(&f.display, &f.text)?;
     Ok(Some(SelfTestFile {
         file: f.display.clone(),

@@ -25,6 +25,15 @@ pub fn load_all(source: &Source) -> Result<Vec<Preset>, LoadError> {
 }
 
 fn parse_file(f: &SourceFile) -> Result<Preset, PresetError> {
+    if let Some(u) = &f.unreadable {
+        return Err(PresetError {
+            file: f.display.clone(),
+            line: u.line,
+            column: u.column,
+            key: None,
+            message: u.message.clone(),
+        });
+    }
     let name = f
         .rel
         .rsplit('/')

@@ -95,7 +95,8 @@ pub fn check_start(start: &Start, catalogue: &crate::scenario::Catalogue) -> Res
         Ok(())
     } else {
         Err(format!(
-            "no {what} preset named `{name}`; choose one of: {}",
+            "no {what} preset named `{}`; choose one of: {}",
+            crate::text::shown(name),
             known.join(", ")
         ))
     }
@@ -112,7 +113,8 @@ fn check_lab(
         crate::engine::trace::Family::parse(family).filter(|f| families.contains(&f.name()))
     else {
         return Err(format!(
-            "no knob family named `{family}`; choose one of: {}",
+            "no knob family named `{}`; choose one of: {}",
+            crate::text::shown(family),
             families.join(", ")
         ));
     };
@@ -123,7 +125,8 @@ fn check_lab(
         .collect();
     match preset {
         Some(name) if !known.contains(&name) => Err(format!(
-            "no {family} preset named `{name}`; choose one of: {}",
+            "no {family} preset named `{}`; choose one of: {}",
+            crate::text::shown(name),
             known.join(", ")
         )),
         _ if known.is_empty() => Err(format!("the {family} family has no preset to start from")),
@@ -153,9 +156,15 @@ fn watch_for_hangup(hangup: Arc<AtomicBool>) {
     });
 }
 
-/// Leaves the alternate screen, raw mode and mouse reporting. Safe to call more than once.
+/// Leaves the alternate screen, raw mode and mouse reporting, and shows the cursor the frames
+/// hide (the shell after a suspend needs it; the next frame hides it again). Safe to call more
+/// than once.
 fn restore() {
-    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    let _ = execute!(
+        std::io::stdout(),
+        DisableMouseCapture,
+        crossterm::cursor::Show
+    );
     ratatui::restore();
     let _ = std::io::stdout().flush();
 }

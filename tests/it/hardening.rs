@@ -250,8 +250,9 @@ fn a_read_only_file_system_still_shows_and_exports_progress() {
 #[test]
 fn devices_pipes_and_huge_files_are_refused_without_reading_them() {
     let dir = tempfile::tempdir().unwrap();
+    // Every refusal here is of the user's input: status 2, as `sim run` gives.
     let out = locklab(dir.path(), &["progress", "merge", "/dev/zero"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("/dev/zero: not a regular file"),
         "{}",
@@ -275,7 +276,7 @@ fn devices_pipes_and_huge_files_are_refused_without_reading_them() {
         .set_len(store::PROGRESS_LIMIT + 1)
         .unwrap();
     let out = locklab(dir.path(), &["progress", "merge", big.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("larger than 256 MiB"),
         "{}",
@@ -298,7 +299,7 @@ fn devices_pipes_and_huge_files_are_refused_without_reading_them() {
         .set_len(store::PROGRESS_LIMIT + 1)
         .unwrap();
     let out = locklab(&data, &["progress"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("larger than 256 MiB"));
     assert_eq!(
         std::fs::metadata(&own).unwrap().len(),

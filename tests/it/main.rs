@@ -15,6 +15,8 @@
 mod common;
 
 mod abc_presets;
+mod bounded_input;
+mod clear_errors;
 mod cli_explore;
 mod cli_globals;
 mod cli_quiz;
@@ -29,10 +31,12 @@ mod explore_stateright;
 mod export;
 mod frozen_rules;
 mod fuzz;
+mod fuzz_input;
 mod hardening;
 mod herd;
 mod layers;
 mod layout;
+mod live_limits;
 mod progress_store;
 mod properties;
 mod queue_families;

@@ -15,6 +15,8 @@ const ALT_ON: &str = "\x1b[?1049h";
 const ALT_OFF: &str = "\x1b[?1049l";
 const MOUSE_ON: &str = "\x1b[?1000h";
 const MOUSE_OFF: &str = "\x1b[?1000l";
+const CURSOR_HIDE: &str = "\x1b[?25l";
+const CURSOR_SHOW: &str = "\x1b[?25h";
 
 struct Running {
     child: Box<dyn Child + Send + Sync>,
@@ -122,10 +124,11 @@ impl Running {
     }
 }
 
-/// Whether the last alternate-screen and mouse switches in `out` turned them off.
+/// Whether the last alternate-screen and mouse switches in `out` turned them off, and the last
+/// cursor switch showed it (a shell prompt after a stop needs its cursor).
 fn restored(out: &str) -> bool {
     let last = |on: &str, off: &str| out.rfind(off).is_some_and(|i| out.rfind(on) < Some(i));
-    last(ALT_ON, ALT_OFF) && last(MOUSE_ON, MOUSE_OFF)
+    last(ALT_ON, ALT_OFF) && last(MOUSE_ON, MOUSE_OFF) && last(CURSOR_HIDE, CURSOR_SHOW)
 }
 
 #[test]

@@ -142,6 +142,14 @@ pub fn check(source: &Source) -> Report {
             Vec::new()
         }
     };
+    // The lessons left out above because they are not readable text.
+    for folder in ["content/zh", "content/en"] {
+        for f in source.files(folder, "md").unwrap_or_default() {
+            if let Err(p) = super::readable(&f) {
+                r.problems.push(p);
+            }
+        }
+    }
     let decks: Vec<DeckFile> = match deck::load_all(source) {
         Ok(all) => all
             .into_iter()
@@ -229,6 +237,10 @@ fn check_presets(source: &Source, r: &mut Report) -> Vec<Preset> {
     let mut out = Vec::new();
     // Each file is parsed on its own so one broken preset does not hide the others.
     for f in &files {
+        if let Err(p) = super::readable(f) {
+            r.problems.push(p);
+            continue;
+        }
         match scenario::parse(stem(&f.rel), &f.display, &f.text) {
             Ok(p) => out.push(p),
             Err(e) => r.problems.push(Located {

@@ -68,9 +68,13 @@ pub fn notice(n: &Notice, lang: Lang) -> String {
 }
 
 pub fn cannot_open(path: &Path, e: &std::io::Error, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("无法打开进度文件夹 {}：{e}", path.display()),
-        Lang::En => format!("cannot open the progress folder {}: {e}", path.display()),
+    // An error about the file names the file itself.
+    let file = crate::progress::store::is_file_problem(e);
+    match (lang, file) {
+        (Lang::Zh, true) => format!("无法读取进度文件 {e}"),
+        (Lang::En, true) => format!("cannot read the progress file {e}"),
+        (Lang::Zh, false) => format!("无法打开进度文件夹 {}：{e}", path.display()),
+        (Lang::En, false) => format!("cannot open the progress folder {}: {e}", path.display()),
     }
 }
 

@@ -124,10 +124,8 @@ struct Runner {
 /// Connects this client's session; call on the client's own runtime.
 pub async fn connect(p: &Plan, log: &Log) -> Result<Client, ZkError> {
     let timeout = Duration::from_millis(p.recipe.requested_timeout_ms);
-    let zk = Client::connector()
-        .with_session_timeout(timeout)
-        .connect(&p.connect)
-        .await?;
+    let connector = super::net::connector().with_session_timeout(timeout);
+    let zk = super::net::open(connector, &p.connect).await?;
     log.event(
         p.id,
         EventKind::SessionOpened {

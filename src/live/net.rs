@@ -1,0 +1,258 @@
+//! Every connection the live lab makes to a ZooKeeper server, and the limits they all share in
+//! one place: how long a connect may take, how long a read may wait, the whole time a probe may
+//! take, how long opening a session may take, and the largest packet accepted. A server that is slow, silent or hostile gets a clear
+//! refusal within these limits rather than a hang or a huge allocation.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+/// How long opening a TCP connection or a ZooKeeper session may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long one read or write may wait.
+pub const IO_TIMEOUT: Duration = Duration::from_millis(1500);
+/// The whole time a probe (`srvr`, the session handshake) may take, however the bytes trickle.
+pub const PROBE_DEADLINE: Duration = Duration::from_secs(3);
+/// The largest packet accepted: ZooKeeper's own default for `jute.maxbuffer` (0xfffff bytes).
+pub const MAX_FRAME: usize = 0xfffff;
+/// The most a four-letter word's answer may hold.
+pub const MAX_WORD_ANSWER: usize = 64 * 1024;
+
+/// Why a server did not answer as a ZooKeeper server should.
+#[derive(Debug)]
+pub enum NetError {
+    /// No connection: refused, unreachable, or not within [`CONNECT_TIMEOUT`].
+    Unreachable(std::io::Error),
+    /// Connected, but nothing came back within [`IO_TIMEOUT`].
+    Silent,
+    /// Bytes came, but not a whole answer within [`PROBE_DEADLINE`].
+    Slow { bytes: usize },
+    /// A packet announced larger than [`MAX_FRAME`].
+    TooLarge { len: u64 },
+    /// The connection closed or broke before a whole answer.
+    Closed(Option<std::io::Error>),
+    /// A whole answer, but not one a ZooKeeper server gives.
+    NotZooKeeper,
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetError::Unreachable(e) => write!(f, "cannot reach a ZooKeeper server there ({e})"),
+            NetError::Silent => write!(
+                f,
+                "something accepts connections there but did not answer within {:.1} s",
+                IO_TIMEOUT.as_secs_f64()
+            ),
+            NetError::Slow { bytes } => write!(
+                f,
+                "something answers there too slowly: {bytes} bytes in {} s, not a whole answer",
+                PROBE_DEADLINE.as_secs()
+            ),
+            NetError::TooLarge { len } => write!(
+                f,
+                "the server announced a {len}-byte packet; locklab accepts at most {MAX_FRAME}"
+            ),
+            NetError::Closed(Some(e)) => write!(f, "the connection broke before an answer ({e})"),
+            NetError::Closed(None) => write!(f, "the connection closed before an answer"),
+            NetError::NotZooKeeper => write!(
+                f,
+                "something answers there, but not as a ZooKeeper server (no answer to `srvr`; \
+                 its 4lw.commands.whitelist must include srvr)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// A TCP connection with the shared timeouts set.
+pub fn connect(addr: SocketAddr) -> Result<TcpStream, NetError> {
+    let s = TcpStream::connect_timeout(&addr, CONNECT_TIMEOUT).map_err(NetError::Unreachable)?;
+    s.set_read_timeout(Some(IO_TIMEOUT))
+        .and_then(|()| s.set_write_timeout(Some(IO_TIMEOUT)))
+        .map_err(NetError::Unreachable)?;
+    Ok(s)
+}
+
+/// Reads into `buf` until `done` says it holds a whole answer, the peer closes, or the deadline
+/// passes. Returns the bytes read and whether the peer closed.
+fn read_until(
+    s: &mut TcpStream,
+    buf: &mut Vec<u8>,
+    cap: usize,
+    deadline: Instant,
+    done: impl Fn(&[u8]) -> Result<bool, NetError>,
+) -> Result<bool, NetError> {
+    let mut chunk = [0u8; 4096];
+    loop {
+        if done(buf)? {
+            return Ok(false);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(if buf.is_empty() {
+                NetError::Silent
+            } else {
+                NetError::Slow { bytes: buf.len() }
+            });
+        }
+        let _ = s.set_read_timeout(Some(left.min(IO_TIMEOUT)));
+        let room = cap.saturating_sub(buf.len()).min(chunk.len());
+        if room == 0 {
+            return Ok(false);
+        }
+        match s.read(&mut chunk[..room]) {
+            Ok(0) => return Ok(true),
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                if buf.is_empty() {
+                    return Err(NetError::Silent);
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(NetError::Closed(Some(e))),
+        }
+    }
+}
+
+/// Sends a four-letter word such as `srvr` and returns the answer, read until the server closes
+/// (as it does after one), within [`PROBE_DEADLINE`] and [`MAX_WORD_ANSWER`].
+pub fn four_letter(addr: SocketAddr, word: &str) -> Result<String, NetError> {
+    let deadline = Instant::now() + PROBE_DEADLINE;
+    let mut s = connect(addr)?;
+    s.write_all(word.as_bytes())
+        .map_err(|e| NetError::Closed(Some(e)))?;
+    let mut buf = Vec::new();
+    read_until(&mut s, &mut buf, MAX_WORD_ANSWER, deadline, |_| Ok(false))?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// The length a frame's four-byte prefix announces, refused past [`MAX_FRAME`].
+pub fn frame_len(prefix: [u8; 4]) -> Result<usize, NetError> {
+    let len = u32::from_be_bytes(prefix);
+    match usize::try_from(len) {
+        Ok(n) if n <= MAX_FRAME => Ok(n),
+        _ => Err(NetError::TooLarge {
+            len: u64::from(len),
+        }),
+    }
+}
+
+/// Whether `buf` starts with a whole frame (checking its announced length first).
+fn whole_frame(buf: &[u8]) -> Result<bool, NetError> {
+    let Some(prefix) = buf.get(..4) else {
+        return Ok(false);
+    };
+    let len = frame_len([prefix[0], prefix[1], prefix[2], prefix[3]])?;
+    Ok(buf.len() >= 4 + len)
+}
+
+/// Reads one length-prefixed frame (the body, without its prefix) within the deadline, refusing
+/// one announced larger than [`MAX_FRAME`] before reading it.
+pub fn read_frame(s: &mut TcpStream, deadline: Instant) -> Result<Vec<u8>, NetError> {
+    let mut buf = Vec::new();
+    let closed = read_until(s, &mut buf, 4 + MAX_FRAME, deadline, whole_frame)?;
+    if !whole_frame(&buf)? {
+        return Err(if closed {
+            NetError::Closed(None)
+        } else {
+            NetError::Slow { bytes: buf.len() }
+        });
+    }
+    let len = buf
+        .len()
+        .min(4 + frame_len([buf[0], buf[1], buf[2], buf[3]])?);
+    Ok(buf[4..len].to_vec())
+}
+
+/// ZooKeeper's session request: protocol version, last zxid seen, timeout, session id, an
+/// empty 16-byte password, read-only off.
+fn connect_request(timeout_ms: i32) -> Vec<u8> {
+    let mut body = Vec::with_capacity(45);
+    body.extend_from_slice(&0i32.to_be_bytes());
+    body.extend_from_slice(&0i64.to_be_bytes());
+    body.extend_from_slice(&timeout_ms.to_be_bytes());
+    body.extend_from_slice(&0i64.to_be_bytes());
+    body.extend_from_slice(&16i32.to_be_bytes());
+    body.extend_from_slice(&[0u8; 16]);
+    body.push(0);
+    let mut frame = (body.len() as u32).to_be_bytes().to_vec();
+    frame.extend_from_slice(&body);
+    frame
+}
+
+/// The smallest session answer: version, timeout, session id, password length (then the
+/// password and the read-only flag, which older servers leave out).
+const CONNECT_RESPONSE_MIN: usize = 4 + 4 + 8 + 4;
+
+/// Opens and closes one session with the frame limit and deadlines above, so a server that
+/// answers `srvr` but then sends a huge or endless packet is refused before any session of the
+/// run is opened on it.
+pub fn handshake(addr: SocketAddr) -> Result<(), NetError> {
+    let deadline = Instant::now() + PROBE_DEADLINE;
+    let mut s = connect(addr)?;
+    s.write_all(&connect_request(4000))
+        .map_err(|e| NetError::Closed(Some(e)))?;
+    let body = read_frame(&mut s, deadline)?;
+    if body.len() < CONNECT_RESPONSE_MIN {
+        return Err(NetError::NotZooKeeper);
+    }
+    // closeSession (op -11), so the probe's session ends now rather than at its timeout.
+    let mut close = 8u32.to_be_bytes().to_vec();
+    close.extend_from_slice(&1i32.to_be_bytes());
+    close.extend_from_slice(&(-11i32).to_be_bytes());
+    let _ = s.write_all(&close);
+    Ok(())
+}
+
+/// How long opening one real session may take in all, retries included.
+pub const SESSION_TIMEOUT_TO_OPEN: Duration = Duration::from_secs(10);
+
+/// A ZooKeeper client connector. Its idle timeout stays the client library's (2/5 of the session
+/// timeout), as the model's clients assume; what a run adds is [`SESSION_TIMEOUT_TO_OPEN`].
+pub fn connector() -> zookeeper_client::Connector {
+    zookeeper_client::Client::connector()
+}
+
+/// Opens a session with `connector` on `addr`, giving up after [`SESSION_TIMEOUT_TO_OPEN`].
+pub async fn open(
+    connector: zookeeper_client::Connector,
+    addr: &str,
+) -> Result<zookeeper_client::Client, zookeeper_client::Error> {
+    tokio::time::timeout(SESSION_TIMEOUT_TO_OPEN, connector.connect(addr))
+        .await
+        .unwrap_or(Err(zookeeper_client::Error::Timeout))
+}
+
+/// A session on `addr` with the library's session timeout.
+pub async fn session(addr: &str) -> Result<zookeeper_client::Client, zookeeper_client::Error> {
+    open(connector(), addr).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_of_jute_maxbuffer_is_accepted_and_one_byte_more_refused() {
+        assert_eq!(frame_len(0xfffffu32.to_be_bytes()).ok(), Some(0xfffff));
+        assert!(matches!(
+            frame_len(0x100000u32.to_be_bytes()),
+            Err(NetError::TooLarge { len: 0x100000 })
+        ));
+        assert!(matches!(
+            frame_len(0x7fff_fff0u32.to_be_bytes()),
+            Err(NetError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn the_session_request_is_zookeepers_connect_layout() {
+        // 4 version + 8 zxid + 4 timeout + 8 session + 4 + 16 password + 1 read-only = 45.
+        let f = connect_request(4000);
+        assert_eq!(&f[..4], &45u32.to_be_bytes());
+        assert_eq!(f.len(), 49);
+        assert_eq!(&f[16..20], &4000i32.to_be_bytes());
+    }
+}
