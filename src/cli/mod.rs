@@ -7,13 +7,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::params::NumSpec;
 
-mod late;
+mod knobs;
 mod live;
 mod sim;
 mod study;
 #[cfg(test)]
 mod tests;
 
+pub use knobs::command;
 pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, ServerArgs};
 pub use sim::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 pub use study::{

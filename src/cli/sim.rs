@@ -104,23 +104,18 @@ pub struct FrozenArgs {
     pub output: Output,
 }
 
-/// A family whose parameters are given as `--key value` pairs, read through the same table as
-/// its scenario files.
+/// A family whose parameters are its knobs, one option each (built from the family's knob
+/// table in [`super::command`]), read through the same table as its scenario files.
 #[derive(Debug, Args)]
 pub struct KnobArgs {
     /// Start from this preset of the family (see `locklab sim list`), then apply the rest.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
     pub preset: Option<String>,
     #[command(flatten)]
     pub output: Output,
-    /// Parameters as `--key value` (the README lists each family's keys and ranges).
-    #[arg(
-        trailing_var_arg = true,
-        allow_hyphen_values = true,
-        num_args = 0..,
-        value_name = "--KEY VALUE"
-    )]
-    pub params: Vec<String>,
+    /// The knobs the command line set, as (key, value) in its order.
+    #[arg(skip)]
+    pub params: Vec<(String, String)>,
 }
 
 #[derive(Debug, Args)]

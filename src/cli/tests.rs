@@ -23,7 +23,7 @@ fn value_options(cmd: &clap::Command, path: Vec<String>, out: &mut Vec<(Vec<Stri
 #[test]
 fn a_negative_number_reaches_every_option_s_own_check() {
     let mut options = Vec::new();
-    value_options(&Cli::command(), Vec::new(), &mut options);
+    value_options(&super::command(), Vec::new(), &mut options);
     assert!(options.len() > 10, "{options:?}");
     for (path, long) in options {
         // Positional arguments some subcommands require, so parsing gets as far as the option.
@@ -53,7 +53,7 @@ fn a_negative_number_reaches_every_option_s_own_check() {
             ]);
         }
         argv.extend([format!("--{long}"), "-1".into()]);
-        match Cli::try_parse_from(&argv) {
+        match Cli::try_parse_args(&argv) {
             Ok(_) => {}
             Err(e) => {
                 let msg = e.to_string();
@@ -104,4 +104,50 @@ fn every_count_is_capped_at_count_max_and_its_help_says_so() {
             "{sub} --help: {help}"
         );
     }
+}
+
+#[test]
+fn every_knob_is_an_option_that_help_lists_with_its_range() {
+    use crate::engine::params::knobs::{Knob, Knobs};
+    let mut cmd = super::command();
+    let sim = cmd.find_subcommand_mut("sim").expect("sim");
+    let rwlock = sim.find_subcommand_mut("rwlock").expect("rwlock");
+    let help = rwlock.render_help().to_string();
+    // The read-write lock's table: roles is text, read_rule a choice, hold a number.
+    assert!(help.contains("--roles <TEXT>"), "{help}");
+    assert!(help.contains("fair, skip_waiting_writers"), "{help}");
+    assert!(
+        help.contains("--hold <NUMBER>") && help.contains("0.1 to 60 s"),
+        "{help}"
+    );
+    for k in crate::engine::params::RwLockParams::knobs() {
+        let flag = format!("--{}", k.key().replace('_', "-"));
+        assert!(help.contains(&flag), "{flag} missing:\n{help}");
+        if let Knob::Num(spec) = k {
+            assert!(help.contains(&spec.range_text()), "{flag}: {help}");
+        }
+    }
+}
+
+#[test]
+fn knob_values_reach_the_family_in_command_line_order_and_a_typo_is_named() {
+    let cli = Cli::try_parse_args([
+        "locklab", "sim", "rwlock", "--hold", "2", "--lang", "en", "--roles", "rrw", "--json",
+    ])
+    .expect("parses");
+    let Some(super::Command::Sim(super::SimCommand::Rwlock(args))) = cli.command else {
+        panic!("rwlock")
+    };
+    assert_eq!(
+        args.params,
+        [
+            ("hold".to_string(), "2".to_string()),
+            ("roles".into(), "rrw".into())
+        ]
+    );
+    assert!(args.output.json);
+    assert_eq!(cli.lang, Some(crate::i18n::Lang::En));
+    let e = Cli::try_parse_args(["locklab", "sim", "rwlock", "--rolez", "rrw"]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownArgument);
+    assert!(e.to_string().contains("--roles"), "{e}");
 }

@@ -235,10 +235,8 @@ fn knob_family<K: Knobs + Default + Clone>(
         Some(p) => p,
         None => wrap(K::default()),
     };
-    // `--json` and `--preset` written after the parameters were taken out as they were parsed.
     let json = args.output.json;
-    let example = K::knob_keys().first().map(|k| k.replace('_', "-"));
-    let pairs = knob_pairs(&args.params, example.as_deref())?;
+    let pairs = args.params;
     if !pairs.is_empty() {
         let mut k = K::default();
         // Start from the preset's values when there is one.
@@ -283,33 +281,6 @@ fn knob_family<K: Knobs + Default + Clone>(
         .as_ref()
         .map(|p| lang.pick(&p.about.zh, &p.about.en).to_string());
     emit(title, about.as_deref(), preset, &params, json, lang)
-}
-
-/// Splits `--key value` pairs; a key may also be written `--key=value`. `example` is one of the
-/// family's own options, for the message when a value stands alone.
-fn knob_pairs(args: &[String], example: Option<&str>) -> Result<Vec<(String, String)>, UserError> {
-    let mut out = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let Some(flag) = a.strip_prefix("--") else {
-            let such = example.map_or(String::new(), |k| format!(" such as --{k} VALUE"));
-            return Err(UserError::usage(format!(
-                "expected an option{such}, got `{}`",
-                crate::text::shown(a)
-            )));
-        };
-        let (key, value) = match flag.split_once('=') {
-            Some((k, v)) => (k.to_string(), v.to_string()),
-            None => {
-                let v = it
-                    .next()
-                    .ok_or_else(|| UserError::usage(format!("--{flag} needs a value")))?;
-                (flag.to_string(), v.clone())
-            }
-        };
-        out.push((key.replace('-', "_"), value));
-    }
-    Ok(out)
 }
 
 fn emit(
