@@ -81,3 +81,16 @@ fn a_queue_family_takes_the_phase_as_a_sim_flag() {
     moved.extend(["--tick-phase", "0.2"]);
     assert_eq!(json_expiry(&sim_json(&moved)), 4_200);
 }
+
+#[test]
+fn sim_abc_takes_the_phase_as_a_flag_and_refuses_one_out_of_range() {
+    let v = sim_json(&["sim", "abc", "--preset", "holder-expires", "--tick-phase", "1.4", "--json"]);
+    assert_eq!(json_expiry(&v), 5_400);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["sim", "abc", "--preset", "holder-expires", "--tick-phase", "11"])
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tick-phase") || err.contains("tick_phase"), "{err}");
+}
