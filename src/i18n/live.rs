@@ -2,7 +2,8 @@
 
 use super::Lang;
 use crate::engine::time::fmt_secs;
-use crate::live::diff::Aspect;
+use crate::live::diff::{Aspect, Row};
+use crate::live::instants::{At, Instant, Kind};
 use crate::live::scale::Scaling;
 
 /// The first line of a live run, once the server answers.
@@ -97,7 +98,89 @@ pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
         Aspect::StaleRejected => lang.pick("被拒绝的陈旧写入", "stale writes refused"),
         Aspect::Wasted => lang.pick("无效唤醒", "wasted wake-ups"),
         Aspect::Releases => lang.pick("释放次数", "releases"),
+        Aspect::Instant => lang.pick("时间点", "instant"),
     }
+}
+
+/// A comparison row's cells: what it compares, the model's side, the live side and, for an
+/// instant, how far apart the two are against what is allowed.
+pub fn row_cells(r: &Row, lang: Lang) -> [String; 4] {
+    match &r.instant {
+        Some(i) => [
+            instant_label(i, lang),
+            instant_side(i.model, lang),
+            instant_side(i.live, lang),
+            instant_verdict(i, lang),
+        ],
+        None => [
+            aspect(r.aspect, lang).to_string(),
+            r.model.clone(),
+            r.live.clone(),
+            String::new(),
+        ],
+    }
+}
+
+/// An instant row's label: what happened, to whom.
+pub fn instant_label(i: &Instant, lang: Lang) -> String {
+    let who = &i.client;
+    match (i.kind, lang) {
+        (Kind::Grant, Lang::Zh) => format!("{who} 拿到锁（自创建起）"),
+        (Kind::Grant, Lang::En) => format!("{who}'s grant (from its create)"),
+        (Kind::Handover, Lang::Zh) => format!("交给 {who}（自节点删除起）"),
+        (Kind::Handover, Lang::En) => format!("hand-over to {who} (from the deletion)"),
+        (Kind::Expiry, Lang::Zh) => format!("{who} 的会话过期"),
+        (Kind::Expiry, Lang::En) => format!("{who}'s session expires"),
+        (Kind::Write, Lang::Zh) => format!("{who} 的写入到达（自拿锁或醒来起）"),
+        (Kind::Write, Lang::En) => format!("{who}'s write arrives (from grant or wake)"),
+    }
+}
+
+/// One run's side of an instant row: the instant, and the time it is measured by.
+pub fn instant_side(at: Option<At>, lang: Lang) -> String {
+    let s = |ms| crate::engine::time::fmt_secs(ms);
+    match (at, lang) {
+        (None, Lang::Zh) => "没有".to_string(),
+        (None, Lang::En) => "none".to_string(),
+        (Some(At { at_ms, after_ms: None }), Lang::Zh) => format!("{} 秒", s(at_ms)),
+        (Some(At { at_ms, after_ms: None }), Lang::En) => format!("{} s", s(at_ms)),
+        (Some(At { at_ms, after_ms: Some(d) }), Lang::Zh) => format!("{} 秒（+{d} 毫秒）", s(at_ms)),
+        (Some(At { at_ms, after_ms: Some(d) }), Lang::En) => format!("{} s (+{d} ms)", s(at_ms)),
+    }
+}
+
+/// What an instant row allows, and by how much the two runs differ.
+pub fn instant_verdict(i: &Instant, lang: Lang) -> String {
+    let t = i.tolerance_ms;
+    match (i.apart_ms, lang) {
+        (Some(d), Lang::Zh) => format!("相差 {d} 毫秒，允许 {t}"),
+        (Some(d), Lang::En) => format!("{d} ms apart, {t} allowed"),
+        (None, Lang::Zh) => "只有一边有".to_string(),
+        (None, Lang::En) => "only one run has it".to_string(),
+    }
+}
+
+/// How the instants are held side by side, and the tick grid the model used.
+pub fn instants_note(phase: Option<u64>, lang: Lang) -> String {
+    let grid = match (phase, lang) {
+        (Some(p), Lang::Zh) => format!(
+            "服务器的 tick 边界落在运行开始后 {} 秒 + k·tick（从服务器的时钟读出），模型按同一网格让会话过期。",
+            crate::engine::time::fmt_secs(p)
+        ),
+        (Some(p), Lang::En) => format!(
+            "The server's tick boundaries fell at {} s + k·tick into the run (read off its clock); the model expires sessions on the same grid.",
+            crate::engine::time::fmt_secs(p)
+        ),
+        (None, Lang::Zh) => "这台服务器的 tick 边界在哪里不知道：过期多允许一个 tick。".to_string(),
+        (None, Lang::En) => {
+            "Where this server's tick boundaries fall is not known: expiries are allowed one tick more.".to_string()
+        }
+    };
+    let rule = lang.pick(
+        "允许的差：拿锁与交接是一串消息，允许模型自己花的时间再加一个网络延迟（本机回环几乎没有延迟）；写入是计时之后的一条消息，允许一个网络延迟；过期落在最后一次听到会话后加超时的下一个 tick 边界，允许两边最后心跳所落边界之差，加一个网络延迟和服务器提交一个事务的时间（本次运行最慢的一次创建）。",
+        "Allowed: a grant or hand-over is a chain of messages, allowed the model's own time for it plus one network delay (loopback has almost none); a write is one message after its timer, allowed one network delay; an expiry falls on the first tick boundary after the session was last heard from plus its timeout, allowed the distance between the boundaries each run's last heartbeat rounds to, plus one network delay and the server's time to commit a transaction (the slowest create of the run).",
+    );
+    format!("{grid} {rule}")
 }
 
 pub fn compare_header(lang: Lang) -> (&'static str, &'static str, &'static str, &'static str) {
@@ -130,8 +213,8 @@ pub fn why_different(a: Aspect, lang: Lang) -> Option<(&'static str, &'static st
                 "≠ nodes left behind: an expiry or release near the end",
             ),
             lang.pick(
-                "≠ 留下的节点：真实服务器按自己的 tick 让会话过期，真实客户端从停顿中醒来的方式也和模型不同，时间点因此有出入；过期或释放落在运行快结束时，最后留下的节点就会不同。",
-                "≠ nodes left behind: the real server expires sessions on its own tick and the real client wakes from a pause in its own way, so instants differ from the model's; when an expiry or a release falls near the end of the run, the nodes left at the end differ.",
+                "≠ 留下的节点：一次过期或释放落在运行快结束时，两边的时间点只差一点，最后留下的节点就会不同；看上面的时间点各行。",
+                "≠ nodes left behind: when an expiry or a release falls near the end of the run, instants a little apart leave different nodes at the end; see the instant rows above.",
             ),
         )),
         _ => None,

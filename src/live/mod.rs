@@ -13,6 +13,7 @@ mod client;
 pub mod diff;
 mod finish;
 pub mod herd;
+pub mod instants;
 pub mod log;
 pub mod proxy;
 pub mod scale;

@@ -220,8 +220,9 @@ fn run_abc(
 ) -> Result<Outcome, String> {
     let server = private(p.tick_ms)?;
     let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
-    let live = abc::run(&scaled, server.addr()).map_err(|e| e.message)?;
-    let model = crate::engine::run(&Params::Abc(scaled));
+    let story = abc::story(&scaled, &server).map_err(|e| e.message)?;
+    let rows = story.rows();
+    let (live, model) = (story.live, story.model);
     Ok(Outcome {
         choice,
         command: format!("locklab live abc {name}"),
@@ -229,7 +230,7 @@ fn run_abc(
         version: server.version(),
         addr: server.addr().to_string(),
         scaling: Some(scaling),
-        rows: diff::compare(&model, &live),
+        rows,
         live,
         model,
     })
@@ -247,7 +248,7 @@ fn run_herd(choice: Choice, p: HerdParams) -> Result<Outcome, String> {
         version: server.version(),
         addr: server.addr().to_string(),
         scaling: None,
-        rows: diff::compare(&model, &live),
+        rows: diff::compare(&model, &live, None),
         live,
         model,
     })
@@ -389,7 +390,7 @@ mod tests {
             version: "Zookeeper version: 3.8.0".into(),
             addr: "127.0.0.1:2181".into(),
             scaling: None,
-            rows: diff::compare(&model, &live),
+            rows: diff::compare(&model, &live, None),
             live,
             model,
         }));
@@ -491,7 +492,7 @@ mod tests {
             version: String::new(),
             addr: "127.0.0.1:2181".into(),
             scaling: None,
-            rows: diff::compare(&model, &model),
+            rows: diff::compare(&model, &model, None),
             live: model.clone(),
             model,
         }));

@@ -33,40 +33,36 @@ pub(super) fn put(buf: &mut Buffer, area: Rect, y: &mut u16, text: &str, style: 
     *y += h;
 }
 
-/// The comparison as aligned rows: a header, one row a fact with `≠` where the runs differ.
+/// The comparison as aligned rows: a header, one row a fact or an instant with `≠` where the
+/// runs differ (an instant also says how far apart the two are, against what is allowed).
 fn table(o: &Outcome, lang: Lang) -> Vec<(String, bool)> {
     let (_, fact, model, live) = words::compare_header(lang);
     let w = crate::text::width;
-    let fact_w = o
-        .rows
-        .iter()
-        .map(|r| w(words::aspect(r.aspect, lang)))
-        .chain([w(fact)])
-        .max()
-        .unwrap_or(0)
-        + 2;
-    let model_w = o
-        .rows
-        .iter()
-        .map(|r| w(&r.model))
-        .chain([w(model)])
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let cells: Vec<[String; 4]> = o.rows.iter().map(|r| words::row_cells(r, lang)).collect();
+    let width_of = |i: usize, head: &str| {
+        cells
+            .iter()
+            .map(|c| w(&c[i]))
+            .chain([w(head)])
+            .max()
+            .unwrap_or(0)
+            + 2
+    };
+    let (fact_w, model_w, live_w) = (width_of(0, fact), width_of(1, model), width_of(2, live));
     let col = |s: &str, cols: usize| format!("{s}{}", " ".repeat(cols.saturating_sub(w(s))));
     let mut out = vec![(
         format!("  {}{}{live}", col(fact, fact_w), col(model, model_w)),
         true,
     )];
-    for r in &o.rows {
+    for (r, [what, m, l, verdict]) in o.rows.iter().zip(&cells) {
         let mark = if r.same() { " " } else { "≠" };
         let text = format!(
-            "{mark} {}{}{}",
-            col(words::aspect(r.aspect, lang), fact_w),
-            col(&r.model, model_w),
-            r.live
+            "{mark} {}{}{}{verdict}",
+            col(what, fact_w),
+            col(m, model_w),
+            col(l, live_w)
         );
-        out.push((text, r.same()));
+        out.push((text.trim_end().to_string(), r.same()));
     }
     out
 }

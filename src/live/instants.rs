@@ -1,0 +1,330 @@
+//! The instants of an A/B/C run that a live run is held to: each grant (measured from the
+//! client's create, or, for a hand-over, from the deletion that freed the lock), each session
+//! expiry, and each write's arrival (from its writer's grant, or its wake after a pause), with
+//! what each may differ by.
+//!
+//! Allowed differences, from the protocol:
+//! * A grant or hand-over is a chain of messages; the model sends each one with its network
+//!   delay, loopback is all but instant. Allowed: the model's own time for the chain, plus one
+//!   network delay.
+//! * A write is one message after its timer: one network delay.
+//! * An expiry lands on the first tick boundary after the session was last heard from plus its
+//!   timeout. The live session's own last heartbeat says which boundary that is on the model's
+//!   grid; allowed: the distance from that boundary to the model's (0 when both heartbeats round
+//!   to the same tick, one tick when the two libraries' heartbeats straddle one), plus one
+//!   network delay and the server's time to commit a transaction (an expiry is one, written to
+//!   its log before the deletion shows), measured as the slowest create of the live run. Where
+//!   the server's phase is not known, one tick more.
+
+use serde::Serialize;
+
+use crate::engine::msg::{Msg, ZkOp};
+use crate::engine::time::Millis;
+use crate::engine::trace::{EventKind, Fate, Trace};
+use crate::engine::world::ActorId;
+use crate::engine::zk::service::next_boundary;
+
+/// What the comparison needs to know of the run's service and network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Allowance {
+    pub tick_ms: Millis,
+    /// The model's grid: boundaries at `tick_phase_ms + k * tick_ms`.
+    pub tick_phase_ms: Millis,
+    /// Whether that phase is the server's, read off its clock.
+    pub phase_known: bool,
+    /// The model's one-way network delay.
+    pub delay_ms: Millis,
+    /// The session timeout the server granted.
+    pub timeout_ms: Millis,
+}
+
+impl Allowance {
+    pub fn for_abc(p: &crate::engine::params::AbcParams, phase_known: bool) -> Self {
+        Self {
+            tick_ms: p.tick_ms.max(1),
+            tick_phase_ms: p.tick_phase_ms % p.tick_ms.max(1),
+            phase_known,
+            delay_ms: p.delay_ms,
+            timeout_ms: crate::engine::zk::service::negotiate(p.session_timeout_ms, p.tick_ms),
+        }
+    }
+}
+
+/// Which instant a row holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// A grant with no release before it: measured from the client's create.
+    Grant,
+    /// A grant after a lock node was deleted: measured from that deletion.
+    Handover,
+    Expiry,
+    /// A write's arrival at the resource: measured from its writer's grant, or from its wake
+    /// when a pause held the write back.
+    Write,
+}
+
+/// One instant of one run: when, and how long after what it is measured from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct At {
+    pub at_ms: Millis,
+    /// The time from what it is measured from (none for an expiry, compared as an instant).
+    pub after_ms: Option<Millis>,
+}
+
+/// An instant of each run side by side, what they may differ by, and whether they do.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Instant {
+    pub kind: Kind,
+    /// The client it is about (the model's, where the runs disagree on who).
+    pub client: String,
+    pub model: Option<At>,
+    pub live: Option<At>,
+    pub tolerance_ms: Millis,
+    /// How far apart the two are (what is measured: `after_ms`, or `at_ms` for an expiry).
+    pub apart_ms: Option<Millis>,
+    pub within: bool,
+}
+
+struct Seen {
+    kind: Kind,
+    actor: ActorId,
+    at: At,
+}
+
+fn is_lock_client(a: ActorId) -> bool {
+    (a.0 as usize) < crate::engine::families::abc::NAMES.len()
+}
+
+/// The instants of one trace, in the order they happened within each kind.
+fn seen(t: &Trace) -> Vec<Seen> {
+    let mut out = Vec::new();
+    let created = |a: ActorId| {
+        t.events
+            .iter()
+            .find(|e| e.actor == a && matches!(e.kind, EventKind::CreateSent { .. }))
+            .map(|e| e.at_ms)
+    };
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Acquired { .. } => {
+                let from = created(e.actor).unwrap_or(0);
+                let freed = t
+                    .events
+                    .iter()
+                    .filter(|d| {
+                        matches!(d.kind, EventKind::NodeDeleted { .. })
+                            && d.at_ms >= from
+                            && d.at_ms <= e.at_ms
+                    })
+                    .map(|d| d.at_ms)
+                    .next_back();
+                let (kind, since) = match freed {
+                    Some(d) => (Kind::Handover, d),
+                    None => (Kind::Grant, from),
+                };
+                out.push(Seen {
+                    kind,
+                    actor: e.actor,
+                    at: At {
+                        at_ms: e.at_ms,
+                        after_ms: Some(e.at_ms - since),
+                    },
+                });
+            }
+            EventKind::SessionExpired { owner, .. } if is_lock_client(*owner) => {
+                out.push(Seen {
+                    kind: Kind::Expiry,
+                    actor: *owner,
+                    at: At {
+                        at_ms: e.at_ms,
+                        after_ms: None,
+                    },
+                });
+            }
+            _ => {}
+        }
+    }
+    for w in &t.writes {
+        // A write is due its timer after the grant, or at once on waking from a pause that
+        // held it back: measured from the later of the two.
+        let grant = t
+            .events
+            .iter()
+            .filter(|e| {
+                e.actor == w.writer
+                    && e.at_ms <= w.at_ms
+                    && matches!(e.kind, EventKind::Acquired { .. } | EventKind::Woke)
+            })
+            .map(|e| e.at_ms)
+            .next_back();
+        out.push(Seen {
+            kind: Kind::Write,
+            actor: w.writer,
+            at: At {
+                at_ms: w.at_ms,
+                after_ms: grant.map(|g| w.at_ms - g),
+            },
+        });
+    }
+    out
+}
+
+/// When the service last heard from `client` at or before `until`.
+fn last_heard(t: &Trace, client: ActorId, until: Millis) -> Option<Millis> {
+    t.messages
+        .iter()
+        .filter(|m| m.from == client && m.fate == Fate::Delivered)
+        .map(|m| m.sent_ms)
+        .filter(|&at| at <= until)
+        .max()
+}
+
+/// The slowest create of a run, from request to answer: the server's time to commit a
+/// transaction, with its round trip.
+fn commit_ms(t: &Trace) -> Millis {
+    t.messages
+        .iter()
+        .filter(|m| {
+            matches!(
+                m.msg,
+                Msg::ZkRequest {
+                    op: ZkOp::Create { .. },
+                    ..
+                }
+            )
+        })
+        .filter_map(|m| m.received_ms.map(|r| r.saturating_sub(m.sent_ms)))
+        .max()
+        .unwrap_or(0)
+}
+
+fn tolerance(kind: Kind, model: &At, live: &At, lt: &Trace, actor: ActorId, a: &Allowance) -> Millis {
+    match kind {
+        Kind::Grant | Kind::Handover => model.after_ms.unwrap_or(0) + a.delay_ms,
+        Kind::Write => a.delay_ms,
+        Kind::Expiry => {
+            let lag = a.delay_ms + commit_ms(lt);
+            if !a.phase_known {
+                return a.tick_ms + lag;
+            }
+            let own = last_heard(lt, actor, live.at_ms)
+                .map(|h| next_boundary(h + a.timeout_ms, a.tick_ms, a.tick_phase_ms));
+            own.map_or(a.tick_ms, |b| b.abs_diff(model.at_ms)) + lag
+        }
+    }
+}
+
+/// Every instant of the two runs side by side, paired by kind, client and order.
+pub fn compare(model: &Trace, live: &Trace, a: &Allowance) -> Vec<Instant> {
+    let (ms, ls) = (seen(model), seen(live));
+    let mut out = Vec::new();
+    let mut used = vec![false; ls.len()];
+    for m in &ms {
+        let name = model.name(m.actor).to_string();
+        let found = ls.iter().enumerate().position(|(i, l)| {
+            !used[i] && l.kind == m.kind && live.name(l.actor) == name
+        });
+        let l = found.map(|i| {
+            used[i] = true;
+            &ls[i]
+        });
+        out.push(pair(m.kind, name, Some(m), l, live, a));
+    }
+    for (_, l) in ls.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        out.push(pair(l.kind, live.name(l.actor).to_string(), None, Some(l), live, a));
+    }
+    out
+}
+
+fn pair(kind: Kind, client: String, m: Option<&Seen>, l: Option<&Seen>, lt: &Trace, a: &Allowance) -> Instant {
+    let measure = |s: &At| match kind {
+        Kind::Expiry => Some(s.at_ms),
+        _ => s.after_ms,
+    };
+    let (tolerance_ms, apart_ms) = match (m, l) {
+        (Some(m), Some(l)) => (
+            tolerance(kind, &m.at, &l.at, lt, l.actor, a),
+            measure(&m.at).zip(measure(&l.at)).map(|(x, y)| x.abs_diff(y)),
+        ),
+        _ => (0, None),
+    };
+    Instant {
+        kind,
+        client,
+        model: m.map(|s| s.at),
+        live: l.map(|s| s.at),
+        tolerance_ms,
+        apart_ms,
+        within: apart_ms.is_some_and(|d| d <= tolerance_ms),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::params::Params;
+
+    fn model(name: &str, phase: Millis) -> (Trace, Allowance) {
+        let p = crate::scenario::find(name).expect("a preset");
+        let Params::Abc(mut p) = p.params.clone() else {
+            panic!("an A/B/C preset")
+        };
+        p.tick_phase_ms = phase;
+        let a = Allowance::for_abc(&p, true);
+        (crate::engine::run(&Params::Abc(p)), a)
+    }
+
+    #[test]
+    fn a_run_agrees_with_itself_on_every_instant() {
+        let (t, a) = model("gc-pause-fencing", 0);
+        let rows = compare(&t, &t, &a);
+        let kinds: Vec<Kind> = rows.iter().map(|r| r.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                Kind::Grant,
+                Kind::Expiry,
+                Kind::Handover,
+                Kind::Handover,
+                Kind::Write,
+                Kind::Write,
+                Kind::Write
+            ],
+            "{rows:#?}"
+        );
+        assert!(rows.iter().all(|r| r.within), "{rows:#?}");
+        // A's grant: its create and the children read, four one-way delays of 10 ms.
+        assert_eq!(rows[0].model.and_then(|m| m.after_ms), Some(40));
+        // B's hand-over after A's expiry: the notification, B's read and its answer.
+        assert_eq!(rows[2].model.and_then(|m| m.after_ms), Some(30));
+    }
+
+    #[test]
+    fn an_expiry_on_another_tick_of_the_same_grid_is_a_disagreement() {
+        // The server's grid at 0.2 + 2k s, the model's anchored at 0: A's session expires at
+        // 4.2 s on the server and at 6 s in the model, with the same last heartbeat.
+        let (live, _) = model("gc-pause-fencing", 200);
+        let (m, a) = model("gc-pause-fencing", 0);
+        let rows = compare(&m, &live, &a);
+        let e = rows.iter().find(|r| r.kind == Kind::Expiry).expect("an expiry row");
+        assert_eq!(e.model.map(|x| x.at_ms), Some(6_000));
+        assert_eq!(e.live.map(|x| x.at_ms), Some(4_200));
+        assert!(!e.within, "{e:?}");
+        // With the server's phase the model expires in the same tick.
+        let (m, a) = model("gc-pause-fencing", 200);
+        assert!(compare(&m, &live, &a).iter().all(|r| r.within));
+    }
+
+    #[test]
+    fn a_missing_instant_is_a_disagreement() {
+        let (t, a) = model("chain", 0);
+        let mut short = t.clone();
+        short.writes.pop();
+        let rows = compare(&t, &short, &a);
+        let missing: Vec<&Instant> = rows.iter().filter(|r| !r.within).collect();
+        assert_eq!(missing.len(), 1, "{rows:#?}");
+        assert_eq!(missing[0].kind, Kind::Write);
+        assert!(missing[0].live.is_none());
+    }
+}
