@@ -63,7 +63,12 @@ fn same_story(name: &str) {
     let _one = serial();
     let story = live_story(name);
     let rows = story.rows();
-    for aspect in [Aspect::Holders, Aspect::Numbers, Aspect::Wakeups, Aspect::Instant] {
+    for aspect in [
+        Aspect::Holders,
+        Aspect::Numbers,
+        Aspect::Wakeups,
+        Aspect::Instant,
+    ] {
         assert!(
             rows.iter().any(|r| r.aspect == aspect),
             "{name}: no {aspect:?} row\n{rows:#?}"

@@ -230,7 +230,12 @@ fn comparison_table(rows: &[Row], phase: Option<Option<u64>>, lang: Lang) -> Str
     for r in rows {
         let mark = if r.same() { " " } else { "≠" };
         let [what, m, l, verdict] = words::row_cells(r, lang);
-        let line = format!("  {mark} {}{}{}{verdict}", pad(&what, 40), pad(&m, 24), pad(&l, 24));
+        let line = format!(
+            "  {mark} {}{}{}{verdict}",
+            pad(&what, 40),
+            pad(&m, 24),
+            pad(&l, 24)
+        );
         let _ = writeln!(out, "{}", line.trim_end());
     }
     let differences = rows.iter().filter(|r| !r.same()).count();

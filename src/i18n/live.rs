@@ -131,8 +131,8 @@ pub fn instant_label(i: &Instant, lang: Lang) -> String {
         (Kind::Handover, Lang::En) => format!("hand-over to {who} (from the deletion)"),
         (Kind::Expiry, Lang::Zh) => format!("{who} 的会话过期"),
         (Kind::Expiry, Lang::En) => format!("{who}'s session expires"),
-        (Kind::Write, Lang::Zh) => format!("{who} 的写入到达（自拿锁或醒来起）"),
-        (Kind::Write, Lang::En) => format!("{who}'s write arrives (from grant or wake)"),
+        (Kind::Write, Lang::Zh) => format!("{who} 的写入到达（自拿锁、醒来或重连起）"),
+        (Kind::Write, Lang::En) => format!("{who}'s write arrives (from grant/wake/reconnect)"),
     }
 }
 
@@ -142,10 +142,34 @@ pub fn instant_side(at: Option<At>, lang: Lang) -> String {
     match (at, lang) {
         (None, Lang::Zh) => "没有".to_string(),
         (None, Lang::En) => "none".to_string(),
-        (Some(At { at_ms, after_ms: None }), Lang::Zh) => format!("{} 秒", s(at_ms)),
-        (Some(At { at_ms, after_ms: None }), Lang::En) => format!("{} s", s(at_ms)),
-        (Some(At { at_ms, after_ms: Some(d) }), Lang::Zh) => format!("{} 秒（+{d} 毫秒）", s(at_ms)),
-        (Some(At { at_ms, after_ms: Some(d) }), Lang::En) => format!("{} s (+{d} ms)", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: None,
+            }),
+            Lang::Zh,
+        ) => format!("{} 秒", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: None,
+            }),
+            Lang::En,
+        ) => format!("{} s", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: Some(d),
+            }),
+            Lang::Zh,
+        ) => format!("{} 秒（+{d} 毫秒）", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: Some(d),
+            }),
+            Lang::En,
+        ) => format!("{} s (+{d} ms)", s(at_ms)),
     }
 }
 
@@ -177,8 +201,8 @@ pub fn instants_note(phase: Option<u64>, lang: Lang) -> String {
         }
     };
     let rule = lang.pick(
-        "允许的差：拿锁与交接是一串消息，允许模型自己花的时间再加一个网络延迟（本机回环几乎没有延迟）；写入是计时之后的一条消息，允许一个网络延迟；过期落在最后一次听到会话后加超时的下一个 tick 边界，允许两边最后心跳所落边界之差，加一个网络延迟和服务器提交一个事务的时间（本次运行最慢的一次创建）。",
-        "Allowed: a grant or hand-over is a chain of messages, allowed the model's own time for it plus one network delay (loopback has almost none); a write is one message after its timer, allowed one network delay; an expiry falls on the first tick boundary after the session was last heard from plus its timeout, allowed the distance between the boundaries each run's last heartbeat rounds to, plus one network delay and the server's time to commit a transaction (the slowest create of the run).",
+        "允许的差：拿锁与交接是一串消息，允许模型自己花的时间，加一个网络延迟和本次运行中服务器最慢的一次应答（本机回环几乎没有延迟，真实服务器应答要花时间）；写入是计时之后的一条消息，允许一个网络延迟；过期落在最后一次听到会话后加超时的下一个 tick 边界，允许两边最后心跳所落边界之差，加一个网络延迟和服务器最慢的一次应答。",
+        "Allowed: a grant or hand-over is a chain of messages, allowed the model's own time for it plus one network delay and the slowest answer the server gave in the run (loopback has almost no delay; a real server takes time to answer); a write is one message after its timer, allowed one network delay; an expiry falls on the first tick boundary after the session was last heard from plus its timeout, allowed the distance between the boundaries each run's last heartbeat rounds to, plus one network delay and the server's slowest answer.",
     );
     format!("{grid} {rule}")
 }

@@ -143,8 +143,7 @@ pub struct Story {
 impl Story {
     /// The two runs side by side: every fact, then every instant with its tolerance.
     pub fn rows(&self) -> Vec<super::diff::Row> {
-        let allow =
-            super::instants::Allowance::for_abc(&self.params, self.tick_phase_ms.is_some());
+        let allow = super::instants::Allowance::for_abc(&self.params, self.tick_phase_ms.is_some());
         super::diff::compare(&self.model, &self.live, Some(&allow))
     }
 }

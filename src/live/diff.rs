@@ -127,16 +127,12 @@ pub fn compare(model: &Trace, live: &Trace, allow: Option<&Allowance>) -> Vec<Ro
         && matches!(model.metrics, Metrics::Abc(_))
     {
         let at = |x: Option<instants::At>| x.map_or_else(|| "-".to_string(), |x| fmt_secs(x.at_ms));
-        rows.extend(
-            instants::compare(model, live, a)
-                .into_iter()
-                .map(|i| Row {
-                    aspect: Aspect::Instant,
-                    model: at(i.model),
-                    live: at(i.live),
-                    instant: Some(i),
-                }),
-        );
+        rows.extend(instants::compare(model, live, a).into_iter().map(|i| Row {
+            aspect: Aspect::Instant,
+            model: at(i.model),
+            live: at(i.live),
+            instant: Some(i),
+        }));
     }
     rows
 }

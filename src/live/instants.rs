@@ -1,24 +1,25 @@
 //! The instants of an A/B/C run that a live run is held to: each grant (measured from the
 //! client's create, or, for a hand-over, from the deletion that freed the lock), each session
-//! expiry, and each write's arrival (from its writer's grant, or its wake after a pause), with
-//! what each may differ by.
+//! expiry, and each write's arrival (from its writer's grant, or from the wake or reconnect
+//! that let a held-back write go), with what each may differ by.
 //!
 //! Allowed differences, from the protocol:
 //! * A grant or hand-over is a chain of messages; the model sends each one with its network
-//!   delay, loopback is all but instant. Allowed: the model's own time for the chain, plus one
-//!   network delay.
+//!   delay and answers at once, loopback is all but instant and a real server takes time to
+//!   answer. Allowed: the model's own time for the chain, plus one network delay and the
+//!   slowest answer the server gave in the run.
 //! * A write is one message after its timer: one network delay.
 //! * An expiry lands on the first tick boundary after the session was last heard from plus its
 //!   timeout. The live session's own last heartbeat says which boundary that is on the model's
 //!   grid; allowed: the distance from that boundary to the model's (0 when both heartbeats round
 //!   to the same tick, one tick when the two libraries' heartbeats straddle one), plus one
-//!   network delay and the server's time to commit a transaction (an expiry is one, written to
-//!   its log before the deletion shows), measured as the slowest create of the live run. Where
-//!   the server's phase is not known, one tick more.
+//!   network delay and the slowest answer the server gave in the run (an expiry is a
+//!   transaction, written to its log before the deletion shows). Where the server's phase is
+//!   not known, one tick more.
 
 use serde::Serialize;
 
-use crate::engine::msg::{Msg, ZkOp};
+use crate::engine::msg::Msg;
 use crate::engine::time::Millis;
 use crate::engine::trace::{EventKind, Fate, Trace};
 use crate::engine::world::ActorId;
@@ -59,8 +60,8 @@ pub enum Kind {
     /// A grant after a lock node was deleted: measured from that deletion.
     Handover,
     Expiry,
-    /// A write's arrival at the resource: measured from its writer's grant, or from its wake
-    /// when a pause held the write back.
+    /// A write's arrival at the resource: measured from its writer's grant, or from the wake
+    /// or the reconnect that let a held-back write go.
     Write,
 }
 
@@ -146,15 +147,21 @@ fn seen(t: &Trace) -> Vec<Seen> {
         }
     }
     for w in &t.writes {
-        // A write is due its timer after the grant, or at once on waking from a pause that
-        // held it back: measured from the later of the two.
+        // A write is due its timer after the grant, or at once when what held it back ends:
+        // a pause (the wake) or a suspension (the reconnect that finds the node still first).
+        // Measured from the latest of these.
         let grant = t
             .events
             .iter()
             .filter(|e| {
                 e.actor == w.writer
                     && e.at_ms <= w.at_ms
-                    && matches!(e.kind, EventKind::Acquired { .. } | EventKind::Woke)
+                    && matches!(
+                        e.kind,
+                        EventKind::Acquired { .. }
+                            | EventKind::Woke
+                            | EventKind::Revalidated { still_first: true }
+                    )
             })
             .map(|e| e.at_ms)
             .next_back();
@@ -180,31 +187,33 @@ fn last_heard(t: &Trace, client: ActorId, until: Millis) -> Option<Millis> {
         .max()
 }
 
-/// The slowest create of a run, from request to answer: the server's time to commit a
-/// transaction, with its round trip.
-fn commit_ms(t: &Trace) -> Millis {
+/// The slowest answer the service gave in a run, from request to reply: the time a real server
+/// takes to apply a request (a transaction is written to its log first), which the model's
+/// service does not take.
+fn slowest_answer_ms(t: &Trace) -> Millis {
     t.messages
         .iter()
-        .filter(|m| {
-            matches!(
-                m.msg,
-                Msg::ZkRequest {
-                    op: ZkOp::Create { .. },
-                    ..
-                }
-            )
-        })
+        .filter(|m| matches!(m.msg, Msg::ZkRequest { .. }))
         .filter_map(|m| m.received_ms.map(|r| r.saturating_sub(m.sent_ms)))
         .max()
         .unwrap_or(0)
 }
 
-fn tolerance(kind: Kind, model: &At, live: &At, lt: &Trace, actor: ActorId, a: &Allowance) -> Millis {
+fn tolerance(
+    kind: Kind,
+    model: &At,
+    live: &At,
+    lt: &Trace,
+    actor: ActorId,
+    a: &Allowance,
+) -> Millis {
     match kind {
-        Kind::Grant | Kind::Handover => model.after_ms.unwrap_or(0) + a.delay_ms,
+        Kind::Grant | Kind::Handover => {
+            model.after_ms.unwrap_or(0) + a.delay_ms + slowest_answer_ms(lt)
+        }
         Kind::Write => a.delay_ms,
         Kind::Expiry => {
-            let lag = a.delay_ms + commit_ms(lt);
+            let lag = a.delay_ms + slowest_answer_ms(lt);
             if !a.phase_known {
                 return a.tick_ms + lag;
             }
@@ -222,9 +231,10 @@ pub fn compare(model: &Trace, live: &Trace, a: &Allowance) -> Vec<Instant> {
     let mut used = vec![false; ls.len()];
     for m in &ms {
         let name = model.name(m.actor).to_string();
-        let found = ls.iter().enumerate().position(|(i, l)| {
-            !used[i] && l.kind == m.kind && live.name(l.actor) == name
-        });
+        let found = ls
+            .iter()
+            .enumerate()
+            .position(|(i, l)| !used[i] && l.kind == m.kind && live.name(l.actor) == name);
         let l = found.map(|i| {
             used[i] = true;
             &ls[i]
@@ -232,12 +242,26 @@ pub fn compare(model: &Trace, live: &Trace, a: &Allowance) -> Vec<Instant> {
         out.push(pair(m.kind, name, Some(m), l, live, a));
     }
     for (_, l) in ls.iter().enumerate().filter(|(i, _)| !used[*i]) {
-        out.push(pair(l.kind, live.name(l.actor).to_string(), None, Some(l), live, a));
+        out.push(pair(
+            l.kind,
+            live.name(l.actor).to_string(),
+            None,
+            Some(l),
+            live,
+            a,
+        ));
     }
     out
 }
 
-fn pair(kind: Kind, client: String, m: Option<&Seen>, l: Option<&Seen>, lt: &Trace, a: &Allowance) -> Instant {
+fn pair(
+    kind: Kind,
+    client: String,
+    m: Option<&Seen>,
+    l: Option<&Seen>,
+    lt: &Trace,
+    a: &Allowance,
+) -> Instant {
     let measure = |s: &At| match kind {
         Kind::Expiry => Some(s.at_ms),
         _ => s.after_ms,
@@ -245,7 +269,9 @@ fn pair(kind: Kind, client: String, m: Option<&Seen>, l: Option<&Seen>, lt: &Tra
     let (tolerance_ms, apart_ms) = match (m, l) {
         (Some(m), Some(l)) => (
             tolerance(kind, &m.at, &l.at, lt, l.actor, a),
-            measure(&m.at).zip(measure(&l.at)).map(|(x, y)| x.abs_diff(y)),
+            measure(&m.at)
+                .zip(measure(&l.at))
+                .map(|(x, y)| x.abs_diff(y)),
         ),
         _ => (0, None),
     };
@@ -307,7 +333,10 @@ mod tests {
         let (live, _) = model("gc-pause-fencing", 200);
         let (m, a) = model("gc-pause-fencing", 0);
         let rows = compare(&m, &live, &a);
-        let e = rows.iter().find(|r| r.kind == Kind::Expiry).expect("an expiry row");
+        let e = rows
+            .iter()
+            .find(|r| r.kind == Kind::Expiry)
+            .expect("an expiry row");
         assert_eq!(e.model.map(|x| x.at_ms), Some(6_000));
         assert_eq!(e.live.map(|x| x.at_ms), Some(4_200));
         assert!(!e.within, "{e:?}");

@@ -26,13 +26,25 @@ fn preset_with(name: &str, key: &str, secs: f64) -> Trace {
 #[test]
 fn holder_expires_lands_on_the_boundary_its_phase_puts_after_the_deadline() {
     // A's last heartbeat reaches the service at 1.343 s; 1.343 + 4 = 5.343 s.
-    assert_eq!(expiry(&preset_with("holder-expires", "tick_phase", 0.0)), 6_000);
+    assert_eq!(
+        expiry(&preset_with("holder-expires", "tick_phase", 0.0)),
+        6_000
+    );
     // Boundaries at 1.4, 3.4, 5.4 s: the first after 5.343 s is 5.4 s.
-    assert_eq!(expiry(&preset_with("holder-expires", "tick_phase", 1.4)), 5_400);
+    assert_eq!(
+        expiry(&preset_with("holder-expires", "tick_phase", 1.4)),
+        5_400
+    );
     // Boundaries at 0.5, 2.5, 4.5, 6.5 s.
-    assert_eq!(expiry(&preset_with("holder-expires", "tick_phase", 0.5)), 6_500);
+    assert_eq!(
+        expiry(&preset_with("holder-expires", "tick_phase", 0.5)),
+        6_500
+    );
     // A phase of a whole tick or more is the same grid as its remainder.
-    assert_eq!(expiry(&preset_with("holder-expires", "tick_phase", 3.4)), 5_400);
+    assert_eq!(
+        expiry(&preset_with("holder-expires", "tick_phase", 3.4)),
+        5_400
+    );
 }
 
 #[test]
@@ -58,7 +70,11 @@ fn sim_json(args: &[&str]) -> serde_json::Value {
         .env("NO_COLOR", "1")
         .output()
         .expect("locklab runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("JSON")
 }
 
@@ -84,13 +100,31 @@ fn a_queue_family_takes_the_phase_as_a_sim_flag() {
 
 #[test]
 fn sim_abc_takes_the_phase_as_a_flag_and_refuses_one_out_of_range() {
-    let v = sim_json(&["sim", "abc", "--preset", "holder-expires", "--tick-phase", "1.4", "--json"]);
+    let v = sim_json(&[
+        "sim",
+        "abc",
+        "--preset",
+        "holder-expires",
+        "--tick-phase",
+        "1.4",
+        "--json",
+    ]);
     assert_eq!(json_expiry(&v), 5_400);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
-        .args(["sim", "abc", "--preset", "holder-expires", "--tick-phase", "11"])
+        .args([
+            "sim",
+            "abc",
+            "--preset",
+            "holder-expires",
+            "--tick-phase",
+            "11",
+        ])
         .output()
         .expect("locklab runs");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("tick-phase") || err.contains("tick_phase"), "{err}");
+    assert!(
+        err.contains("tick-phase") || err.contains("tick_phase"),
+        "{err}"
+    );
 }

@@ -351,7 +351,10 @@ mod tests {
         assert_eq!(s.expiry_after(id, 300), 6_300);
         assert_eq!(s.expiry_after(id, 299), 4_300);
         // A phase of a tick or more is the same grid.
-        assert_eq!(ZkService::new(Tree::new(0), 2_000, 2_300).tick_phase_ms, 300);
+        assert_eq!(
+            ZkService::new(Tree::new(0), 2_000, 2_300).tick_phase_ms,
+            300
+        );
     }
 
     /// Over ticks, phases and instants: the boundary is on the grid, strictly after `t`, and
@@ -362,8 +365,15 @@ mod tests {
             for phase in [0, 1, tick / 3, tick - 1] {
                 for t in (0..5 * tick).step_by((tick / 7).max(1) as usize) {
                     let b = next_boundary(t, tick, phase);
-                    assert_eq!((b + tick - phase) % tick, 0, "tick {tick} phase {phase} t {t}");
-                    assert!(b > t && b - t <= tick, "tick {tick} phase {phase} t {t}: {b}");
+                    assert_eq!(
+                        (b + tick - phase) % tick,
+                        0,
+                        "tick {tick} phase {phase} t {t}"
+                    );
+                    assert!(
+                        b > t && b - t <= tick,
+                        "tick {tick} phase {phase} t {t}: {b}"
+                    );
                     // The server's formula, on a clock that reads t - phase + tick.
                     let server = ((t + tick - phase) / tick + 1) * tick;
                     assert_eq!(b, server + phase - tick);
