@@ -98,6 +98,50 @@ fn same_story(name: &str) {
     assert!(!live.messages.is_empty());
 }
 
+/// `locklab live abc gc-pause-fencing` itself, as a user runs it: the server's tick phase is
+/// read, the model runs on it, and no row of the comparison differs, C's node included.
+fn the_live_command_compares_instants_and_agrees_on_gc_pause() {
+    let _one = serial();
+    let out = locklab()
+        .args([
+            "live",
+            "abc",
+            "gc-pause-fencing",
+            "--time-scale",
+            "0.5",
+            "--json",
+        ])
+        .output()
+        .expect("locklab runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let phase = v["tick_phase_ms"]
+        .as_u64()
+        .expect("the phase of locklab's own server is known");
+    assert!(phase < 1_000, "less than the 1 s tick: {phase}");
+    assert_eq!(v["params"]["tick_phase_ms"].as_u64(), Some(phase));
+    let rows = v["comparison"].as_array().expect("rows");
+    let instants: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r["aspect"] == "instant").collect();
+    let kinds: Vec<&str> = instants
+        .iter()
+        .filter_map(|r| r["instant"]["kind"].as_str())
+        .collect();
+    for kind in ["grant", "expiry", "handover", "write"] {
+        assert!(kinds.contains(&kind), "no {kind} row: {kinds:?}");
+    }
+    for r in rows {
+        match r.get("instant") {
+            Some(i) => assert_eq!(i["within"], true, "{r}"),
+            None => assert_eq!(r["model"], r["live"], "{r}"),
+        }
+    }
+}
+
 fn live_herd_counts_match_the_closed_forms() {
     let _one = serial();
     let addr = server_for(2000);
@@ -338,7 +382,11 @@ fn main() -> ExitCode {
             needs_server(test, move || same_story(name))
         })
         .collect();
-    let with_server: [(&str, fn()); 5] = [
+    let with_server: [(&str, fn()); 6] = [
+        (
+            "the_live_command_compares_instants_and_agrees_on_gc_pause",
+            the_live_command_compares_instants_and_agrees_on_gc_pause,
+        ),
         (
             "live_herd_counts_match_the_closed_forms",
             live_herd_counts_match_the_closed_forms,

@@ -48,6 +48,10 @@ struct LiveRun<'a> {
     server: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     scaling: Option<Scaling>,
+    /// A/B/C: where the server's tick boundaries fell in the run (null: not known); the model
+    /// ran on that grid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tick_phase_ms: Option<Option<u64>>,
     params: &'a Params,
     live: &'a Trace,
     model: &'a Trace,
@@ -193,6 +197,7 @@ fn emit(
             preset,
             server,
             scaling,
+            tick_phase_ms: phase,
             params,
             live,
             model,
@@ -226,13 +231,13 @@ fn comparison_table(rows: &[Row], phase: Option<Option<u64>>, lang: Lang) -> Str
         |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
-    let _ = writeln!(out, "    {}{}{live}", pad(fact, 40), pad(model, 24));
+    let _ = writeln!(out, "    {}{}{live}", pad(fact, 26), pad(model, 24));
     for r in rows {
         let mark = if r.same() { " " } else { "≠" };
         let [what, m, l, verdict] = words::row_cells(r, lang);
         let line = format!(
             "  {mark} {}{}{}{verdict}",
-            pad(&what, 40),
+            pad(&what, 26),
             pad(&m, 24),
             pad(&l, 24)
         );

@@ -121,18 +121,19 @@ pub fn row_cells(r: &Row, lang: Lang) -> [String; 4] {
     }
 }
 
-/// An instant row's label: what happened, to whom.
+/// An instant row's label: what happened, to whom (what each is measured from is in
+/// [`instants_note`]).
 pub fn instant_label(i: &Instant, lang: Lang) -> String {
     let who = &i.client;
     match (i.kind, lang) {
-        (Kind::Grant, Lang::Zh) => format!("{who} 拿到锁（自创建起）"),
-        (Kind::Grant, Lang::En) => format!("{who}'s grant (from its create)"),
-        (Kind::Handover, Lang::Zh) => format!("交给 {who}（自节点删除起）"),
-        (Kind::Handover, Lang::En) => format!("hand-over to {who} (from the deletion)"),
+        (Kind::Grant, Lang::Zh) => format!("{who} 拿到锁"),
+        (Kind::Grant, Lang::En) => format!("grant to {who}"),
+        (Kind::Handover, Lang::Zh) => format!("交接给 {who}"),
+        (Kind::Handover, Lang::En) => format!("hand-over to {who}"),
         (Kind::Expiry, Lang::Zh) => format!("{who} 的会话过期"),
-        (Kind::Expiry, Lang::En) => format!("{who}'s session expires"),
-        (Kind::Write, Lang::Zh) => format!("{who} 的写入到达（自拿锁、醒来或重连起）"),
-        (Kind::Write, Lang::En) => format!("{who}'s write arrives (from grant/wake/reconnect)"),
+        (Kind::Expiry, Lang::En) => format!("expiry of {who}"),
+        (Kind::Write, Lang::Zh) => format!("{who} 的写入到达"),
+        (Kind::Write, Lang::En) => format!("write by {who}"),
     }
 }
 
@@ -173,14 +174,14 @@ pub fn instant_side(at: Option<At>, lang: Lang) -> String {
     }
 }
 
-/// What an instant row allows, and by how much the two runs differ.
+/// How far apart an instant row's two runs are, against what is allowed.
 pub fn instant_verdict(i: &Instant, lang: Lang) -> String {
     let t = i.tolerance_ms;
-    match (i.apart_ms, lang) {
-        (Some(d), Lang::Zh) => format!("相差 {d} 毫秒，允许 {t}"),
-        (Some(d), Lang::En) => format!("{d} ms apart, {t} allowed"),
-        (None, Lang::Zh) => "只有一边有".to_string(),
-        (None, Lang::En) => "only one run has it".to_string(),
+    let unit = lang.pick("毫秒", "ms");
+    match i.apart_ms {
+        Some(d) if d <= t => format!("{d} ≤ {t} {unit}"),
+        Some(d) => format!("{d} > {t} {unit}"),
+        None => lang.pick("只有一边有", "in one run only").to_string(),
     }
 }
 
@@ -201,8 +202,8 @@ pub fn instants_note(phase: Option<u64>, lang: Lang) -> String {
         }
     };
     let rule = lang.pick(
-        "允许的差：拿锁与交接是一串消息，允许模型自己花的时间，加一个网络延迟和本次运行中服务器最慢的一次应答（本机回环几乎没有延迟，真实服务器应答要花时间）；写入是计时之后的一条消息，允许一个网络延迟；过期落在最后一次听到会话后加超时的下一个 tick 边界，允许两边最后心跳所落边界之差，加一个网络延迟和服务器最慢的一次应答。",
-        "Allowed: a grant or hand-over is a chain of messages, allowed the model's own time for it plus one network delay and the slowest answer the server gave in the run (loopback has almost no delay; a real server takes time to answer); a write is one message after its timer, allowed one network delay; an expiry falls on the first tick boundary after the session was last heard from plus its timeout, allowed the distance between the boundaries each run's last heartbeat rounds to, plus one network delay and the server's slowest answer.",
+        "时间点各行：拿锁从客户端创建节点算起，交接从放出锁的那次删除算起，写入从拿锁（或放行被扣住的写入的醒来、重连）算起，过期按时刻比；“相差 ≤ 允许”。允许的差：拿锁与交接是一串消息，允许模型自己花的时间，加一个网络延迟和本次运行中服务器最慢的一次应答（本机回环几乎没有延迟，真实服务器应答要花时间）；写入是计时之后的一条消息，允许一个网络延迟；过期落在最后一次听到会话后加超时的下一个 tick 边界，允许两边最后心跳所落边界之差，加一个网络延迟和服务器最慢的一次应答。",
+        "Instant rows: a grant is measured from the client's create, a hand-over from the deletion that freed the lock, a write from its grant (or the wake or reconnect that let a held-back write go), an expiry as an instant; \"apart ≤ allowed\". Allowed: a grant or hand-over is a chain of messages, allowed the model's own time for it plus one network delay and the slowest answer the server gave in the run (loopback has almost no delay; a real server takes time to answer); a write is one message after its timer, allowed one network delay; an expiry falls on the first tick boundary after the session was last heard from plus its timeout, allowed the distance between the boundaries each run's last heartbeat rounds to, plus one network delay and the server's slowest answer.",
     );
     format!("{grid} {rule}")
 }
