@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 
 use super::{OnOff, Output, num};
-use crate::engine::params::{FROZEN_SPECS, HERD_SPECS};
+use crate::engine::params::{ABC_SPECS, FROZEN_SPECS, HERD_SPECS};
 
 #[derive(Debug, Subcommand)]
 pub enum SimCommand {
@@ -123,6 +123,15 @@ pub struct AbcArgs {
     /// The preset to run (see `locklab sim list`).
     #[arg(long, value_name = "NAME", allow_negative_numbers = true)]
     pub preset: String,
+    /// Where the service's tick grid falls, in seconds: boundaries at this + k·tick (0 to 10,
+    /// default the preset's, 0 unless it says).
+    #[arg(
+        long,
+        value_name = "S",
+        value_parser = num(&ABC_SPECS[6]),
+        allow_negative_numbers = true,
+    )]
+    pub tick_phase: Option<f64>,
     #[command(flatten)]
     pub output: Output,
 }

@@ -48,6 +48,10 @@ struct LiveRun<'a> {
     server: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     scaling: Option<Scaling>,
+    /// A/B/C: where the server's tick boundaries fell in the run (null: not known); the model
+    /// ran on that grid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tick_phase_ms: Option<Option<u64>>,
     params: &'a Params,
     live: &'a Trace,
     model: &'a Trace,
@@ -104,9 +108,9 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserErr
         let secs = crate::engine::time::fmt_secs(scaled.duration_ms);
         say(&words::running(&preset.name, &secs, lang))?;
     }
-    let live = abc::run(&scaled, server.addr())?;
-    let params = Params::Abc(scaled);
-    let model = crate::engine::run(&params);
+    let story = abc::story(&scaled, &server)?;
+    let params = Params::Abc(story.params.clone());
+    let rows = story.rows();
     let addr = server.addr().to_string();
     drop(server);
     let about = lang.pick(&preset.about.zh, &preset.about.en);
@@ -116,8 +120,8 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserErr
         Some(about),
         Some(scaling),
         &params,
-        &live,
-        &model,
+        (&story.live, &story.model, rows),
+        Some(story.tick_phase_ms),
         json,
         lang,
     )
@@ -163,7 +167,18 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), UserError> {
     drop(server);
     let params = Params::Herd(p);
     let model = crate::engine::run(&params);
-    emit(&addr, None, None, None, &params, &live, &model, json, lang)
+    let rows = diff::compare(&model, &live, None);
+    emit(
+        &addr,
+        None,
+        None,
+        None,
+        &params,
+        (&live, &model, rows),
+        None,
+        json,
+        lang,
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -173,17 +188,17 @@ fn emit(
     about: Option<&str>,
     scaling: Option<Scaling>,
     params: &Params,
-    live: &Trace,
-    model: &Trace,
+    (live, model, comparison): (&Trace, &Trace, Vec<Row>),
+    phase: Option<Option<u64>>,
     json: bool,
     lang: Lang,
 ) -> Result<(), UserError> {
-    let comparison = diff::compare(model, live);
     if json {
         let run = LiveRun {
             preset,
             server,
             scaling,
+            tick_phase_ms: phase,
             params,
             live,
             model,
@@ -205,12 +220,13 @@ fn emit(
         lang,
     ));
     out.push('\n');
-    out.push_str(&comparison_table(&comparison, lang));
+    out.push_str(&comparison_table(&comparison, phase, lang));
     write_stdout(out.as_bytes())
 }
 
-/// The side-by-side table: one fact a row, a mark where the two runs disagree.
-fn comparison_table(rows: &[Row], lang: Lang) -> String {
+/// The side-by-side table: one fact or instant a row, a mark where the two runs disagree;
+/// `phase`: for A/B/C, the server's tick phase if known.
+fn comparison_table(rows: &[Row], phase: Option<Option<u64>>, lang: Lang) -> String {
     let (title, fact, model, live) = words::compare_header(lang);
     let pad =
         |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));
@@ -219,13 +235,14 @@ fn comparison_table(rows: &[Row], lang: Lang) -> String {
     let _ = writeln!(out, "    {}{}{live}", pad(fact, 26), pad(model, 24));
     for r in rows {
         let mark = if r.same() { " " } else { "≠" };
-        let _ = writeln!(
-            out,
-            "  {mark} {}{}{}",
-            pad(words::aspect(r.aspect, lang), 26),
-            pad(&r.model, 24),
-            r.live
+        let [what, m, l, verdict] = words::row_cells(r, lang);
+        let line = format!(
+            "  {mark} {}{}{}{verdict}",
+            pad(&what, 26),
+            pad(&m, 24),
+            pad(&l, 24)
         );
+        let _ = writeln!(out, "{}", line.trim_end());
     }
     let differences = rows.iter().filter(|r| !r.same()).count();
     let _ = writeln!(out, "{}", words::verdict(differences, lang));
@@ -235,6 +252,11 @@ fn comparison_table(rows: &[Row], lang: Lang) -> String {
         .filter_map(|r| words::why_different(r.aspect, lang))
     {
         for line in crate::text::wrap(why, 100) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if let Some(phase) = phase {
+        for line in crate::text::wrap(&words::instants_note(phase, lang), 100) {
             let _ = writeln!(out, "{line}");
         }
     }

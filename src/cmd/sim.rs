@@ -171,7 +171,19 @@ fn abc(args: AbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
             known.join(", ")
         )));
     };
-    emit_preset(p, args.output.json, lang)
+    match (args.tick_phase, &p.params) {
+        (Some(phase), Params::Abc(a)) => {
+            let mut a = a.clone();
+            a.set("tick_phase", phase)
+                .map_err(|e| UserError::usage(e.to_string()))?;
+            let moved = Preset {
+                params: Params::Abc(a),
+                ..p.clone()
+            };
+            emit_preset(&moved, args.output.json, lang)
+        }
+        _ => emit_preset(p, args.output.json, lang),
+    }
 }
 
 fn run_file(args: RunArgs, lang: Lang) -> Result<(), UserError> {

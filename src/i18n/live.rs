@@ -2,7 +2,8 @@
 
 use super::Lang;
 use crate::engine::time::fmt_secs;
-use crate::live::diff::Aspect;
+use crate::live::diff::{Aspect, Row};
+use crate::live::instants::{At, Instant, Kind};
 use crate::live::scale::Scaling;
 
 /// The first line of a live run, once the server answers.
@@ -97,7 +98,114 @@ pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
         Aspect::StaleRejected => lang.pick("被拒绝的陈旧写入", "stale writes refused"),
         Aspect::Wasted => lang.pick("无效唤醒", "wasted wake-ups"),
         Aspect::Releases => lang.pick("释放次数", "releases"),
+        Aspect::Instant => lang.pick("时间点", "instant"),
     }
+}
+
+/// A comparison row's cells: what it compares, the model's side, the live side and, for an
+/// instant, how far apart the two are against what is allowed.
+pub fn row_cells(r: &Row, lang: Lang) -> [String; 4] {
+    match &r.instant {
+        Some(i) => [
+            instant_label(i, lang),
+            instant_side(i.model, lang),
+            instant_side(i.live, lang),
+            instant_verdict(i, lang),
+        ],
+        None => [
+            aspect(r.aspect, lang).to_string(),
+            r.model.clone(),
+            r.live.clone(),
+            String::new(),
+        ],
+    }
+}
+
+/// An instant row's label: what happened, to whom (what each is measured from is in
+/// [`instants_note`]).
+pub fn instant_label(i: &Instant, lang: Lang) -> String {
+    let who = &i.client;
+    match (i.kind, lang) {
+        (Kind::Grant, Lang::Zh) => format!("{who} 拿到锁"),
+        (Kind::Grant, Lang::En) => format!("grant to {who}"),
+        (Kind::Handover, Lang::Zh) => format!("交接给 {who}"),
+        (Kind::Handover, Lang::En) => format!("hand-over to {who}"),
+        (Kind::Expiry, Lang::Zh) => format!("{who} 的会话过期"),
+        (Kind::Expiry, Lang::En) => format!("expiry of {who}"),
+        (Kind::Write, Lang::Zh) => format!("{who} 的写入到达"),
+        (Kind::Write, Lang::En) => format!("write by {who}"),
+    }
+}
+
+/// One run's side of an instant row: the instant, and the time it is measured by.
+pub fn instant_side(at: Option<At>, lang: Lang) -> String {
+    let s = |ms| crate::engine::time::fmt_secs(ms);
+    match (at, lang) {
+        (None, Lang::Zh) => "没有".to_string(),
+        (None, Lang::En) => "none".to_string(),
+        (
+            Some(At {
+                at_ms,
+                after_ms: None,
+            }),
+            Lang::Zh,
+        ) => format!("{} 秒", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: None,
+            }),
+            Lang::En,
+        ) => format!("{} s", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: Some(d),
+            }),
+            Lang::Zh,
+        ) => format!("{} 秒（+{d} 毫秒）", s(at_ms)),
+        (
+            Some(At {
+                at_ms,
+                after_ms: Some(d),
+            }),
+            Lang::En,
+        ) => format!("{} s (+{d} ms)", s(at_ms)),
+    }
+}
+
+/// How far apart an instant row's two runs are, against what is allowed.
+pub fn instant_verdict(i: &Instant, lang: Lang) -> String {
+    let t = i.tolerance_ms;
+    let unit = lang.pick("毫秒", "ms");
+    match i.apart_ms {
+        Some(d) if d <= t => format!("{d} ≤ {t} {unit}"),
+        Some(d) => format!("{d} > {t} {unit}"),
+        None => lang.pick("只有一边有", "in one run only").to_string(),
+    }
+}
+
+/// How the instants are held side by side, and the tick grid the model used.
+pub fn instants_note(phase: Option<u64>, lang: Lang) -> String {
+    let grid = match (phase, lang) {
+        (Some(p), Lang::Zh) => format!(
+            "服务器的 tick 边界落在运行开始后 {} 秒 + k·tick（从服务器的时钟读出），模型按同一网格让会话过期。",
+            crate::engine::time::fmt_secs(p)
+        ),
+        (Some(p), Lang::En) => format!(
+            "The server's tick boundaries fell at {} s + k·tick into the run (read off its clock); the model expires sessions on the same grid.",
+            crate::engine::time::fmt_secs(p)
+        ),
+        (None, Lang::Zh) => "这台服务器的 tick 边界在哪里不知道：过期多允许一个 tick。".to_string(),
+        (None, Lang::En) => {
+            "Where this server's tick boundaries fall is not known: expiries are allowed one tick more.".to_string()
+        }
+    };
+    let rule = lang.pick(
+        "时间点各行：拿锁从客户端创建节点算起，交接从放出锁的那次删除算起，写入从拿锁（或放行被扣住的写入的醒来、重连）算起，过期按时刻比；“相差 ≤ 允许”。允许的差：拿锁与交接是一串消息，允许模型自己花的时间，加一个网络延迟和本次运行中服务器最慢的一次应答（本机回环几乎没有延迟，真实服务器应答要花时间）；写入是计时之后的一条消息，允许一个网络延迟；过期落在最后一次听到会话后加超时的下一个 tick 边界，两边落在同一个边界才算一致：允许两边最后心跳所落边界之差，再加半个 tick，留给服务器在边界之后唤醒会话跟踪、提交关闭事务和发出通知（模型里这些不花时间；半个 tick 到不了下一个边界）。",
+        "Instant rows: a grant is measured from the client's create, a hand-over from the deletion that freed the lock, a write from its grant (or the wake or reconnect that let a held-back write go), an expiry as an instant; \"apart ≤ allowed\". Allowed: a grant or hand-over is a chain of messages, allowed the model's own time for it plus one network delay and the slowest answer the server gave in the run (loopback has almost no delay; a real server takes time to answer); a write is one message after its timer, allowed one network delay; an expiry falls on the first tick boundary after the session was last heard from plus its timeout, and the runs agree when they expire on the same boundary: allowed the distance between the boundaries each run's last heartbeat rounds to, plus half a tick for what the server does after the boundary (wake its session tracker, commit the close, notify), which the model does not (half a tick never reaches the next boundary).",
+    );
+    format!("{grid} {rule}")
 }
 
 pub fn compare_header(lang: Lang) -> (&'static str, &'static str, &'static str, &'static str) {
@@ -130,8 +238,8 @@ pub fn why_different(a: Aspect, lang: Lang) -> Option<(&'static str, &'static st
                 "≠ nodes left behind: an expiry or release near the end",
             ),
             lang.pick(
-                "≠ 留下的节点：真实服务器按自己的 tick 让会话过期，真实客户端从停顿中醒来的方式也和模型不同，时间点因此有出入；过期或释放落在运行快结束时，最后留下的节点就会不同。",
-                "≠ nodes left behind: the real server expires sessions on its own tick and the real client wakes from a pause in its own way, so instants differ from the model's; when an expiry or a release falls near the end of the run, the nodes left at the end differ.",
+                "≠ 留下的节点：一次过期或释放落在运行快结束时，两边的时间点只差一点，最后留下的节点就会不同；看上面的时间点各行。",
+                "≠ nodes left behind: when an expiry or a release falls near the end of the run, instants a little apart leave different nodes at the end; see the instant rows above.",
             ),
         )),
         _ => None,

@@ -14,10 +14,12 @@ use zookeeper_client::{Acls, AddWatchMode, Client, CreateMode, EventType};
 use super::client::{self, Control, Plan};
 use super::log::Log;
 use super::proxy::{self, Ends, Faults};
+use super::server::Server;
 use super::{LiveError, finish};
 use crate::engine::actors::recipe::Recipe;
 use crate::engine::families::abc::{NAMES, client_id};
 use crate::engine::params::{AbcParams, Fault};
+use crate::engine::time::Millis;
 use crate::engine::trace::{EventKind, Trace};
 use crate::engine::world::ActorId;
 use crate::engine::zk::tree::DirId;
@@ -126,8 +128,54 @@ pub fn granted(server: SocketAddr, requested_ms: u64) -> Result<u64, LiveError> 
     })
 }
 
-/// Runs the preset's parameters (already scaled to the server) against `server`.
-pub fn run(p: &AbcParams, server: SocketAddr) -> Result<Trace, LiveError> {
+/// A live run and the model's run of the same parameters, on the same tick grid.
+pub struct Story {
+    /// The parameters the model ran: the live run's, with the server's tick phase.
+    pub params: AbcParams,
+    pub live: Trace,
+    pub model: Trace,
+    /// Where the server's tick boundaries fell in the run's time, when known: read off this
+    /// machine's monotonic clock for a server locklab started (its tick is locklab's choice
+    /// and it runs here); `None` for a server of the user's.
+    pub tick_phase_ms: Option<Millis>,
+}
+
+impl Story {
+    /// The two runs side by side: every fact, then every instant with its tolerance.
+    pub fn rows(&self) -> Vec<super::diff::Row> {
+        let allow = super::instants::Allowance::for_abc(&self.params, self.tick_phase_ms.is_some());
+        super::diff::compare(&self.model, &self.live, Some(&allow))
+    }
+}
+
+/// Runs `p` (already fitted to the server) live, then the model with the server's tick phase,
+/// so that model and server expire sessions on the same boundaries.
+pub fn story(p: &AbcParams, server: &Server) -> Result<Story, LiveError> {
+    let known = server.tick_ms().is_some() && super::tick::same_clock(server.addr());
+    story_at(p, server.addr(), known)
+}
+
+/// [`story`] on the server at `addr`; `phase_known`: it runs on this machine with the run's
+/// tick, so its boundaries can be read off the clock.
+pub fn story_at(p: &AbcParams, addr: SocketAddr, phase_known: bool) -> Result<Story, LiveError> {
+    let (live, phase) = run(p, addr)?;
+    let tick_phase_ms = phase_known.then_some(phase);
+    let mut params = p.clone();
+    if let Some(phase) = tick_phase_ms {
+        params.tick_phase_ms = phase;
+    }
+    let model = crate::engine::run(&crate::engine::params::Params::Abc(params.clone()));
+    Ok(Story {
+        params,
+        live,
+        model,
+        tick_phase_ms,
+    })
+}
+
+/// Runs the preset's parameters (already scaled to the server) against `server`; returns the
+/// trace and where a server on this machine with the run's tick has its boundaries.
+pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveError> {
     let rt = runtime()?;
     let addr = server.to_string();
     let root = run_root("abc");
@@ -139,6 +187,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<Trace, LiveError> {
         Ok::<_, LiveError>((admin, dir))
     })?;
     let log = Log::new(NAMES.len(), p.fencing);
+    let phase = log.tick_phase(p.tick_ms);
     let stop = Arc::new(AtomicBool::new(false));
     let controls: Vec<Arc<Control>> = (0..NAMES.len()).map(|_| Arc::default()).collect();
     let faults: Vec<Arc<Faults>> = (0..NAMES.len()).map(|_| Arc::default()).collect();
@@ -291,7 +340,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<Trace, LiveError> {
     if let Some(e) = failure {
         return Err(LiveError::failed(format!("a live client failed: {e}")));
     }
-    Ok(finish::abc(inner, p.duration_ms, &log))
+    Ok((finish::abc(inner, p.duration_ms, &log), phase))
 }
 
 /// The GUID client `i` writes in its node's name, from the preset's seed.

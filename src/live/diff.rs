@@ -1,9 +1,13 @@
 //! The model's trace and the live trace of the same story, held side by side: who held and in
 //! which order, how many waiters each release woke, which nodes were left behind, who was stuck,
-//! duplicates and stale writes. One pure function over two traces; the words are the view's.
+//! duplicates and stale writes, then every grant, hand-over, expiry and write as an instant
+//! with what it may differ by ([`instants`](super::instants)). One pure function over two
+//! traces; the words are the view's.
 
 use serde::Serialize;
 
+use super::instants::{self, Allowance, Instant};
+use crate::engine::time::fmt_secs;
 use crate::engine::trace::{EventKind, Metrics, Trace};
 
 /// What a row compares.
@@ -26,6 +30,8 @@ pub enum Aspect {
     Wasted,
     /// Herd: releases in the run.
     Releases,
+    /// A/B/C: one instant of each run, within its tolerance or not.
+    Instant,
 }
 
 /// One fact, as each run gives it.
@@ -34,11 +40,18 @@ pub struct Row {
     pub aspect: Aspect,
     pub model: String,
     pub live: String,
+    /// For [`Aspect::Instant`]: the two instants, the tolerance and the verdict.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instant: Option<Instant>,
 }
 
 impl Row {
+    /// Whether the two runs agree on this row: the same fact, or instants within tolerance.
     pub fn same(&self) -> bool {
-        self.model == self.live
+        match &self.instant {
+            Some(i) => i.within,
+            None => self.model == self.live,
+        }
     }
 }
 
@@ -94,10 +107,11 @@ fn facts(t: &Trace) -> Vec<(Aspect, String)> {
     }
 }
 
-/// Every fact of the two runs side by side, the same or not.
-pub fn compare(model: &Trace, live: &Trace) -> Vec<Row> {
+/// Every fact of the two runs side by side, the same or not, then (given what the service and
+/// network allow) every instant.
+pub fn compare(model: &Trace, live: &Trace, allow: Option<&Allowance>) -> Vec<Row> {
     let live_facts = facts(live);
-    facts(model)
+    let mut rows: Vec<Row> = facts(model)
         .into_iter()
         .map(|(aspect, m)| Row {
             aspect,
@@ -106,13 +120,26 @@ pub fn compare(model: &Trace, live: &Trace) -> Vec<Row> {
                 .iter()
                 .find(|(a, _)| *a == aspect)
                 .map_or_else(|| "?".to_string(), |(_, v)| v.clone()),
+            instant: None,
         })
-        .collect()
+        .collect();
+    if let Some(a) = allow
+        && matches!(model.metrics, Metrics::Abc(_))
+    {
+        let at = |x: Option<instants::At>| x.map_or_else(|| "-".to_string(), |x| fmt_secs(x.at_ms));
+        rows.extend(instants::compare(model, live, a).into_iter().map(|i| Row {
+            aspect: Aspect::Instant,
+            model: at(i.model),
+            live: at(i.live),
+            instant: Some(i),
+        }));
+    }
+    rows
 }
 
 /// Only the rows where the two runs disagree.
-pub fn differences(model: &Trace, live: &Trace) -> Vec<Row> {
-    compare(model, live)
+pub fn differences(model: &Trace, live: &Trace, allow: Option<&Allowance>) -> Vec<Row> {
+    compare(model, live, allow)
         .into_iter()
         .filter(|r| !r.same())
         .collect()
@@ -131,8 +158,8 @@ mod tests {
     #[test]
     fn a_trace_agrees_with_itself() {
         let t = model("chain");
-        assert!(differences(&t, &t).is_empty());
-        let rows = compare(&t, &t);
+        assert!(differences(&t, &t, None).is_empty());
+        let rows = compare(&t, &t, None);
         let holders = rows.iter().find(|r| r.aspect == Aspect::Holders);
         assert_eq!(holders.map(|r| r.model.as_str()), Some("A, B, C"));
     }
@@ -141,7 +168,7 @@ mod tests {
     fn a_broken_recipe_differs_from_the_right_one_where_it_should() {
         let right = model("lost-create");
         let blind = model("lost-create-blind");
-        let d = differences(&right, &blind);
+        let d = differences(&right, &blind, None);
         let aspects: Vec<Aspect> = d.iter().map(|r| r.aspect).collect();
         assert!(aspects.contains(&Aspect::Stuck), "{d:?}");
         assert!(aspects.contains(&Aspect::Duplicates), "{d:?}");
@@ -163,7 +190,7 @@ mod tests {
             };
             crate::engine::run(&Params::Herd(p))
         };
-        let d = differences(&run(1), &run(5));
+        let d = differences(&run(1), &run(5), None);
         let wakeups = d.iter().find(|r| r.aspect == Aspect::Wakeups);
         assert_eq!(
             wakeups.map(|r| (r.model.as_str(), r.live.as_str())),

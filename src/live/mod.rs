@@ -13,12 +13,14 @@ mod client;
 pub mod diff;
 mod finish;
 pub mod herd;
+pub mod instants;
 pub mod log;
 pub mod net;
 pub mod proxy;
 pub mod scale;
 pub mod server;
 pub mod stuck;
+pub mod tick;
 
 /// Why a scenario has no live counterpart yet, if it has none: the live clients run the lock
 /// recipe without an acquire deadline, and the server's lock directory is an ordinary node.

@@ -86,7 +86,7 @@ fn world_counts(waiters: u32, fanout: u32) -> Vec<u32> {
     let resource = ActorId(n as u8 + 1);
     let mut tree = Tree::new(0);
     tree.add_dir("/lock", 0);
-    let mut zk = ZkService::new(tree, 2_000);
+    let mut zk = ZkService::new(tree, 2_000, 0);
     let mut actors = Vec::new();
     for i in 0..n {
         let (session, granted) = zk.open_session(ActorId(i as u8), 40_000);

@@ -46,6 +46,7 @@ mod redlock_family;
 mod setdata;
 mod snowflake_family;
 mod tasks;
+mod tick_phase;
 mod tui_pty;
 mod tui_real_terminal;
 mod vocabulary_sources;

@@ -169,11 +169,14 @@ fn random_common(rng: &mut Xoshiro256PlusPlus, clients: usize) -> QueueCommon {
             _ => Fault::Crash { client, at_ms },
         });
     }
+    let tick_ms = [500, 1_000, 2_000][rng.random_range(0..3)];
     QueueCommon {
         hold_ms: rng.random_range(100..4_000),
         start_gap_ms: rng.random_range(0..1_500),
         session_timeout_ms: [2_000, 4_000, 6_000][rng.random_range(0..3)],
-        tick_ms: [500, 1_000, 2_000][rng.random_range(0..3)],
+        tick_ms,
+        // Anywhere on the server's clock: the grid need not start with the run.
+        tick_phase_ms: rng.random_range(0..tick_ms),
         delay_ms: rng.random_range(0..30),
         duration_ms: 30_000,
         first_sequence: 41,

@@ -38,7 +38,7 @@ pub fn build(p: &ElectionParams) -> (World, Plan) {
     let mut tree = Tree::new(140);
     tree.add_dir("/election", 7);
     let epoch_node = tree.add_value(p.first_epoch, 3);
-    let mut zk = ZkService::new(tree, p.tick_ms);
+    let mut zk = ZkService::new(tree, p.tick_ms, p.tick_phase_ms);
     let (sa, ga) = zk.open_session(A, p.session_timeout_ms);
     let (sb, gb) = zk.open_session(B, p.session_timeout_ms);
     let mut fired = Vec::new();

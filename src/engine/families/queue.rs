@@ -42,7 +42,7 @@ fn build(setup: &Setup, c: &QueueCommon) -> (World, Plan) {
     let service = ActorId(n as u8);
     let mut tree = Tree::new(99);
     tree.add_dir(setup.path, c.first_sequence);
-    let mut zk = ZkService::new(tree, c.tick_ms);
+    let mut zk = ZkService::new(tree, c.tick_ms, c.tick_phase_ms);
     let mut world = World::new(Vec::new(), c.delay_ms, c.seed);
     for (i, role) in setup.roles.iter().enumerate() {
         let (session, granted) = zk.open_session(ActorId(i as u8), c.session_timeout_ms);

@@ -67,6 +67,10 @@ pub struct AbcParams {
     /// The server's tick: session timeouts are granted within 2 to 20 ticks and expire on a
     /// tick boundary.
     pub tick_ms: Millis,
+    /// Where the server's tick grid falls: boundaries at `tick_phase + k * tick` from the run's
+    /// start. ZooKeeper's are multiples of tickTime on its own clock, so a real server's phase
+    /// is wherever its clock stood when the run began.
+    pub tick_phase_ms: Millis,
     pub watch: WatchMode,
     pub recovery: Recovery,
     pub registration: Registration,
@@ -106,7 +110,7 @@ fn schedule_text<S: serde::Serializer>(steps: &[Scheduled], s: S) -> Result<S::O
     s.collect_seq(steps.iter().map(|step| step.text(&names)))
 }
 
-pub const ABC_SPECS: [NumSpec; 7] = [
+pub const ABC_SPECS: [NumSpec; 8] = [
     NumSpec {
         key: "session_timeout",
         min: 0.5,
@@ -156,6 +160,14 @@ pub const ABC_SPECS: [NumSpec; 7] = [
         coarse: 0.5,
     },
     NumSpec {
+        key: "tick_phase",
+        min: 0.0,
+        max: 10.0,
+        unit: Unit::Seconds,
+        step: 0.05,
+        coarse: 0.5,
+    },
+    NumSpec {
         key: "duration",
         min: 1.0,
         max: 600.0,
@@ -175,6 +187,7 @@ impl Default for AbcParams {
             start_gap_ms: 100,
             duration_ms: 12_000,
             tick_ms: 2_000,
+            tick_phase_ms: 0,
             watch: WatchMode::Predecessor,
             recovery: Recovery::Guid,
             registration: Registration::Atomic,
@@ -239,6 +252,7 @@ impl AbcParams {
             "write_after" => self.write_after_ms = ms,
             "start_gap" => self.start_gap_ms = ms,
             "tick" => self.tick_ms = ms,
+            "tick_phase" => self.tick_phase_ms = ms,
             _ => self.duration_ms = ms,
         }
         Ok(())

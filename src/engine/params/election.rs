@@ -23,6 +23,8 @@ pub struct ElectionParams {
     pub conditional: bool,
     pub session_timeout_ms: Millis,
     pub tick_ms: Millis,
+    /// Where the service's tick grid falls: boundaries at `tick_phase + k * tick`.
+    pub tick_phase_ms: Millis,
     pub delay_ms: Millis,
     pub duration_ms: Millis,
 }
@@ -41,6 +43,7 @@ impl Default for ElectionParams {
             conditional: true,
             session_timeout_ms: 4_000,
             tick_ms: 2_000,
+            tick_phase_ms: 0,
             delay_ms: 10,
             duration_ms: 25_000,
         }
@@ -55,7 +58,7 @@ const fn count(key: &'static str, min: f64, max: f64) -> Knob {
     num_knob(key, min, max, Unit::Count, 1.0, 10.0)
 }
 
-static ELECTION_KNOBS: [Knob; 13] = [
+static ELECTION_KNOBS: [Knob; 14] = [
     count("first_epoch", 1.0, 1_000_000.0),
     count("row_version", 0.0, 1_000_000.0),
     secs("lease_until", 0.0, 600.0),
@@ -67,6 +70,7 @@ static ELECTION_KNOBS: [Knob; 13] = [
     Knob::Flag { key: "conditional" },
     secs("session_timeout", 0.5, 60.0),
     secs("tick", 0.05, 10.0),
+    secs("tick_phase", 0.0, 10.0),
     secs("delay", 0.0, 5.0),
     secs("duration", 1.0, 600.0),
 ];
@@ -97,6 +101,7 @@ impl Knobs for ElectionParams {
             "pause_len" => self.pause_len_ms = ms,
             "session_timeout" => self.session_timeout_ms = ms,
             "tick" => self.tick_ms = ms,
+            "tick_phase" => self.tick_phase_ms = ms,
             "delay" => self.delay_ms = ms,
             _ => self.duration_ms = ms,
         }

@@ -32,6 +32,8 @@ pub struct QueueCommon {
     pub start_gap_ms: Millis,
     pub session_timeout_ms: Millis,
     pub tick_ms: Millis,
+    /// Where the service's tick grid falls: boundaries at `tick_phase + k * tick`.
+    pub tick_phase_ms: Millis,
     pub delay_ms: Millis,
     pub duration_ms: Millis,
     pub first_sequence: i32,
@@ -46,6 +48,7 @@ impl Default for QueueCommon {
             start_gap_ms: 100,
             session_timeout_ms: 4_000,
             tick_ms: 2_000,
+            tick_phase_ms: 0,
             delay_ms: 10,
             duration_ms: 12_000,
             first_sequence: 41,
@@ -63,11 +66,12 @@ const fn count(key: &'static str, min: f64, max: f64) -> Knob {
     num_knob(key, min, max, Unit::Count, 1.0, 10.0)
 }
 
-const COMMON: [Knob; 8] = [
+const COMMON: [Knob; 9] = [
     secs("hold", 0.1, 60.0, 0.5, 5.0),
     secs("start_gap", 0.0, 10.0, 0.1, 1.0),
     secs("session_timeout", 0.5, 60.0, 0.5, 5.0),
     secs("tick", 0.05, 10.0, 0.05, 0.5),
+    secs("tick_phase", 0.0, 10.0, 0.05, 0.5),
     secs("delay", 0.0, 5.0, 0.01, 0.1),
     secs("duration", 1.0, 600.0, 1.0, 10.0),
     count("first_sequence", 0.0, 2_147_483_647.0),
@@ -88,6 +92,7 @@ impl QueueCommon {
                 "start_gap" => self.start_gap_ms = ms,
                 "session_timeout" => self.session_timeout_ms = ms,
                 "tick" => self.tick_ms = ms,
+                "tick_phase" => self.tick_phase_ms = ms,
                 "delay" => self.delay_ms = ms,
                 "duration" => self.duration_ms = ms,
                 "first_sequence" => self.first_sequence = n as i32,
@@ -120,7 +125,7 @@ impl Default for RwLockParams {
 /// Clients of a queue family are named A, B, C, ... in the order they start.
 pub const QUEUE_NAMES: [&str; 12] = ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L"];
 
-static RWLOCK_KNOBS: [Knob; 10] = [
+static RWLOCK_KNOBS: [Knob; 11] = [
     Knob::Text {
         key: "roles",
         what: "2 to 12 letters, r (read) or w (write), one per client in start order",
@@ -137,6 +142,7 @@ static RWLOCK_KNOBS: [Knob; 10] = [
     COMMON[5],
     COMMON[6],
     COMMON[7],
+    COMMON[8],
 ];
 
 impl Knobs for RwLockParams {
@@ -219,7 +225,7 @@ impl Default for SemaphoreParams {
     }
 }
 
-static SEMAPHORE_KNOBS: [Knob; 12] = [
+static SEMAPHORE_KNOBS: [Knob; 13] = [
     count("clients", 2.0, 12.0),
     count("permits", 1.0, 12.0),
     secs("lower_at", 0.0, 600.0, 0.5, 5.0),
@@ -232,6 +238,7 @@ static SEMAPHORE_KNOBS: [Knob; 12] = [
     COMMON[5],
     COMMON[6],
     COMMON[7],
+    COMMON[8],
 ];
 
 impl Knobs for SemaphoreParams {

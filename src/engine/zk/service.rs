@@ -3,8 +3,11 @@
 //! expires sessions it has not heard from.
 //!
 //! Session timeouts are negotiated as a server with `tick_ms` would: clamped to 2 to 20 ticks.
-//! Expiry is checked on tick boundaries, as ZooKeeper's session tracker does, so a session last
-//! heard at `t` expires at the first tick boundary after `t + timeout`.
+//! Expiry is checked on tick boundaries, as ZooKeeper's session tracker does: every request a
+//! session sends (pings and reconnects included) moves its deadline to the first boundary after
+//! `arrival + timeout`, and the tracker expires a bucket when the server's clock reaches it.
+//! ZooKeeper's boundaries are multiples of tickTime on the server's own elapsed clock, not on
+//! the run's: `tick_phase_ms` is where the first one falls after the run starts.
 
 use super::tree::{Fired, NodeId, SessionId, Tree, TreeError, Watched};
 use crate::engine::msg::{ChildName, Msg, Stat, Timer, ZkOp, ZkResult};
@@ -17,6 +20,8 @@ use crate::engine::world::{ActorId, Cx};
 pub struct ZkService {
     pub tree: Tree,
     pub tick_ms: Millis,
+    /// Tick boundaries fall at `tick_phase_ms + k * tick_ms` (always less than one tick).
+    pub tick_phase_ms: Millis,
     /// The client actor each session belongs to.
     pub owners: Vec<ActorId>,
     /// How often the container manager looks for empty container directories.
@@ -30,11 +35,23 @@ pub fn negotiate(requested_ms: Millis, tick_ms: Millis) -> Millis {
     requested_ms.clamp(2 * tick_ms, 20 * tick_ms)
 }
 
+/// The first tick boundary strictly after `t`, boundaries falling at `phase + k * tick`
+/// (`phase < tick`): a deadline exactly on a boundary waits for the next one, as
+/// `(t / tick + 1) * tick` does on the server's clock.
+pub fn next_boundary(t: Millis, tick: Millis, phase: Millis) -> Millis {
+    let shifted = t + tick - phase;
+    (shifted / tick + 1) * tick + phase - tick
+}
+
 impl ZkService {
-    pub fn new(tree: Tree, tick_ms: Millis) -> Self {
+    /// A service whose tick boundaries fall at `tick_phase_ms + k * tick_ms`; a phase of a
+    /// tick or more is the same grid as its remainder.
+    pub fn new(tree: Tree, tick_ms: Millis, tick_phase_ms: Millis) -> Self {
+        let tick_ms = tick_ms.max(1);
         Self {
             tree,
-            tick_ms: tick_ms.max(1),
+            tick_ms,
+            tick_phase_ms: tick_phase_ms % tick_ms,
             owners: Vec::new(),
             container_check_ms: None,
             reported_data: None,
@@ -49,10 +66,14 @@ impl ZkService {
         (id, granted)
     }
 
-    /// When a session heard from at `now` expires: the next tick boundary after its timeout.
+    /// When a session heard from at `now` expires: the next tick boundary after its timeout
+    /// (ZooKeeper's `ExpiryQueue.roundToNextInterval(now + timeout)`).
     pub fn expiry_after(&self, session: SessionId, now: Millis) -> Millis {
-        let t = now + self.tree.session(session).timeout_ms;
-        (t / self.tick_ms + 1) * self.tick_ms
+        next_boundary(
+            now + self.tree.session(session).timeout_ms,
+            self.tick_ms,
+            self.tick_phase_ms,
+        )
     }
 
     pub fn owner(&self, session: SessionId) -> ActorId {
@@ -311,11 +332,53 @@ mod tests {
 
     #[test]
     fn expiry_lands_on_the_tick_after_the_timeout() {
-        let mut s = ZkService::new(Tree::new(0), 2_000);
+        let mut s = ZkService::new(Tree::new(0), 2_000, 0);
         let (id, granted) = s.open_session(ActorId(0), 4_000);
         assert_eq!(granted, 4_000);
         assert_eq!(s.expiry_after(id, 0), 6_000);
         assert_eq!(s.expiry_after(id, 1_333), 6_000);
         assert_eq!(s.expiry_after(id, 2_500), 8_000);
+    }
+
+    #[test]
+    fn a_phase_moves_every_boundary_by_the_same_amount() {
+        // Boundaries at 0.3, 2.3, 4.3 s, ...: last heard at 0.03 s with a 4 s timeout, the
+        // deadline 4.03 s rounds up to 4.3 s, not to 6 s.
+        let mut s = ZkService::new(Tree::new(0), 2_000, 300);
+        let (id, _) = s.open_session(ActorId(0), 4_000);
+        assert_eq!(s.expiry_after(id, 30), 4_300);
+        // A deadline on a boundary waits for the next one, as on the server.
+        assert_eq!(s.expiry_after(id, 300), 6_300);
+        assert_eq!(s.expiry_after(id, 299), 4_300);
+        // A phase of a tick or more is the same grid.
+        assert_eq!(
+            ZkService::new(Tree::new(0), 2_000, 2_300).tick_phase_ms,
+            300
+        );
+    }
+
+    /// Over ticks, phases and instants: the boundary is on the grid, strictly after `t`, and
+    /// no boundary lies between `t` and it (ZooKeeper's rounding, on a shifted clock).
+    #[test]
+    fn the_next_boundary_is_the_first_grid_point_after_the_instant() {
+        for tick in [1, 7, 50, 1_000, 2_000] {
+            for phase in [0, 1, tick / 3, tick - 1] {
+                for t in (0..5 * tick).step_by((tick / 7).max(1) as usize) {
+                    let b = next_boundary(t, tick, phase);
+                    assert_eq!(
+                        (b + tick - phase) % tick,
+                        0,
+                        "tick {tick} phase {phase} t {t}"
+                    );
+                    assert!(
+                        b > t && b - t <= tick,
+                        "tick {tick} phase {phase} t {t}: {b}"
+                    );
+                    // The server's formula, on a clock that reads t - phase + tick.
+                    let server = ((t + tick - phase) / tick + 1) * tick;
+                    assert_eq!(b, server + phase - tick);
+                }
+            }
+        }
     }
 }

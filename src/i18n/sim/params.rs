@@ -386,17 +386,27 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
             };
             if zh {
                 format!(
-                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}，{faults}{timeout}{container}",
+                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}{phase}，{faults}{timeout}{container}",
                     on(p.fencing),
                     sec(p.session_timeout_ms),
                     sec(p.tick_ms),
+                    phase = if p.tick_phase_ms == 0 {
+                        String::new()
+                    } else {
+                        format!("（边界落在 {} + k·tick）", sec(p.tick_phase_ms))
+                    },
                 )
             } else {
                 format!(
-                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}, {faults}{timeout}{container}",
+                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}{phase}, {faults}{timeout}{container}",
                     on(p.fencing),
                     sec(p.session_timeout_ms),
                     sec(p.tick_ms),
+                    phase = if p.tick_phase_ms == 0 {
+                        String::new()
+                    } else {
+                        format!(" (boundaries at {} + k·tick)", sec(p.tick_phase_ms))
+                    },
                 )
             }
         }

@@ -149,6 +149,11 @@ impl Log {
         self.start.elapsed().as_millis() as Millis
     }
 
+    /// Where a server on this machine with this tick has its boundaries, in this run's time.
+    pub fn tick_phase(&self, tick_ms: Millis) -> Millis {
+        super::tick::phase_ms(self.start, tick_ms)
+    }
+
     /// The instant `ms` after the run started.
     pub fn instant(&self, ms: Millis) -> Instant {
         self.start + std::time::Duration::from_millis(ms)

@@ -49,6 +49,8 @@ pub struct Outcome {
     pub addr: String,
     pub scaling: Option<Scaling>,
     pub rows: Vec<Row>,
+    /// A/B/C: where the server's tick boundaries fell, if known (the model ran on that grid).
+    pub tick_phase: Option<Option<u64>>,
     pub live: Trace,
     pub model: Trace,
 }
@@ -220,8 +222,10 @@ fn run_abc(
 ) -> Result<Outcome, String> {
     let server = private(p.tick_ms)?;
     let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
-    let live = abc::run(&scaled, server.addr()).map_err(|e| e.message)?;
-    let model = crate::engine::run(&Params::Abc(scaled));
+    let story = abc::story(&scaled, &server).map_err(|e| e.message)?;
+    let rows = story.rows();
+    let tick_phase = Some(story.tick_phase_ms);
+    let (live, model) = (story.live, story.model);
     Ok(Outcome {
         choice,
         command: format!("locklab live abc {name}"),
@@ -229,7 +233,8 @@ fn run_abc(
         version: server.version(),
         addr: server.addr().to_string(),
         scaling: Some(scaling),
-        rows: diff::compare(&model, &live),
+        rows,
+        tick_phase,
         live,
         model,
     })
@@ -247,7 +252,8 @@ fn run_herd(choice: Choice, p: HerdParams) -> Result<Outcome, String> {
         version: server.version(),
         addr: server.addr().to_string(),
         scaling: None,
-        rows: diff::compare(&model, &live),
+        rows: diff::compare(&model, &live, None),
+        tick_phase: None,
         live,
         model,
     })
@@ -389,7 +395,8 @@ mod tests {
             version: "Zookeeper version: 3.8.0".into(),
             addr: "127.0.0.1:2181".into(),
             scaling: None,
-            rows: diff::compare(&model, &live),
+            rows: diff::compare(&model, &live, None),
+            tick_phase: None,
             live,
             model,
         }));
@@ -433,6 +440,76 @@ mod tests {
             assert!(n > 0, "the two runs differ somewhere");
             assert!(text.contains(&words::verdict(n, lang)), "{text}");
         }
+    }
+
+    /// gc-pause-fencing with the model's grid at 0 and the "server's" at 0.2 s: A expires two
+    /// seconds apart in the two runs, and every instant has its row.
+    fn finished_on_two_grids() -> LiveState {
+        let presets = abc_presets();
+        let index = presets
+            .iter()
+            .position(|p| p.name == "gc-pause-fencing")
+            .expect("the preset");
+        let Params::Abc(p) = presets[index].params.clone() else {
+            panic!("an A/B/C preset")
+        };
+        let server = crate::engine::params::AbcParams {
+            tick_phase_ms: 200,
+            ..p.clone()
+        };
+        let model = crate::engine::run(&Params::Abc(p.clone()));
+        let live = crate::engine::run(&Params::Abc(server));
+        let allow = crate::live::instants::Allowance::for_abc(&p, true);
+        let mut s = LiveState::new(presets);
+        s.result = Some(Ok(Outcome {
+            choice: Choice::Preset(index),
+            name: "gc-pause-fencing".into(),
+            command: "locklab live abc gc-pause-fencing".into(),
+            version: "Zookeeper version: 3.8.0".into(),
+            addr: "127.0.0.1:2181".into(),
+            scaling: None,
+            rows: diff::compare(&model, &live, Some(&allow)),
+            tick_phase: Some(Some(0)),
+            live,
+            model,
+        }));
+        s
+    }
+
+    #[test]
+    fn every_instant_row_shows_with_its_verdict_in_both_languages_and_the_count_at_any_size() {
+        let s = finished_on_two_grids();
+        let Some(Ok(o)) = &s.result else {
+            panic!("a result")
+        };
+        let instants: Vec<_> = o.rows.iter().filter_map(|r| r.instant.as_ref()).collect();
+        assert!(instants.len() >= 5, "{instants:?}");
+        let outside = instants.iter().filter(|i| !i.within).count();
+        assert!(
+            outside > 0,
+            "the expiry two seconds apart is outside its tolerance"
+        );
+        for lang in [Lang::En, Lang::Zh] {
+            let text = screen(&s, lang, 140, 42).join("\n");
+            for i in &instants {
+                let label = words::instant_label(i, lang);
+                let verdict = words::instant_verdict(i, lang);
+                assert!(
+                    text.lines()
+                        .any(|l| l.contains(&label) && l.contains(&verdict)),
+                    "{label} / {verdict} missing:\n{text}"
+                );
+            }
+            let n = o.rows.iter().filter(|r| !r.same()).count();
+            assert!(n >= outside);
+            assert!(text.contains(&words::verdict(n, lang)), "{text}");
+            // At the smallest size the rows wrap, but the count of differences still shows.
+            let small = screen(&s, lang, 80, 24).join("\n");
+            assert!(small.contains(&words::verdict(n, lang)), "{small}");
+        }
+        // With room, the note says how instants are compared and where the grid was.
+        let wide = screen(&s, Lang::En, 160, 70).join(" ");
+        assert!(wide.contains("tick boundaries fell at 0 s"), "{wide}");
     }
 
     #[test]
@@ -491,7 +568,8 @@ mod tests {
             version: String::new(),
             addr: "127.0.0.1:2181".into(),
             scaling: None,
-            rows: diff::compare(&model, &model),
+            rows: diff::compare(&model, &model, None),
+            tick_phase: None,
             live: model.clone(),
             model,
         }));

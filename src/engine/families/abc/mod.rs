@@ -47,7 +47,7 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
     let mut tree = Tree::new(p.first_zxid.saturating_sub(1 + u64::from(with_data)));
     let data_node = with_data.then(|| tree.add_value(data_start_value(p), p.data_version));
     tree.add_dir("/lock", p.first_sequence);
-    let mut service = ZkService::new(tree, p.tick_ms);
+    let mut service = ZkService::new(tree, p.tick_ms, p.tick_phase_ms);
     service.reported_data = data_node;
     if let Some(every) = p.container_check_ms {
         service.tree.make_container(DIR);

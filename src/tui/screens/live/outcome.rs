@@ -33,40 +33,36 @@ pub(super) fn put(buf: &mut Buffer, area: Rect, y: &mut u16, text: &str, style: 
     *y += h;
 }
 
-/// The comparison as aligned rows: a header, one row a fact with `≠` where the runs differ.
+/// The comparison as aligned rows: a header, one row a fact or an instant with `≠` where the
+/// runs differ (an instant also says how far apart the two are, against what is allowed).
 fn table(o: &Outcome, lang: Lang) -> Vec<(String, bool)> {
     let (_, fact, model, live) = words::compare_header(lang);
     let w = crate::text::width;
-    let fact_w = o
-        .rows
-        .iter()
-        .map(|r| w(words::aspect(r.aspect, lang)))
-        .chain([w(fact)])
-        .max()
-        .unwrap_or(0)
-        + 2;
-    let model_w = o
-        .rows
-        .iter()
-        .map(|r| w(&r.model))
-        .chain([w(model)])
-        .max()
-        .unwrap_or(0)
-        + 2;
+    let cells: Vec<[String; 4]> = o.rows.iter().map(|r| words::row_cells(r, lang)).collect();
+    let width_of = |i: usize, head: &str| {
+        cells
+            .iter()
+            .map(|c| w(&c[i]))
+            .chain([w(head)])
+            .max()
+            .unwrap_or(0)
+            + 2
+    };
+    let (fact_w, model_w, live_w) = (width_of(0, fact), width_of(1, model), width_of(2, live));
     let col = |s: &str, cols: usize| format!("{s}{}", " ".repeat(cols.saturating_sub(w(s))));
     let mut out = vec![(
         format!("  {}{}{live}", col(fact, fact_w), col(model, model_w)),
         true,
     )];
-    for r in &o.rows {
+    for (r, [what, m, l, verdict]) in o.rows.iter().zip(&cells) {
         let mark = if r.same() { " " } else { "≠" };
         let text = format!(
-            "{mark} {}{}{}",
-            col(words::aspect(r.aspect, lang), fact_w),
-            col(&r.model, model_w),
-            r.live
+            "{mark} {}{}{}{verdict}",
+            col(what, fact_w),
+            col(m, model_w),
+            col(l, live_w)
         );
-        out.push((text, r.same()));
+        out.push((text.trim_end().to_string(), r.same()));
     }
     out
 }
@@ -110,11 +106,15 @@ pub(super) fn render(
         .filter_map(|r| words::why_different(r.aspect, lang))
         .collect();
     let hint = words::more_hint(&o.command, lang);
+    let instants = o.tick_phase.map(|phase| words::instants_note(phase, lang));
     let herd = o.live.family == Family::Herd;
     let note = herd.then(|| words::herd_note(lang));
     let legend = legend_items(o, lang);
     let table_h: u16 = rows.iter().map(|(t, _)| rows_of(t, wdt)).sum();
     let essential = 1 + table_h + rows_of(&verdict, wdt);
+    // A table taller than the area (many instants on a small screen) is cut at the bottom:
+    // the verdict then goes right under the heading, so the count of differences still shows.
+    let verdict_first = essential > area.height;
     let mut room = Rows(area.height.saturating_sub(essential));
 
     let pic_h = if herd {
@@ -152,10 +152,21 @@ pub(super) fn render(
     let show_note = note.is_some_and(|n| room.take(rows_of(n, wdt)));
     let show_scaling = scaling.as_ref().is_some_and(|s| room.take(rows_of(s, wdt)));
     let show_hint = room.take(1 + rows_of(&hint, wdt));
+    let show_instants = instants
+        .as_ref()
+        .is_some_and(|n| room.take(rows_of(n, wdt)));
     let gap_before_pic = pic_h > 0 && room.take(1);
 
     let mut y = area.y;
     put(buf, area, &mut y, &heading, theme.title());
+    let verdict_style = if differences == 0 {
+        theme.good()
+    } else {
+        theme.bad()
+    };
+    if verdict_first {
+        put(buf, area, &mut y, &verdict, verdict_style);
+    }
     // With no room for the scaling sentence, its gist goes after the heading when it fits.
     if let (false, Some(sc)) = (show_scaling, &o.scaling) {
         let short = format!("  {}", words::scaling_short(sc, lang));
@@ -200,14 +211,14 @@ pub(super) fn render(
         };
         put(buf, area, &mut y, text, style);
     }
-    let style = if differences == 0 {
-        theme.good()
-    } else {
-        theme.bad()
-    };
-    put(buf, area, &mut y, &verdict, style);
+    if !verdict_first {
+        put(buf, area, &mut y, &verdict, verdict_style);
+    }
     for w in &why {
         put(buf, area, &mut y, w, theme.dim());
+    }
+    if let (true, Some(n)) = (show_instants, &instants) {
+        put(buf, area, &mut y, n, theme.dim());
     }
     if show_hint {
         y += 1;
