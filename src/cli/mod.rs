@@ -23,7 +23,7 @@ pub use study::{
 #[derive(Debug, Parser)]
 #[command(
     name = "locklab",
-    version,
+    version = crate::VERSION,
     about = "A terminal lab for distributed locks: watch them fail, then test yourself closed-book.",
     long_about = None
 )]
@@ -92,6 +92,14 @@ pub enum Command {
     /// Run a story on a real ZooKeeper server and hold it beside the model's run.
     #[command(subcommand)]
     Live(LiveCommand),
+    /// Print a shell completion script: `source <(locklab completions bash)`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), made from these same definitions: `locklab man | man -l -`.
+    Man,
 }
 
 #[derive(Debug, Args)]

@@ -17,6 +17,7 @@ mod common;
 mod abc_presets;
 mod cli_explore;
 mod cli_globals;
+mod cli_manual;
 mod cli_quiz;
 mod cli_quiz_modes;
 mod cli_sim;

@@ -1,0 +1,16 @@
+//! `locklab completions SHELL`: the shell's completion script, generated from the clap
+//! definitions, so it offers exactly the subcommands and options the parser accepts.
+
+use clap::CommandFactory;
+
+use crate::cli::Cli;
+
+use super::error::UserError;
+use super::output::write_stdout;
+
+pub fn run(shell: clap_complete::Shell) -> Result<(), UserError> {
+    let mut cmd = Cli::command();
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "locklab", &mut buf);
+    write_stdout(&buf)
+}

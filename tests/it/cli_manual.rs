@@ -1,0 +1,184 @@
+//! The shell completions, the manual page and `--version`: generated from the clap
+//! definitions, and checked by the programs that read them (bash, man, git).
+
+use std::process::Command;
+
+use clap::CommandFactory;
+use locklab::cli::Cli;
+
+use crate::common::{locklab, stdout};
+
+/// The subcommands clap knows under `path` (empty: the top level), `help` left out.
+fn subcommands(path: &[&str]) -> Vec<String> {
+    let mut cmd = Cli::command();
+    for name in path {
+        cmd = cmd
+            .find_subcommand(name)
+            .unwrap_or_else(|| panic!("no subcommand {name}"))
+            .clone();
+    }
+    cmd.get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| n != "help")
+        .collect()
+}
+
+/// What bash's completion function offers for `words`, the last one being completed.
+fn bash_complete(script: &std::path::Path, words: &[&str]) -> Vec<String> {
+    let line = words.join(" ");
+    let cword = words.len() - 1;
+    let array: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let program = format!(
+        "source '{}' || exit 3\n\
+         complete -p locklab || exit 4\n\
+         COMP_WORDS=({})\nCOMP_CWORD={cword}\nCOMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n\
+         _locklab locklab '{}' '{}'\n\
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        array.join(" "),
+        words[cword],
+        words[cword - 1],
+    );
+    let out = Command::new("bash")
+        .args(["--norc", "--noprofile", "-c", &program])
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "bash failed ({:?}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    // The first line is `complete -p`'s: the function is registered for locklab.
+    let registered = lines.next().unwrap_or_default();
+    assert!(
+        registered.contains("-F _locklab") && registered.ends_with(" locklab"),
+        "{registered}"
+    );
+    lines.map(str::to_string).collect()
+}
+
+#[test]
+fn bash_completion_sources_and_completes_the_sim_families() {
+    let out = locklab(&["completions", "bash"]);
+    assert!(out.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("locklab.bash");
+    std::fs::write(&script, &out.stdout).unwrap();
+
+    let offered = bash_complete(&script, &["locklab", "sim", ""]);
+    // The families the documentation lists for `locklab sim`, and every one clap knows.
+    for family in [
+        "frozen",
+        "abc",
+        "herd",
+        "rwlock",
+        "redlock",
+        "snowflake",
+        "run",
+        "list",
+    ] {
+        assert!(offered.iter().any(|o| o == family), "{family}: {offered:?}");
+    }
+    for name in subcommands(&["sim"]) {
+        assert!(offered.contains(&name), "{name}: {offered:?}");
+    }
+    // A top-level subcommand is not one of sim's.
+    assert!(!offered.iter().any(|o| o == "quiz"), "{offered:?}");
+
+    let top = bash_complete(&script, &["locklab", "ex"]);
+    assert_eq!(top, ["export", "explore"].map(String::from), "{top:?}");
+    let flags = bash_complete(&script, &["locklab", "export", "--fo"]);
+    assert_eq!(flags, ["--format"], "{flags:?}");
+}
+
+#[test]
+fn every_shell_gets_its_own_script() {
+    for (shell, marker) in [
+        ("bash", "complete -F _locklab"),
+        ("zsh", "#compdef locklab"),
+        ("fish", "complete -c locklab"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let out = locklab(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let text = stdout(&out);
+        assert!(
+            text.contains(marker),
+            "{shell}: {}",
+            &text[..text.len().min(300)]
+        );
+        assert!(text.contains("explore"), "{shell} offers no subcommands");
+    }
+    let bad = locklab(&["completions", "tcsh"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("tcsh"));
+}
+
+#[test]
+fn the_manual_page_renders_with_man_and_lists_every_subcommand() {
+    let out = locklab(&["man"]);
+    assert!(out.status.success());
+    let roff = stdout(&out);
+    assert!(
+        roff.contains(".TH locklab 1"),
+        "{}",
+        &roff[..roff.len().min(300)]
+    );
+    let have_man = Command::new("man").arg("--version").output().is_ok();
+    if !have_man {
+        eprintln!("skipped rendering: `man` is not installed (apt-get install -y man-db)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("locklab.1");
+    std::fs::write(&page, &out.stdout).unwrap();
+    let shown = Command::new("man")
+        .arg("-l")
+        .arg(&page)
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("MANWIDTH", "100")
+        .env("LANG", "C.UTF-8")
+        .output()
+        .expect("man runs");
+    assert!(
+        shown.status.success(),
+        "{}",
+        String::from_utf8_lossy(&shown.stderr)
+    );
+    let text = String::from_utf8_lossy(&shown.stdout);
+    for section in ["NAME", "SYNOPSIS", "OPTIONS", "SUBCOMMANDS", "VERSION"] {
+        assert!(text.contains(section), "{section} missing:\n{text}");
+    }
+    for name in subcommands(&[]) {
+        assert!(
+            text.contains(&format!("locklab-{name}")),
+            "{name} missing:\n{text}"
+        );
+    }
+    // Rendered, not shown raw: no roff request survives.
+    assert!(!text.contains(".SH") && !text.contains(".TH"), "{text}");
+}
+
+#[test]
+fn version_names_the_commit_it_was_built_from() {
+    let out = locklab(&["--version"]);
+    assert!(out.status.success());
+    let version = stdout(&out);
+    let expected = format!("locklab {}", env!("CARGO_PKG_VERSION"));
+    assert!(version.starts_with(&expected), "{version}");
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=7", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    match head {
+        Ok(h) if h.status.success() => {
+            let hash = String::from_utf8_lossy(&h.stdout).trim().to_string();
+            assert_eq!(version.trim(), format!("{expected} (commit {hash})"));
+        }
+        _ => assert_eq!(version.trim(), expected, "no git checkout, no commit"),
+    }
+}
