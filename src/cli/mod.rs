@@ -120,14 +120,58 @@ pub struct ExportArgs {
     /// A preset name (see `locklab sim list`) or a scenario file.
     pub scenario: String,
     /// svg for slides, txt for handouts.
-    #[arg(long, value_enum, allow_negative_numbers = true)]
-    pub format: ExportFormat,
+    #[arg(
+        long,
+        value_enum,
+        allow_negative_numbers = true,
+        required_unless_present = "cast"
+    )]
+    pub format: Option<ExportFormat>,
     /// Put the time cursor here, in seconds from the start of the run.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub at: Option<f64>,
     /// Where to write; `-` for standard output.
-    #[arg(short, long, value_name = "PATH", allow_negative_numbers = true)]
-    pub output: std::path::PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "PATH",
+        allow_negative_numbers = true,
+        required_unless_present = "cast"
+    )]
+    pub output: Option<std::path::PathBuf>,
+    /// Write a recording of the run playing on its lab screen, with the preset's captions
+    /// (asciicast v2, for asciinema's player in a web page or a slide).
+    #[arg(
+        long,
+        value_name = "FILE.cast",
+        allow_negative_numbers = true,
+        conflicts_with_all = ["format", "output", "at"]
+    )]
+    pub cast: Option<PathBuf>,
+    /// The recording's terminal, columns x rows (default 120x33).
+    #[arg(
+        long,
+        value_name = "WxH",
+        value_parser = parse_size,
+        requires = "cast",
+        allow_negative_numbers = true
+    )]
+    pub size: Option<(u16, u16)>,
+    /// How fast the recording plays, 0.25 to 8 (default 1: as Space plays it in the lab).
+    #[arg(
+        long,
+        value_name = "F",
+        requires = "cast",
+        allow_negative_numbers = true
+    )]
+    pub speed: Option<f64>,
+}
+
+/// Reads `WxH` (`120x33`).
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("must be columns x rows, such as 120x33 (got `{s}`)");
+    let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?))
 }
 
 #[derive(Debug, Args)]

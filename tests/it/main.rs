@@ -28,6 +28,7 @@ mod engine_purity;
 mod explore;
 mod explore_stateright;
 mod export;
+mod export_cast;
 mod frozen_rules;
 mod fuzz;
 mod hardening;
