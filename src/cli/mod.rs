@@ -49,7 +49,8 @@ pub enum Command {
     /// Run a scenario headless and print what the engine computed.
     #[command(subcommand)]
     Sim(SimCommand),
-    /// Write a scenario's diagram as a standalone SVG (slides) or plain text (handouts).
+    /// Write a scenario's diagram as a standalone SVG (slides) or plain text (handouts), or a
+    /// recording of its run playing on the lab screen (`--cast`, asciicast v2).
     Export(ExportArgs),
     /// Validate lessons, quiz decks, glossaries and presets; exit 1 if anything is wrong.
     Check(CheckArgs),

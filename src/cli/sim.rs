@@ -113,7 +113,7 @@ pub struct KnobArgs {
     pub preset: Option<String>,
     #[command(flatten)]
     pub output: Output,
-    /// Parameters as `--key value` (the README lists each family's keys and ranges).
+    /// Parameters as `--key value` (each family's chapter in docs/src/model/ lists its keys and ranges).
     #[arg(
         trailing_var_arg = true,
         allow_hyphen_values = true,

@@ -23,6 +23,7 @@ mod cli_quiz_modes;
 mod cli_sim;
 mod content_check;
 mod crash_safety;
+mod docs_links;
 mod election;
 mod engine_purity;
 mod explore;
