@@ -92,6 +92,8 @@ fn bash_completion_sources_and_completes_the_sim_families() {
     assert_eq!(top, ["export", "explore"].map(String::from), "{top:?}");
     let flags = bash_complete(&script, &["locklab", "export", "--fo"]);
     assert_eq!(flags, ["--format"], "{flags:?}");
+    let formats = bash_complete(&script, &["locklab", "export", "--format", ""]);
+    assert_eq!(formats, ["svg", "txt"], "{formats:?}");
 }
 
 #[test]

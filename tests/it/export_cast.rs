@@ -5,8 +5,10 @@
 use std::process::Command;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use locklab::engine::trace::Family;
 use locklab::i18n::Lang;
 use locklab::tui::app::{App, Msg, ScreenId, map_key, render, update};
+use locklab::tui::screens::frozen::FrozenState;
 use locklab::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -134,9 +136,10 @@ fn assert_shows(screen: &vt100::Screen, buf: &Buffer, top: u16) {
     }
 }
 
-/// The A/B/C lab as `locklab abc chain` opens it at this size, after End and `v`.
-fn abc_after_v(preset: &str, cols: u16, rows: u16) -> Buffer {
-    let mut app = App::new(ScreenId::Abc, Some(preset), Lang::En, Theme { mono: false });
+/// A lab screen at this size after End and `v`, opened by `open` as its command opens it.
+fn lab_after_v(open: impl FnOnce(&mut App), cols: u16, rows: u16) -> Buffer {
+    let mut app = App::new(ScreenId::Home, None, Lang::En, Theme { mono: false });
+    open(&mut app);
     update(&mut app, Msg::Resize(cols, rows));
     for code in [KeyCode::End, KeyCode::Char('v')] {
         let msg = map_key(KeyEvent::new(code, KeyModifiers::NONE), &app).expect("a lab key");
@@ -147,14 +150,35 @@ fn abc_after_v(preset: &str, cols: u16, rows: u16) -> Buffer {
     buf
 }
 
+/// The A/B/C lab as `locklab abc PRESET` opens it.
+fn abc_after_v(preset: &str, cols: u16, rows: u16) -> Buffer {
+    let preset = preset.to_string();
+    lab_after_v(
+        move |app| {
+            *app = App::new(
+                ScreenId::Abc,
+                Some(&preset),
+                Lang::En,
+                Theme { mono: false },
+            );
+        },
+        cols,
+        rows,
+    )
+}
+
+fn shipped(name: &str) -> &'static locklab::scenario::Preset {
+    locklab::scenario::builtin()
+        .iter()
+        .find(|p| p.name == name)
+        .expect("a shipped preset")
+}
+
 /// The captions the preset's script gives its own run: the steps before the first that
 /// changes a parameter.
 fn captions(preset: &str) -> Vec<String> {
-    let p = locklab::scenario::builtin()
-        .iter()
-        .find(|p| p.name == preset)
-        .expect("a shipped preset");
-    p.script
+    shipped(preset)
+        .script
         .iter()
         .take_while(|s| !s.changes_params)
         .map(|s| s.caption.en.clone())
@@ -223,6 +247,32 @@ fn a_recording_is_asciicast_v2_and_ends_on_the_screen_v_shows() {
         }
     }
     assert_eq!(seen, steps.len(), "captions shown: {seen} of {steps:?}");
+}
+
+#[test]
+fn the_frozen_holder_and_the_family_lab_record_on_their_own_screens() {
+    // `locklab frozen frozen-fenced`: the frozen-holder screen on that preset.
+    let cast = record("frozen-fenced", &[]);
+    let end = replay(&cast, cast.frames.len());
+    let frozen = lab_after_v(
+        |app| {
+            app.frozen = FrozenState::from_preset(shipped("frozen-fenced")).expect("frozen");
+            app.screen = ScreenId::Frozen;
+        },
+        120,
+        30,
+    );
+    assert_shows(end.screen(), &frozen, 0);
+
+    // `locklab lab rwlock --preset rwlock-fair`: the family lab.
+    let cast = record("rwlock-fair", &[]);
+    let end = replay(&cast, cast.frames.len());
+    let family = lab_after_v(
+        |app| app.open_family(Family::Rwlock, Some("rwlock-fair")),
+        120,
+        30,
+    );
+    assert_shows(end.screen(), &family, 0);
 }
 
 #[test]
