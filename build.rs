@@ -55,7 +55,14 @@ fn commit(manifest: &Path) {
         let text = String::from_utf8(out.stdout).ok()?;
         (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
     };
-    let hash = git(&["rev-parse", "--short=7", "HEAD"]);
+    // Only this repository's own commit: a source tarball unpacked inside some other checkout
+    // names none.
+    let own = git(&["rev-parse", "--show-toplevel"])
+        .and_then(|top| std::fs::canonicalize(top).ok())
+        .is_some_and(|top| std::fs::canonicalize(manifest).is_ok_and(|m| m == top));
+    let hash = own
+        .then(|| git(&["rev-parse", "--short=7", "HEAD"]))
+        .flatten();
     if hash.is_some() {
         // HEAD itself, where refs go when packed, and the branch's ref: whichever moves.
         for name in ["HEAD", "packed-refs"] {

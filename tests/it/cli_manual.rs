@@ -172,15 +172,21 @@ fn version_names_the_commit_it_was_built_from() {
     let version = stdout(&out);
     let expected = format!("locklab {}", env!("CARGO_PKG_VERSION"));
     assert!(version.starts_with(&expected), "{version}");
-    let head = Command::new("git")
-        .args(["rev-parse", "--short=7", "HEAD"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output();
-    match head {
-        Ok(h) if h.status.success() => {
-            let hash = String::from_utf8_lossy(&h.stdout).trim().to_string();
-            assert_eq!(version.trim(), format!("{expected} (commit {hash})"));
-        }
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    // Built from this repository's own checkout (not from sources unpacked inside another one).
+    let own = git(&["rev-parse", "--show-toplevel"]).is_some_and(|top| {
+        std::fs::canonicalize(top).ok() == std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).ok()
+    });
+    match git(&["rev-parse", "--short=7", "HEAD"]).filter(|_| own) {
+        Some(hash) => assert_eq!(version.trim(), format!("{expected} (commit {hash})")),
         _ => assert_eq!(version.trim(), expected, "no git checkout, no commit"),
     }
 }
