@@ -6,9 +6,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::params::NumSpec;
+use crate::engine::trace::Family;
+use presets::{PresetName, Takes};
 
 mod late;
 mod live;
+mod presets;
 mod sim;
 mod study;
 #[cfg(test)]
@@ -57,11 +60,13 @@ pub enum Command {
     /// Open the frozen-holder screen, on a frozen-holder preset if named (see `locklab sim list`).
     Frozen {
         /// The frozen-holder preset to open (for example frozen-no-fencing).
+        #[arg(value_parser = PresetName(Takes::Only(Family::Frozen)), hide_possible_values = true)]
         preset: Option<String>,
     },
     /// Open the A/B/C queue screen, on a preset (see `locklab sim list`).
     Abc {
         /// The A/B/C preset to open first.
+        #[arg(value_parser = PresetName(Takes::Only(Family::Abc)), hide_possible_values = true)]
         preset: Option<String>,
     },
     /// Open the herd-versus-chain screen.
@@ -72,12 +77,18 @@ pub enum Command {
         /// The family to open.
         family: String,
         /// The preset to start from (default: the family's worked example).
-        #[arg(long, allow_hyphen_values = true)]
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            value_parser = PresetName(Takes::Knobs),
+            hide_possible_values = true
+        )]
         preset: Option<String>,
     },
     /// Present a scripted preset (or scenario file) full-screen, step by step, for a class.
     Present {
         /// A preset name (see `locklab sim list`) or a scenario file.
+        #[arg(value_parser = PresetName(Takes::Any), hide_possible_values = true)]
         scenario: String,
     },
     /// Search every interleaving of an A/B/C scenario for the shortest story that breaks it.
@@ -119,6 +130,7 @@ pub enum ExportFormat {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// A preset name (see `locklab sim list`) or a scenario file.
+    #[arg(value_parser = PresetName(Takes::Any), hide_possible_values = true)]
     pub scenario: String,
     /// svg for slides, txt for handouts.
     #[arg(
@@ -178,6 +190,7 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
     /// An A/B/C preset name (see `locklab sim list`) or a scenario file.
+    #[arg(value_parser = PresetName(Takes::Only(Family::Abc)), hide_possible_values = true)]
     pub scenario: String,
     /// Faults that may be injected on one path (0 to 4, default 1).
     #[arg(long, value_name = "N", value_parser = whole(0, 4), allow_negative_numbers = true)]

@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::presets::{PresetName, Takes};
 use super::{OnOff, Output, num};
 use crate::engine::params::{FROZEN_SPECS, HERD_SPECS};
+use crate::engine::trace::Family;
 
 #[derive(Debug, Subcommand)]
 pub enum SimCommand {
@@ -109,11 +111,16 @@ pub struct FrozenArgs {
 #[derive(Debug, Args)]
 pub struct KnobArgs {
     /// Start from this preset of the family (see `locklab sim list`), then apply the rest.
-    #[arg(long, value_name = "NAME")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        value_parser = PresetName(Takes::Knobs),
+        hide_possible_values = true
+    )]
     pub preset: Option<String>,
     #[command(flatten)]
     pub output: Output,
-    /// Parameters as `--key value` (each family's chapter in docs/src/model/ lists its keys and ranges).
+    /// Parameters as `--key value` (docs/src/model/ lists each family's keys and ranges).
     #[arg(
         trailing_var_arg = true,
         allow_hyphen_values = true,
@@ -126,7 +133,13 @@ pub struct KnobArgs {
 #[derive(Debug, Args)]
 pub struct AbcArgs {
     /// The preset to run (see `locklab sim list`).
-    #[arg(long, value_name = "NAME", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        allow_negative_numbers = true,
+        value_parser = PresetName(Takes::Only(Family::Abc)),
+        hide_possible_values = true
+    )]
     pub preset: String,
     #[command(flatten)]
     pub output: Output,

@@ -94,6 +94,21 @@ fn bash_completion_sources_and_completes_the_sim_families() {
     assert_eq!(flags, ["--format"], "{flags:?}");
     let formats = bash_complete(&script, &["locklab", "export", "--format", ""]);
     assert_eq!(formats, ["svg", "txt"], "{formats:?}");
+
+    // Preset names, each command offering the family it opens.
+    let abc = bash_complete(&script, &["locklab", "abc", "lost"]);
+    assert_eq!(abc, ["lost-create", "lost-create-blind"], "{abc:?}");
+    let frozen = bash_complete(&script, &["locklab", "frozen", "frozen-f"]);
+    assert_eq!(frozen, ["frozen-fenced"], "{frozen:?}");
+    let sim = bash_complete(&script, &["locklab", "sim", "abc", "--preset", "watch"]);
+    assert_eq!(sim, ["watch-race", "watch-race-broken"], "{sim:?}");
+    let knobs = bash_complete(
+        &script,
+        &["locklab", "sim", "redlock", "--preset", "redlock-n"],
+    );
+    assert_eq!(knobs, ["redlock-naive-del"], "{knobs:?}");
+    let any = bash_complete(&script, &["locklab", "present", "task-c"]);
+    assert_eq!(any, ["task-cancel", "task-claim"], "{any:?}");
 }
 
 #[test]
