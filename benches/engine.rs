@@ -1,6 +1,7 @@
 //! Engine benchmarks: one frozen-holder run, every preset of the families that run as a World of
 //! actors (A/B/C, read-write lock, semaphore, Redlock, Snowflake), cloning and hashing one A/B/C
-//! state, and the herd at N = 1,000 and N = 10,000 with k = N. Targets are in the README.
+//! state, and the herd at N = 1,000 and N = 10,000 with k = N. Targets are in
+//! docs/src/development/performance.md.
 
 use std::time::Duration;
 

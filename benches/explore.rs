@@ -1,4 +1,4 @@
-//! Explorer benchmarks (figures in the README):
+//! Explorer benchmarks (figures in docs/src/development/performance.md):
 //!
 //! * the correct recipe's bounded space with 3 clients and 2 faults of every kind, explored
 //!   once, completely, with its time and the peak memory of the process;

@@ -2,7 +2,7 @@
 //! from start to its first line (the server's start included) and to its end, and the live
 //! herd with N = 50 as a chain and as a herd. Each is a whole process, run a few times; the
 //! minimum, median and maximum are printed. Skipped where `zookeeperd` is not installed.
-//! Figures are in the README's performance section.
+//! Figures are in docs/src/development/performance.md.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! Terminal-lab benchmarks: drawing each screen into a 200x60 buffer, a slider change (re-run the
 //! engine and draw), and the real binary's start to its first frame in a pseudo-terminal.
-//! Targets are in the README.
+//! Targets are in docs/src/development/performance.md.
 
 use std::io::Read;
 use std::time::{Duration, Instant};

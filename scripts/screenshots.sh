@@ -5,12 +5,20 @@
 #
 #   scripts/screenshots.sh [OUT_DIR] [SIZES]     (default: target/screens, "80x24 140x42")
 #   ONLY='abc-*' scripts/screenshots.sh ...       (only the screens whose name matches)
+#   scripts/screenshots.sh --readme               (the README's pictures, into assets/)
 #
 # Needs tmux, Chromium and a CJK font: apt-get install -y chromium fonts-noto-cjk tmux
 set -euo pipefail
 cd "$(dirname "$0")/.."
+readme=""
+if [ "${1:-}" = "--readme" ]; then
+  readme=1
+  shift
+fi
 out="${1:-target/screens}"
 sizes="${2:-80x24 140x42}"
+langs="en zh"
+scale=1
 mkdir -p "$out"
 cargo build --release --quiet
 bin="$(pwd)/target/release/locklab"
@@ -41,6 +49,18 @@ screens=(
   "present-frozen|present frozen-fenced|Space"
   "present-abc|present lost-create-blind|Space Space r"
 )
+if [ -n "$readme" ]; then
+  # Two pictures a newcomer sees first, sharp enough to project: the A/B/C lab with the whole
+  # run shown, and the presenter answering its question.
+  out=assets
+  sizes="120x30"
+  langs="en"
+  scale=2
+  screens=(
+    "screenshot-abc|abc lost-create-blind|End"
+    "screenshot-presenter|present lost-create-blind|Space Space r"
+  )
+fi
 
 shoot() { # html png cols rows
   local w h
@@ -49,16 +69,18 @@ shoot() { # html png cols rows
   "$browser" --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
     --user-data-dir="$(mktemp -d -p "$work")" --window-size="$w,$h" \
+    --force-device-scale-factor="$scale" \
     --screenshot="$2" "file://$(realpath "$1")" >"$work/chromium.log" 2>&1 \
     || { cat "$work/chromium.log" >&2; exit 1; }
 }
 
 sheet="$out/index.html"
+[ -n "$readme" ] && sheet="$work/index.html"
 echo '<!doctype html><meta charset="utf-8"><title>locklab screens</title><style>body{background:#333;color:#eee;font-family:sans-serif} figure{display:inline-block;margin:8px;vertical-align:top} img{width:560px;border:1px solid #666}</style>' >"$sheet"
 for size in $sizes; do
   cols=${size%x*}
   rows=${size#*x}
-  for lang in en zh; do
+  for lang in $langs; do
     for entry in "${screens[@]}"; do
       IFS='|' read -r name args keys <<<"$entry"
       [ -n "${ONLY:-}" ] && [[ "$name" != $ONLY ]] && continue
@@ -72,14 +94,21 @@ for size in $sizes; do
       done
       sleep 0.3
       base="$out/$name.$lang.$size"
+      [ -n "$readme" ] && base="$work/$name"
       tmux -L "$sock" capture-pane -p -e -N >"$base.ansi"
       tmux -L "$sock" kill-server 2>/dev/null || true
       python3 scripts/ansi2html.py "$base.ansi" "$base.html" "$name $lang $size" "$cols"
       shoot "$base.html" "$base.png" "$cols" "$rows"
+      if [ -n "$readme" ]; then
+        mv "$base.png" "$out/$name.png"
+        echo "$out/$name.png"
+        continue
+      fi
       echo "<figure><img src=\"$(basename "$base.png")\"><figcaption>$name · $lang · $size</figcaption></figure>" >>"$sheet"
       echo "$base.png"
     done
   done
 done
+[ -n "$readme" ] && exit 0
 shoot "$sheet" "$out/contact-sheet.png" 200 $(( ${#screens[@]} * 8 ))
 echo "$out/contact-sheet.png"

@@ -17,3 +17,7 @@ pub mod text;
 pub mod toml_place;
 pub mod tui;
 pub mod view;
+
+/// The version `--version` prints: the crate's, with the git commit it was built from when the
+/// build had one (see `build.rs`).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("LOCKLAB_COMMIT"));

@@ -2,8 +2,10 @@
 
 use clap::{Args, Subcommand};
 
+use super::presets::{PresetName, Takes};
 use super::{Output, num};
 use crate::engine::params::HERD_SPECS;
+use crate::engine::trace::Family;
 
 #[derive(Debug, Subcommand)]
 pub enum LiveCommand {
@@ -43,6 +45,7 @@ pub struct ServerArgs {
 #[derive(Debug, Args)]
 pub struct LiveAbcArgs {
     /// The A/B/C preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Abc)), hide_possible_values = true)]
     pub preset: String,
     #[command(flatten)]
     pub server: ServerArgs,

@@ -6,9 +6,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::params::NumSpec;
+use crate::engine::trace::Family;
+use presets::{PresetName, Takes};
 
 mod knobs;
 mod live;
+mod presets;
 mod sim;
 mod study;
 #[cfg(test)]
@@ -24,7 +27,7 @@ pub use study::{
 #[derive(Debug, Parser)]
 #[command(
     name = "locklab",
-    version,
+    version = crate::VERSION,
     about = "A terminal lab for distributed locks: watch them fail, then test yourself closed-book.",
     long_about = None
 )]
@@ -50,18 +53,21 @@ pub enum Command {
     /// Run a scenario headless and print what the engine computed.
     #[command(subcommand)]
     Sim(SimCommand),
-    /// Write a scenario's diagram as a standalone SVG (slides) or plain text (handouts).
+    /// Write a scenario's diagram as a standalone SVG (slides) or plain text (handouts), or a
+    /// recording of its run playing on the lab screen (`--cast`, asciicast v2).
     Export(ExportArgs),
     /// Validate lessons, quiz decks, glossaries and presets; exit 1 if anything is wrong.
     Check(CheckArgs),
     /// Open the frozen-holder screen, on a frozen-holder preset if named (see `locklab sim list`).
     Frozen {
         /// The frozen-holder preset to open (for example frozen-no-fencing).
+        #[arg(value_parser = PresetName(Takes::Only(Family::Frozen)), hide_possible_values = true)]
         preset: Option<String>,
     },
     /// Open the A/B/C queue screen, on a preset (see `locklab sim list`).
     Abc {
         /// The A/B/C preset to open first.
+        #[arg(value_parser = PresetName(Takes::Only(Family::Abc)), hide_possible_values = true)]
         preset: Option<String>,
     },
     /// Open the herd-versus-chain screen.
@@ -72,12 +78,18 @@ pub enum Command {
         /// The family to open.
         family: String,
         /// The preset to start from (default: the family's worked example).
-        #[arg(long, allow_hyphen_values = true)]
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            value_parser = PresetName(Takes::Knobs),
+            hide_possible_values = true
+        )]
         preset: Option<String>,
     },
     /// Present a scripted preset (or scenario file) full-screen, step by step, for a class.
     Present {
         /// A preset name (see `locklab sim list`) or a scenario file.
+        #[arg(value_parser = PresetName(Takes::Any), hide_possible_values = true)]
         scenario: String,
     },
     /// Search every interleaving of an A/B/C scenario for the shortest story that breaks it.
@@ -93,6 +105,14 @@ pub enum Command {
     /// Run a story on a real ZooKeeper server and hold it beside the model's run.
     #[command(subcommand)]
     Live(LiveCommand),
+    /// Print a shell completion script: `source <(locklab completions bash)`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), made from these same definitions: `locklab man | man -l -`.
+    Man,
 }
 
 #[derive(Debug, Args)]
@@ -111,21 +131,67 @@ pub enum ExportFormat {
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// A preset name (see `locklab sim list`) or a scenario file.
+    #[arg(value_parser = PresetName(Takes::Any), hide_possible_values = true)]
     pub scenario: String,
     /// svg for slides, txt for handouts.
-    #[arg(long, value_enum, allow_negative_numbers = true)]
-    pub format: ExportFormat,
+    #[arg(
+        long,
+        value_enum,
+        allow_negative_numbers = true,
+        required_unless_present = "cast"
+    )]
+    pub format: Option<ExportFormat>,
     /// Put the time cursor here, in seconds from the start of the run.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub at: Option<f64>,
     /// Where to write; `-` for standard output.
-    #[arg(short, long, value_name = "PATH", allow_negative_numbers = true)]
-    pub output: std::path::PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "PATH",
+        allow_negative_numbers = true,
+        required_unless_present = "cast"
+    )]
+    pub output: Option<std::path::PathBuf>,
+    /// Write a recording of the run playing on its lab screen, with the preset's captions
+    /// (asciicast v2, for asciinema's player in a web page or a slide).
+    #[arg(
+        long,
+        value_name = "FILE.cast",
+        allow_negative_numbers = true,
+        conflicts_with_all = ["format", "output", "at"]
+    )]
+    pub cast: Option<PathBuf>,
+    /// The recording's terminal, columns x rows (default 120x33).
+    #[arg(
+        long,
+        value_name = "WxH",
+        value_parser = parse_size,
+        requires = "cast",
+        allow_negative_numbers = true
+    )]
+    pub size: Option<(u16, u16)>,
+    /// How fast the recording plays, 0.25 to 8 (default 1: as Space plays it in the lab).
+    #[arg(
+        long,
+        value_name = "F",
+        requires = "cast",
+        allow_negative_numbers = true
+    )]
+    pub speed: Option<f64>,
+}
+
+/// Reads `WxH` (`120x33`).
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("must be columns x rows, such as 120x33 (got `{s}`)");
+    let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    Ok((w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?))
 }
 
 #[derive(Debug, Args)]
 pub struct ExploreArgs {
     /// An A/B/C preset name (see `locklab sim list`) or a scenario file.
+    #[arg(value_parser = PresetName(Takes::Only(Family::Abc)), hide_possible_values = true)]
     pub scenario: String,
     /// Faults that may be injected on one path (0 to 4, default 1).
     #[arg(long, value_name = "N", value_parser = whole(0, 4), allow_negative_numbers = true)]

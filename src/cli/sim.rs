@@ -4,8 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::presets::{PresetName, Takes};
 use super::{OnOff, Output, num};
 use crate::engine::params::{ABC_SPECS, FROZEN_SPECS, HERD_SPECS};
+use crate::engine::trace::Family;
 
 #[derive(Debug, Subcommand)]
 pub enum SimCommand {
@@ -109,7 +111,13 @@ pub struct FrozenArgs {
 #[derive(Debug, Args)]
 pub struct KnobArgs {
     /// Start from this preset of the family (see `locklab sim list`), then apply the rest.
-    #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        allow_hyphen_values = true,
+        value_parser = PresetName(Takes::Knobs),
+        hide_possible_values = true
+    )]
     pub preset: Option<String>,
     #[command(flatten)]
     pub output: Output,
@@ -121,7 +129,13 @@ pub struct KnobArgs {
 #[derive(Debug, Args)]
 pub struct AbcArgs {
     /// The preset to run (see `locklab sim list`).
-    #[arg(long, value_name = "NAME", allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "NAME",
+        allow_negative_numbers = true,
+        value_parser = PresetName(Takes::Only(Family::Abc)),
+        hide_possible_values = true
+    )]
     pub preset: String,
     /// Where the service's tick grid falls, in seconds: boundaries at this + k·tick (0 to 10,
     /// default the preset's, 0 unless it says).

@@ -37,6 +37,21 @@ pub fn resolve(scenario: &str, source: &Source) -> Result<Preset, UserError> {
 
 pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
     let p = resolve(&args.scenario, source)?;
+    if let Some(path) = &args.cast {
+        return cast(&p, &args, path, lang, source);
+    }
+    // clap lets these through when --format is given, since --cast conflicts with it.
+    if args.size.is_some() || args.speed.is_some() {
+        return Err(UserError::usage(
+            "--size and --speed apply to a recording: add --cast FILE",
+        ));
+    }
+    // clap requires both unless --cast is given.
+    let (Some(format), Some(output)) = (args.format, args.output.as_ref()) else {
+        return Err(UserError::usage(
+            "--format and -o are required without --cast",
+        ));
+    };
     let trace = crate::engine::run(&p.params);
     let at = match (args.at, scenario::run_end(&p.params)) {
         (None, _) => None,
@@ -52,7 +67,7 @@ pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserErro
         }
     };
     let about = lang.pick(&p.about.zh, &p.about.en);
-    let body = match args.format {
+    let body = match format {
         // The SVG escapes what XML cannot hold itself.
         ExportFormat::Svg => export::svg::render(&p.name, about, &trace, at, lang),
         // Text goes to terminals and handouts: no control character gets through.
@@ -61,11 +76,41 @@ pub fn run(args: ExportArgs, lang: Lang, source: &Source) -> Result<(), UserErro
             export::text::report_at(&name, Some(&about), &p.params, &trace, at, lang)
         }
     };
-    if args.output.as_os_str() == "-" {
+    if output.as_os_str() == "-" {
         return write_stdout(body.as_bytes());
     }
-    write_file(&args.output, body.as_bytes()).map_err(|e| UserError {
-        message: format!("cannot write {}: {e}", args.output.display()),
+    write_file(output, body.as_bytes()).map_err(|e| UserError {
+        message: format!("cannot write {}: {e}", output.display()),
+        status: 1,
+    })
+}
+
+/// `--cast`: the run playing on its lab screen, as an asciicast v2 recording.
+fn cast(
+    p: &Preset,
+    args: &ExportArgs,
+    path: &Path,
+    lang: Lang,
+    source: &Source,
+) -> Result<(), UserError> {
+    let (cols, rows) = args.size.unwrap_or((120, 33));
+    let timestamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let opts = crate::tui::record::Options {
+        cols,
+        rows,
+        speed: args.speed.unwrap_or(1.0),
+        lang,
+        theme: crate::tui::theme::Theme::from_env(),
+        timestamp,
+    };
+    let text = crate::tui::record::record(p, source, &opts).map_err(UserError::usage)?;
+    if path.as_os_str() == "-" {
+        return write_stdout(text.as_bytes());
+    }
+    write_file(path, text.as_bytes()).map_err(|e| UserError {
+        message: format!("cannot write {}: {e}", path.display()),
         status: 1,
     })
 }

@@ -3,10 +3,12 @@
 //! and hands it to [`run`].
 
 mod check;
+mod completions;
 pub mod error;
 mod explore;
 mod export;
 mod live;
+mod man;
 pub mod output;
 mod progress;
 mod quiz;
@@ -35,6 +37,8 @@ pub fn run(cli: Cli, lang: Lang, source: &Source) -> Result<(), UserError> {
         Some(Command::SelfTest(args)) => study::self_test(&args, lang, source, data_dir),
         Some(Command::Progress(args)) => study::progress(&args, lang, source, data_dir),
         Some(Command::Live(cmd)) => live::run(cmd, lang, source),
+        Some(Command::Completions { shell }) => completions::run(shell),
+        Some(Command::Man) => man::run(),
         Some(Command::Frozen { preset }) => open(Start::Frozen(preset)),
         Some(Command::Abc { preset }) => open(Start::Abc(preset)),
         Some(Command::Herd) => open(Start::Herd),

@@ -1,5 +1,5 @@
 //! Quiz decks (`quizzes/NN-topic.toml`): one deck per topic, with recall, choice, order and
-//! model questions in both languages. See `docs/content-format.md` for the format.
+//! model questions in both languages. See `docs/src/reference/content-format.md` for the format.
 
 use std::collections::BTreeMap;
 

@@ -198,7 +198,7 @@ impl Outcome {
         out
     }
 
-    /// The report as JSON (see the README for its fields).
+    /// The report as JSON (see docs/src/reference/json.md for its fields).
     pub fn json(&self) -> Json<'_> {
         Json {
             schema_version: SCHEMA_VERSION,

@@ -284,6 +284,16 @@ impl App {
         }
     }
 
+    /// The time cursor of the lab screen on show, if it has one.
+    pub fn lab_cursor(&self) -> Option<crate::engine::time::Millis> {
+        match self.screen {
+            ScreenId::Frozen => Some(self.frozen.view.tl.cursor_ms),
+            ScreenId::Abc => Some(self.abc.view.tl.cursor_ms),
+            ScreenId::Family => self.family.as_ref().map(|f| f.view.tl.cursor_ms),
+            _ => None,
+        }
+    }
+
     fn area(&self) -> Rect {
         Rect::new(0, 0, self.size.0, self.size.1)
     }

@@ -12,6 +12,7 @@ pub mod learn;
 pub mod markdown;
 mod open;
 pub mod reading;
+pub mod record;
 pub mod screens;
 pub mod signals;
 pub mod theme;
@@ -33,7 +34,7 @@ use crate::i18n::{Lang, Ui, ui};
 use app::{App, Msg, ScreenId};
 
 /// How often playback advances.
-const TICK: Duration = Duration::from_millis(50);
+pub(crate) const TICK: Duration = Duration::from_millis(50);
 /// While idle, how long to wait for input before looking at the signal queue anyway (a signal
 /// normally wakes the loop at once; this covers one that came before the input source was up).
 const IDLE_WAKE: Duration = Duration::from_millis(500);

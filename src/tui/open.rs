@@ -193,4 +193,41 @@ impl App {
             self.screen = ScreenId::Family;
         }
     }
+
+    /// Opens a preset (shipped or read from a file) on the lab screen that plays its run: the
+    /// frozen holder, A/B/C, or the family lab. False for the herd chart, which has no timeline.
+    pub fn open_lab(&mut self, p: &Preset) -> bool {
+        match &p.params {
+            crate::engine::Params::Frozen(_) => match FrozenState::from_preset(p) {
+                Some(f) => {
+                    self.frozen = f;
+                    self.screen = ScreenId::Frozen;
+                }
+                None => return false,
+            },
+            crate::engine::Params::Abc(params) => {
+                match self.presets.iter().position(|q| q.name == p.name) {
+                    Some(i) if self.presets[i].params == p.params => self.abc.select(i),
+                    _ => self.abc.open_params(
+                        params.clone(),
+                        crate::tui::screens::abc::Story {
+                            name: p.name.clone(),
+                            about: p.about.clone(),
+                            correct: None,
+                        },
+                    ),
+                }
+                self.screen = ScreenId::Abc;
+            }
+            crate::engine::Params::Herd(_) => return false,
+            _ => match FamilyState::from_preset(p) {
+                Some(f) => {
+                    self.family = Some(f);
+                    self.screen = ScreenId::Family;
+                }
+                None => return false,
+            },
+        }
+        true
+    }
 }

@@ -1,4 +1,4 @@
-//! The frozen-holder rules, checked on cases worked out by hand (see README, rule by rule).
+//! The frozen-holder rules, checked on cases worked out by hand (see docs/src/model/frozen.md, rule by rule).
 
 use locklab::engine::families::frozen;
 use locklab::engine::params::FrozenParams;

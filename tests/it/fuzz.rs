@@ -3,7 +3,7 @@
 //! progress data through its file. Each must never panic, and every error must say where it is.
 //!
 //! The budget is small by default; `PROPTEST_CASES=20000 cargo test --release --test it fuzz::`
-//! runs a long session (see the README's "Fuzzing" section). A failure prints the inputs that
+//! runs a long session (see docs/src/development/fuzzing.md). A failure prints the inputs that
 //! caused it, shrunk.
 
 use locklab::content::deck;

@@ -1,8 +1,8 @@
 //! The frozen holder: a lease that expires while its holder is frozen in a GC pause.
 //!
 //! A holds the lease (token 1) and needs 24 s of its own running time; B asks for the lock every
-//! second and writes 2 s after it learns it holds it. The rules are listed in the README ("The
-//! frozen holder, rule by rule") so that any picture can be checked by hand.
+//! second and writes 2 s after it learns it holds it. The rules are listed in
+//! docs/src/model/frozen.md so that any picture can be checked by hand.
 
 use crate::engine::actors::{Actor, LeaseHolder, LeaseSeeker, LeaseService, Resource};
 use crate::engine::invariants;
