@@ -1,6 +1,10 @@
 //! locklab: a terminal lab where people learn distributed locks by watching them fail.
 #![forbid(unsafe_code)]
 
+// Files, signals and the live lab's processes are used the Unix way throughout.
+#[cfg(not(unix))]
+compile_error!("locklab runs on Unix (Linux and macOS terminals); this target is not supported");
+
 pub mod cli;
 pub mod cmd;
 pub mod content;

@@ -39,8 +39,12 @@ pub fn command() -> clap::Command {
 /// One knob as an option: `--pause-len SECONDS`, with its range, choices or kind in the help.
 fn arg(knob: &Knob) -> Arg {
     let key = knob.key();
-    let base = Arg::new(key)
-        .long(key.replace('_', "-"))
+    let mut base = Arg::new(key).long(key.replace('_', "-"));
+    // A scenario file's spelling, `--task_every`, is taken too.
+    if key.contains('_') {
+        base = base.alias(key);
+    }
+    let base = base
         .action(ArgAction::Set)
         .allow_negative_numbers(true)
         .help_heading("Parameters");
