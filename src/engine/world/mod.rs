@@ -168,7 +168,11 @@ impl World {
 
     /// Lets every actor arm its first timers and send its first messages.
     pub fn start(&mut self, rec: &mut Option<&mut Recorder>) {
+        // An actor down from the start begins at its restart instead.
         for i in 0..self.actors.len() {
+            if self.status[i].crashed {
+                continue;
+            }
             self.dispatch(ActorId(i as u8), 0, rec, |a, cx| a.on_start(cx));
         }
     }
