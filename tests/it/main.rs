@@ -44,3 +44,4 @@ mod tasks;
 mod tui_pty;
 mod tui_real_terminal;
 mod vocabulary_sources;
+mod zk_transactions;
