@@ -272,11 +272,16 @@ pub enum Msg {
         reply: RedisReply,
     },
     // --- a registry of Snowflake worker ids ---
+    /// `claim` numbers the claims of one generator's successive incarnations, so that a
+    /// restarted process can tell the answer to its own claim from one meant for its
+    /// predecessor.
     ClaimWorker {
         worker: u32,
+        claim: u32,
     },
     WorkerClaimed {
         worker: u32,
+        claim: u32,
         granted: bool,
     },
 }
@@ -358,7 +363,8 @@ pub enum Timer {
     ContainerCheck,
     // a Redis node and a Redlock client
     KeyExpiry,
-    /// A node's or an ID generator's clock is stepped.
+    /// A node's or an ID generator's clock is stepped. The machine's clock, not the process's:
+    /// it steps whether the process runs, is paused or is down (see [`Timer::of_machine`]).
     ClockJump,
     RequestTimeout,
     /// A Redlock client's computed validity runs out (it only tells the trace).
@@ -368,6 +374,12 @@ pub enum Timer {
 }
 
 impl Timer {
+    /// Whether the timer belongs to the machine rather than the process: it survives a crash
+    /// and fires while the process is down or paused.
+    pub fn of_machine(self) -> bool {
+        matches!(self, Timer::ClockJump)
+    }
+
     pub fn phase(self) -> Phase {
         match self {
             // A clock step takes effect before anything else due at that instant.

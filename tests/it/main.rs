@@ -39,6 +39,7 @@ mod quiz_modes;
 mod quiz_session;
 mod redlock_family;
 mod setdata;
+mod snowflake_clock;
 mod snowflake_family;
 mod tasks;
 mod tui_pty;
