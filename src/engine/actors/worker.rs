@@ -1,7 +1,7 @@
 //! A worker that claims durable tasks from a table, renews its claim, acts on an outside system
 //! and records completion, all with conditional statements; and an operator that cancels a task.
 //!
-//! The worker's scanner runs on a fixed rate. A scan tries to claim the tasks in order, one
+//! The worker's scanner runs on a fixed rate, its grid kept across a pause. A scan tries to claim the tasks in order, one
 //! statement each (`WHERE due <= now AND (READY OR lease run out)`), and stops at the first that
 //! affects a row. Under a claim the worker renews every `renew_every`, calls the outside system
 //! once after `effect_after` and completes after `work`; every later statement is conditioned on
@@ -135,7 +135,12 @@ impl Worker {
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
         match timer {
             Timer::Scan if self.step != WStep::Stopped => {
-                cx.set_timer(Timer::Scan, self.rules.scan_every_ms);
+                // A fixed rate, as `scheduleAtFixedRate`: the grid stays where it was. A scan
+                // overdue after a pause runs at the wake; the runs missed with it fold into that
+                // one, and the next comes on the original grid.
+                let every = self.rules.scan_every_ms.max(1);
+                let missed = cx.now.saturating_sub(cx.due) / every;
+                cx.set_timer_at(Timer::Scan, cx.due + (missed + 1) * every);
                 if matches!(self.step, WStep::Idle | WStep::Lost) {
                     self.step = WStep::Scanning;
                     cx.send(self.rows, Msg::RowScan);
