@@ -86,7 +86,13 @@ fn holding(world: &World, c: usize) -> Option<u64> {
 
 /// The marks of `world`, reached from `before` (with `marks`) in one step; `stale_refused`
 /// tells whether a stale write was refused on the way, `lost` whether an update was lost.
-pub fn marks(before: Option<&World>, world: &World, marks: u16, stale_refused: bool, lost: bool) -> u16 {
+pub fn marks(
+    before: Option<&World>,
+    world: &World,
+    marks: u16,
+    stale_refused: bool,
+    lost: bool,
+) -> u16 {
     let mut m = marks;
     let agreed = invariants::service_holders(world);
     for c in 0..NAMES.len() {

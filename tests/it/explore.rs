@@ -242,8 +242,15 @@ fn replays_and_fails(f: &Finding, name: &str) {
 fn an_unconditional_set_data_loses_an_update_the_explorer_finds() {
     // The timed preset fails no_lost_update: a holder frozen past its session's expiry writes
     // with version -1 over its successor's update.
-    let f = first_failure("setdata-any-version", locklab::engine::trace::invariant::NO_LOST_UPDATE);
-    assert!(f.schedule.iter().any(|s| s.starts_with("freeze ")), "{:?}", f.schedule);
+    let f = first_failure(
+        "setdata-any-version",
+        locklab::engine::trace::invariant::NO_LOST_UPDATE,
+    );
+    assert!(
+        f.schedule.iter().any(|s| s.starts_with("freeze ")),
+        "{:?}",
+        f.schedule
+    );
     replays_and_fails(&f, locklab::engine::trace::invariant::NO_LOST_UPDATE);
 }
 

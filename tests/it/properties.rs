@@ -502,7 +502,14 @@ proptest! {
 fn frozen_params_on_steps() -> impl Strategy<Value = FrozenParams> {
     // No delay and no pause are the knobs' common settings, and where instants coincide most.
     let or_zero = |r: std::ops::RangeInclusive<u64>| prop_oneof![Just(0u64), r];
-    (2u64..=60, 1u64..=60, 0u64..=80, or_zero(1..=60), or_zero(1..=50), any::<bool>())
+    (
+        2u64..=60,
+        1u64..=60,
+        0u64..=80,
+        or_zero(1..=60),
+        or_zero(1..=50),
+        any::<bool>(),
+    )
         .prop_map(|(ttl, ka, ps, pl, d, fencing)| FrozenParams {
             ttl_ms: ttl * 500,
             keepalive_ms: ka * 500,

@@ -461,10 +461,12 @@ fn nodes_down_from_the_start_do_not_answer_even_with_no_network_delay() {
     // N3 and N4 are down before A's first SET reaches them: A gets OK from N1 and N2 at once,
     // waits out the 30 ms timeout twice (N3, N4), and gets OK from N5 at 60 ms. The same as with
     // a 1 ms delay, apart from the round trips.
-    let mut p = RedlockParams::default();
-    p.delay_ms = 0;
-    p.down = vec![3, 4];
-    p.down_until_ms = 3_000;
+    let p = RedlockParams {
+        delay_ms: 0,
+        down: vec![3, 4],
+        down_until_ms: 3_000,
+        ..RedlockParams::default()
+    };
     let t = run(&p);
     let a = &redlock::metrics(&t).unwrap().acquisitions[0];
     assert_eq!(

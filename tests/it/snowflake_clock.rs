@@ -69,7 +69,11 @@ fn a_rollback_while_the_generator_is_down_still_steps_its_clock() {
         p.rollback_at_ms = 4;
     });
     let (issued, steps) = readings(&snowflake::run(&p));
-    assert_eq!(steps, [4], "the machine's clock steps at 4 ms, process or not");
+    assert_eq!(
+        steps,
+        [4],
+        "the machine's clock steps at 4 ms, process or not"
+    );
     assert!(issued.contains(&(5, 999)), "{issued:?}");
 }
 
@@ -125,7 +129,10 @@ fn a_step_back_is_checked_against_the_clock_at_the_step() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("--rollback") && err.contains("before the epoch"), "{err}");
+    assert!(
+        err.contains("--rollback") && err.contains("before the epoch"),
+        "{err}"
+    );
 }
 
 /// One generator with a crash, a restart and a rollback placed anywhere, often on the same
@@ -207,10 +214,12 @@ proptest! {
     fn a_step_back_is_refused_only_before_the_epoch(
         start in 0u64..50, by in 1u64..60, at in 0u64..50,
     ) {
-        let mut p = SnowflakeParams::default();
-        p.clock_start = start;
-        p.rollback_ms = by;
-        p.rollback_at_ms = at;
+        let p = SnowflakeParams {
+            clock_start: start,
+            rollback_ms: by,
+            rollback_at_ms: at,
+            ..SnowflakeParams::default()
+        };
         let refused = p.validate().is_err();
         prop_assert_eq!(refused, by > start + at, "{:?}", p);
     }

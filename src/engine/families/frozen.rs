@@ -135,11 +135,8 @@ impl FrozenObserver {
         let a_write = a_at.map(|i| self.writes[i].clone());
         // Order in the write log, not the millisecond: two writes can arrive in the same one, and
         // A's overwrites B's only if B's was applied first.
-        let b_applied_before_a = a_at.is_some_and(|i| {
-            self.writes[..i]
-                .iter()
-                .any(|w| w.writer == B && w.accepted)
-        });
+        let b_applied_before_a =
+            a_at.is_some_and(|i| self.writes[..i].iter().any(|w| w.writer == B && w.accepted));
         let abandoned = find(&|k| *k == EventKind::WriteAbandoned).is_some();
         let expiry = self.lease_expiry;
         let verdict = if abandoned {

@@ -274,10 +274,13 @@ impl QueueObserver {
                 None => {
                     starved.push(name.to_string());
                     // Waiting ends with the run, or when the writer crashes.
-                    let crashed = rec.events.iter().find(|e| {
-                        e.actor == ActorId(i as u8) && e.kind == EventKind::Crashed
-                    });
-                    crashed.map_or(end, |e| e.at_ms.min(end)).saturating_sub(asked)
+                    let crashed = rec
+                        .events
+                        .iter()
+                        .find(|e| e.actor == ActorId(i as u8) && e.kind == EventKind::Crashed);
+                    crashed
+                        .map_or(end, |e| e.at_ms.min(end))
+                        .saturating_sub(asked)
                 }
             };
             writer_wait = Some(writer_wait.map_or(waited, |w: u64| w.max(waited)));

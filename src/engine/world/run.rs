@@ -141,7 +141,11 @@ pub fn run(
     let mut next_planned = 0;
     let mut triggers = plan.triggers.clone();
     for &a in &plan.down_at_start {
-        world.apply(Choice::Fault(FaultAction::Crash(a)), 0, &mut Some(&mut *rec));
+        world.apply(
+            Choice::Fault(FaultAction::Crash(a)),
+            0,
+            &mut Some(&mut *rec),
+        );
     }
     world.start(&mut Some(&mut *rec));
     world.touched.0 = None;

@@ -341,7 +341,9 @@ impl Model for Abc {
             Property::always(invariant::NOBODY_STUCK, |_, s: &State| {
                 invariants::stuck_clients(&s.world, SERVICE, NAMES.len()) == 0
             }),
-            Property::always(invariant::NO_LOST_UPDATE, |_, s: &State| s.marks & LOST == 0),
+            Property::always(invariant::NO_LOST_UPDATE, |_, s: &State| {
+                s.marks & LOST == 0
+            }),
             Property::sometimes(invariant::EVERYONE_HELD, |_, s: &State| s.marks & 7 == 7),
             Property::sometimes(invariant::STALE_WRITE_REJECTED, |_, s: &State| {
                 s.marks & STALE != 0

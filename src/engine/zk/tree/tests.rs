@@ -111,7 +111,11 @@ fn ending_a_session_is_one_transaction_whatever_it_held() {
         assert_eq!(deleted, nodes);
         assert_eq!(t.zxid, before + 1, "holding {held}");
         if held > 0 {
-            assert_eq!(t.dir(dir).pzxid, before + 1, "the deletions are that transaction");
+            assert_eq!(
+                t.dir(dir).pzxid,
+                before + 1,
+                "the deletions are that transaction"
+            );
         }
     }
 }
