@@ -350,6 +350,9 @@ pub enum Timer {
     Poll,
     /// A worker's periodic scan for claimable tasks.
     Scan,
+    /// A scan overdue after a pause, run at the wake once the worker has done what fell due
+    /// before it.
+    ScanOverdue,
     RenewDue,
     WorkDue,
     EffectDue,
@@ -400,7 +403,8 @@ impl Timer {
             | Timer::Poll
             | Timer::RenewDue
             | Timer::WorkDue
-            | Timer::EffectDue => Phase::Work,
+            | Timer::EffectDue
+            | Timer::ScanOverdue => Phase::Work,
             Timer::Start
             | Timer::WriteDue
             | Timer::ReleaseDue

@@ -166,14 +166,16 @@ fn waking_after_the_lapse_but_before_the_takeover_the_version_alone_accepts_the_
     let m = tasks::metrics(&t).unwrap();
     assert_eq!(claims(&t), ["A v1"]);
     assert_eq!((m.result.as_deref(), m.effects_applied), (Some("A"), 1));
-    // Requiring a live lease refuses it, and B redoes the work, charging again.
+    // Requiring a live lease refuses it. A's scan overdue since 12 s runs at the wake after that
+    // refusal and claims the task again at 41 s, before B's scan at 42 s: A redoes the work,
+    // charging again.
     let strict = tasks::run(&TasksParams {
         complete: CompleteRule::VersionAndLease,
         ..early
     });
     let m = tasks::metrics(&strict).unwrap();
-    assert_eq!(claims(&strict), ["A v1", "B v2"]);
-    assert_eq!((m.result.as_deref(), m.effects_applied), (Some("B"), 2));
+    assert_eq!(claims(&strict), ["A v1", "A v2"]);
+    assert_eq!((m.result.as_deref(), m.effects_applied), (Some("A"), 2));
 }
 
 fn cancel_at(ms: u64) -> Trace {
@@ -505,6 +507,31 @@ fn after_a_pause_the_scanner_keeps_its_fixed_rate_grid() {
     assert_eq!(at, [2_000, 22_300, 37_700, 53_100, 68_500]);
     let a = scans(&t, "A");
     assert_eq!(a[..3], [31_000, 31_400, 32_100], "the wake, then the grid");
+}
+
+#[test]
+fn a_worker_that_learns_its_claim_is_gone_at_the_wake_scans_again_at_the_wake() {
+    // A claims at 0 s (table clock 100 s, lease until 105 s) and is frozen from 3 s to 48 s. At
+    // the wake its overdue renewal and completion affect no row, and the overdue scan runs
+    // after them, at 48 s, not on the next grid point (49 s): it claims the task again.
+    let t = tasks::run(&TasksParams {
+        workers: 1,
+        store_clock_ms: 100_000,
+        scan_every_ms: 1_000,
+        lease_ms: 5_000,
+        work_ms: 13_000,
+        effect_after_ms: 12_000,
+        complete: CompleteRule::VersionAndLease,
+        pause_at_ms: 3_000,
+        pause_len_ms: 45_000,
+        ..TasksParams::default()
+    });
+    let at: Vec<u64> = updates(&t)
+        .into_iter()
+        .filter(|u| u.2 == RowOp::Claim && u.3 == 1)
+        .map(|u| u.0)
+        .collect();
+    assert_eq!(at[..2], [0, 48_000]);
 }
 
 proptest::proptest! {
