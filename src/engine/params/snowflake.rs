@@ -296,7 +296,7 @@ impl Knobs for SnowflakeParams {
             return invalid(
                 "rollback",
                 format!(
-                    "would step the clock before the epoch (it reads {reads} ms at {} ms)",
+                    "would step the clock before the epoch (at {} ms it reads {reads} ms)",
                     self.rollback_at_ms
                 ),
             );
