@@ -141,3 +141,44 @@ pub fn watched_label(zk: &ZkService, w: Watched) -> String {
         Watched::Children(_) => "the children".into(),
     }
 }
+
+/// The version of the data node the service reports on, if there is one.
+pub fn data_version(world: &World) -> Option<i32> {
+    let zk = world.actors.iter().find_map(|a| a.as_zk())?;
+    zk.reported_data.map(|n| zk.tree.node(n).version)
+}
+
+/// The `setData` on the reported data node that delivering channel `i`'s head brings to the
+/// service: the writer, and the version it last read.
+pub fn data_write_at(world: &World, i: usize) -> Option<(ActorId, Option<i32>)> {
+    let ch = &world.channels[i];
+    let zk = world.actor(ch.to).as_zk()?;
+    match ch.queue.first().map(|m| &m.msg) {
+        Some(Msg::ZkRequest {
+            op: crate::engine::msg::ZkOp::SetData { node, .. },
+            ..
+        }) if zk.reported_data == Some(*node) => {
+            let read = world.actor(ch.from).as_lock()?.data.read.map(|r| r.0);
+            Some((ch.from, read))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an applied `setData` lost someone else's update: the version it replaced is newer
+/// than the one its writer read, and another client wrote it.
+pub fn lost_update(
+    writer: ActorId,
+    read: Option<i32>,
+    replaced_version: i32,
+    replaced_by: Option<ActorId>,
+) -> bool {
+    read.is_some_and(|r| replaced_version > r) && replaced_by.is_some_and(|b| b != writer)
+}
+
+/// A grant whose token is smaller than an earlier grant's: the check the timed run makes on
+/// every grant the service agrees with. `earlier` are the tokens of the other clients granted
+/// before.
+pub fn grant_went_backwards(token: u64, mut earlier: impl Iterator<Item = u64>) -> bool {
+    earlier.any(|t| token < t)
+}

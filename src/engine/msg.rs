@@ -272,11 +272,16 @@ pub enum Msg {
         reply: RedisReply,
     },
     // --- a registry of Snowflake worker ids ---
+    /// `claim` numbers the claims of one generator's successive incarnations, so that a
+    /// restarted process can tell the answer to its own claim from one meant for its
+    /// predecessor.
     ClaimWorker {
         worker: u32,
+        claim: u32,
     },
     WorkerClaimed {
         worker: u32,
+        claim: u32,
         granted: bool,
     },
 }
@@ -345,6 +350,9 @@ pub enum Timer {
     Poll,
     /// A worker's periodic scan for claimable tasks.
     Scan,
+    /// A scan overdue after a pause, run at the wake once the worker has done what fell due
+    /// before it.
+    ScanOverdue,
     RenewDue,
     WorkDue,
     EffectDue,
@@ -358,7 +366,8 @@ pub enum Timer {
     ContainerCheck,
     // a Redis node and a Redlock client
     KeyExpiry,
-    /// A node's or an ID generator's clock is stepped.
+    /// A node's or an ID generator's clock is stepped. The machine's clock, not the process's:
+    /// it steps whether the process runs, is paused or is down (see [`Timer::of_machine`]).
     ClockJump,
     RequestTimeout,
     /// A Redlock client's computed validity runs out (it only tells the trace).
@@ -368,6 +377,12 @@ pub enum Timer {
 }
 
 impl Timer {
+    /// Whether the timer belongs to the machine rather than the process: it survives a crash
+    /// and fires while the process is down or paused.
+    pub fn of_machine(self) -> bool {
+        matches!(self, Timer::ClockJump)
+    }
+
     pub fn phase(self) -> Phase {
         match self {
             // A clock step takes effect before anything else due at that instant.
@@ -388,7 +403,8 @@ impl Timer {
             | Timer::Poll
             | Timer::RenewDue
             | Timer::WorkDue
-            | Timer::EffectDue => Phase::Work,
+            | Timer::EffectDue
+            | Timer::ScanOverdue => Phase::Work,
             Timer::Start
             | Timer::WriteDue
             | Timer::ReleaseDue

@@ -4,7 +4,7 @@
 
 use super::search::{Found, replay};
 use crate::engine::actors::recipe::{
-    OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, WatchMode,
+    DataWrite, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
 };
 use crate::engine::families::abc;
 use crate::engine::params::AbcParams;
@@ -120,6 +120,11 @@ pub fn correct_recipe(params: &AbcParams) -> AbcParams {
         on_loss: OnLoss::Stop,
         on_timeout: OnTimeout::DeleteNode,
         fencing: true,
+        token: TokenSource::Czxid,
+        data_write: match params.data_write {
+            DataWrite::Off => DataWrite::Off,
+            _ => DataWrite::Conditional,
+        },
         ..params.clone()
     }
 }

@@ -6,8 +6,9 @@ use crate::engine::actors::lock_client::Step;
 use crate::engine::families::abc::{NAMES, RESOURCE, SERVICE};
 use crate::engine::invariants;
 use crate::engine::msg::Msg;
+use crate::engine::params::{AbcParams, DataWrite};
 use crate::engine::trace::invariant;
-use crate::engine::world::{Choice, World};
+use crate::engine::world::{ActorId, Choice, World};
 
 /// One state of the search: the World (with its clock left at zero), how many faults may still
 /// be injected, and a few marks of what has happened on the way here.
@@ -16,55 +17,148 @@ pub struct Node {
     pub world: World,
     pub faults_left: u8,
     /// Bits 0 to 2: client A, B or C has held the lock. Bit 3: a stale write was refused.
-    pub marks: u8,
+    /// Bit 4: a grant the service agreed with had a smaller token than an earlier one. Bit 5: an
+    /// applied `setData` lost someone else's update. Bits 8 to 10: client A, B or C was granted
+    /// the lock with the service agreeing.
+    pub marks: u16,
+    /// The client whose `setData` made the data node's current version (with a data node).
+    pub data_setter: Option<u8>,
 }
 
-pub const STALE_REJECTED: u8 = 1 << 3;
+pub const STALE_REJECTED: u16 = 1 << 3;
+pub const GRANT_WENT_BACK: u16 = 1 << 4;
+pub const LOST_UPDATE: u16 = 1 << 5;
+const AGREED: u16 = 1 << 8;
 
-/// The invariants that must hold in every state, in the order reports list them.
-pub const ALWAYS: [&str; 4] = invariant::ALWAYS;
+/// Every invariant the explorer can check, in the order reports list them.
+pub const ALWAYS: [&str; 5] = [
+    invariant::ONE_HOLDER,
+    invariant::TOKENS_NON_DECREASING,
+    invariant::NO_ORPHAN_NODE,
+    invariant::NOBODY_STUCK,
+    invariant::NO_LOST_UPDATE,
+];
+
+/// The invariants checked for a scenario: those its timed run checks (`no_lost_update` only
+/// when holders update a data node).
+pub fn always_for(params: &AbcParams) -> Vec<&'static str> {
+    ALWAYS
+        .into_iter()
+        .filter(|n| *n != invariant::NO_LOST_UPDATE || params.data_write != DataWrite::Off)
+        .collect()
+}
 
 /// The properties a witness is looked for.
 pub const SOMETIMES: [&str; 2] = [invariant::EVERYONE_HELD, invariant::STALE_WRITE_REJECTED];
 
-/// Whether always-invariant `i` of [`ALWAYS`] holds in `world`.
-pub fn holds(i: usize, world: &World) -> bool {
-    match i {
-        0 => invariants::holder_count(world) <= 1,
-        1 => !invariants::tokens_went_backwards(world, RESOURCE),
-        2 => world
+/// Whether the always-invariant named `name` holds in `node`.
+pub fn holds(name: &str, node: &Node) -> bool {
+    let world = &node.world;
+    match name {
+        invariant::ONE_HOLDER => invariants::holder_count(world) <= 1,
+        invariant::TOKENS_NON_DECREASING => {
+            !invariants::tokens_went_backwards(world, RESOURCE) && node.marks & GRANT_WENT_BACK == 0
+        }
+        invariant::NO_ORPHAN_NODE => world
             .actor(SERVICE)
             .as_zk()
             .is_none_or(|zk| zk.tree.orphans().next().is_none()),
+        invariant::NO_LOST_UPDATE => node.marks & LOST_UPDATE == 0,
         _ => invariants::stuck_clients(world, SERVICE, NAMES.len()) == 0,
     }
 }
 
 /// Whether sometimes-property `i` of [`SOMETIMES`] is seen in `node`.
 pub fn seen(i: usize, node: &Node) -> bool {
-    let all_held = (1u8 << NAMES.len()) - 1;
+    let all_held = (1u16 << NAMES.len()) - 1;
     match i {
         0 => node.marks & all_held == all_held,
         _ => node.marks & STALE_REJECTED != 0,
     }
 }
 
-/// The marks of a state reached with `marks` before, `stale_refused` telling whether a stale
-/// write was refused on the way.
-pub fn marks(world: &World, marks: u8, stale_refused: bool) -> u8 {
+fn holding(world: &World, c: usize) -> Option<u64> {
+    world.actors[c]
+        .as_lock()
+        .filter(|l| l.step == Step::Holding)
+        .map(|l| l.token)
+}
+
+/// The marks of `world`, reached from `before` (with `marks`) in one step; `stale_refused`
+/// tells whether a stale write was refused on the way, `lost` whether an update was lost.
+pub fn marks(
+    before: Option<&World>,
+    world: &World,
+    marks: u16,
+    stale_refused: bool,
+    lost: bool,
+) -> u16 {
     let mut m = marks;
+    let agreed = invariants::service_holders(world);
     for c in 0..NAMES.len() {
-        if world.actors[c]
-            .as_lock()
-            .is_some_and(|l| l.step == Step::Holding)
-        {
-            m |= 1 << c;
+        let Some(token) = holding(world, c) else {
+            continue;
+        };
+        m |= 1 << c;
+        let new = before.is_none_or(|b| holding(b, c).is_none());
+        if new && agreed.contains(&ActorId(c as u8)) {
+            let earlier = (0..NAMES.len())
+                .filter(|&d| d != c && marks & (AGREED << d) != 0)
+                .filter_map(|d| world.actors[d].as_lock().map(|l| l.token));
+            if invariants::grant_went_backwards(token, earlier) {
+                m |= GRANT_WENT_BACK;
+            }
+            m |= AGREED << c;
         }
     }
     if stale_refused {
         m |= STALE_REJECTED;
     }
+    if lost {
+        m |= LOST_UPDATE;
+    }
     m
+}
+
+/// Follows the data node through the steps of one choice: who set its current version, and
+/// whether a write lost someone else's update. Call [`DataWatch::before`] before each step and
+/// [`DataWatch::settle`] once after the last.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DataWatch {
+    pub setter: Option<u8>,
+    pub lost: bool,
+    /// A `setData` just delivered: writer, its read, and the version before it.
+    pending: Option<(ActorId, Option<i32>, i32)>,
+}
+
+impl DataWatch {
+    pub fn new(setter: Option<u8>) -> Self {
+        Self {
+            setter,
+            ..Self::default()
+        }
+    }
+
+    pub fn before(&mut self, world: &World, c: Choice) {
+        self.settle(world);
+        if let (Choice::Deliver(i), Some(version)) = (c, invariants::data_version(world))
+            && let Some((writer, read)) = invariants::data_write_at(world, i)
+        {
+            self.pending = Some((writer, read, version));
+        }
+    }
+
+    /// Judges the `setData` delivered last, now that `world` shows whether it was applied.
+    pub fn settle(&mut self, world: &World) {
+        let Some((writer, read, version)) = self.pending.take() else {
+            return;
+        };
+        if invariants::data_version(world).is_some_and(|v| v > version) {
+            let by = self.setter.map(ActorId);
+            self.lost |= invariants::lost_update(writer, read, version, by);
+            self.setter = Some(writer.0);
+        }
+    }
 }
 
 /// Whether this choice delivers a write the resource will refuse, from a writer whose session

@@ -73,6 +73,8 @@ pub struct Outcome {
     pub depth_limited: bool,
     pub progress: Progress,
     pub violations: Vec<Finding>,
+    /// The invariants checked on every state.
+    pub checks: Vec<&'static str>,
     /// By index in [`SOMETIMES`].
     pub witnesses: Vec<(&'static str, Option<Finding>)>,
 }
@@ -87,6 +89,7 @@ impl Outcome {
             .collect();
         // Shortest first, then in the order the invariants are listed.
         violations.sort_by_key(|f| (f.steps, ALWAYS.iter().position(|n| *n == f.property)));
+        let checks = search.checks.clone();
         let witnesses = SOMETIMES
             .iter()
             .zip(&search.witnesses)
@@ -105,6 +108,7 @@ impl Outcome {
             depth_limited: search.depth_limited,
             progress: search.progress.clone(),
             violations,
+            checks,
             witnesses,
         }
     }
@@ -154,7 +158,7 @@ impl Outcome {
             out.push_str(&format!("{}\n", words::depth_limited(lang)));
         }
         out.push('\n');
-        for name in ALWAYS {
+        for &name in &self.checks {
             let label = invariant_label(name, lang);
             match self.violations.iter().find(|f| f.property == name) {
                 Some(f) => {

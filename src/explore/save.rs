@@ -3,7 +3,7 @@
 
 use super::report::Finding;
 use crate::engine::actors::recipe::{
-    OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
+    DataWrite, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
 };
 use crate::engine::params::{AbcParams, Fault};
 use crate::engine::time::fmt_secs;
@@ -71,6 +71,15 @@ fn recipe_lines(p: &AbcParams) -> Vec<String> {
     ]);
     if let Some(ms) = p.container_check_ms {
         lines.push(format!("container_check = {}", fmt_secs(ms)));
+    }
+    let data_write = match p.data_write {
+        DataWrite::Off => None,
+        DataWrite::Unconditional => Some("unconditional"),
+        DataWrite::Conditional => Some("conditional"),
+    };
+    if let Some(mode) = data_write {
+        lines.push(format!("data_write = \"{mode}\""));
+        lines.push(format!("data_version = {}", p.data_version));
     }
     lines
 }

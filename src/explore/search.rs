@@ -12,7 +12,7 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashSet, FxHasher};
 
-use super::props::{self, ALWAYS, Node, SOMETIMES};
+use super::props::{self, DataWatch, Node, SOMETIMES};
 use crate::engine::params::AbcParams;
 use crate::engine::world::step::{FaultKinds, costs};
 use crate::engine::world::{Choice, World};
@@ -55,6 +55,8 @@ pub struct Progress {
 
 pub struct Search {
     pub bounds: Bounds,
+    /// The invariants checked on every state, in the order reports list them.
+    pub checks: Vec<&'static str>,
     visited: FxHashSet<u64>,
     /// For each distinct state by number: its parent's number and the choice that led here.
     parents: Vec<(u32, Choice)>,
@@ -84,11 +86,12 @@ pub fn initial(params: &AbcParams, faults: u8) -> Node {
     let (mut world, _) = crate::engine::families::abc::build(params);
     world.start(&mut None);
     world.settle_untimed();
-    let marks = props::marks(&world, 0, false);
+    let marks = props::marks(None, &world, 0, false, false);
     Node {
         world,
         faults_left: faults,
         marks,
+        data_setter: None,
     }
 }
 
@@ -103,21 +106,31 @@ pub fn successors_of(node: &Node, kinds: FaultKinds, out: &mut Vec<Choice>) {
 pub fn next(node: &Node, c: Choice, mut trail: Option<&mut Vec<(World, Choice)>>) -> Node {
     let mut world = node.world.clone();
     let mut stale_refused = false;
+    let mut data = DataWatch::new(node.data_setter);
     world.step_untimed(c, &mut |w: &World, c| {
         stale_refused |= props::stale_write_refused(w, c);
+        data.before(w, c);
         if let Some(t) = trail.as_deref_mut() {
             t.push((w.clone(), c));
         }
     });
+    data.settle(&world);
     let faults_left = match c {
         Choice::Fault(f) if costs(f) => node.faults_left.saturating_sub(1),
         _ => node.faults_left,
     };
-    let marks = props::marks(&world, node.marks, stale_refused);
+    let marks = props::marks(
+        Some(&node.world),
+        &world,
+        node.marks,
+        stale_refused,
+        data.lost,
+    );
     Node {
         world,
         faults_left,
         marks,
+        data_setter: data.setter,
     }
 }
 
@@ -126,6 +139,7 @@ impl Search {
         let root = initial(params, bounds.faults);
         let mut s = Self {
             bounds,
+            checks: props::always_for(params),
             visited: FxHashSet::default(),
             parents: Vec::new(),
             queue: VecDeque::new(),
@@ -204,9 +218,9 @@ impl Search {
 
     /// Records the first violation of each invariant and the first witness of each property.
     fn check(&mut self, id: u32, node: &Node) {
-        for (i, name) in ALWAYS.iter().enumerate() {
-            if !props::holds(i, &node.world) && !self.violations.iter().any(|f| f.property == *name)
-            {
+        for i in 0..self.checks.len() {
+            let name = self.checks[i];
+            if !props::holds(name, node) && !self.violations.iter().any(|f| f.property == name) {
                 let found = self.found(name, id);
                 self.violations.push(found);
             }
@@ -254,6 +268,7 @@ pub fn replay(params: &AbcParams, faults: u8, path: &[Choice]) -> Vec<(World, Ch
         world,
         faults_left: faults,
         marks: 0,
+        data_setter: None,
     };
     for &c in path {
         node = next(&node, c, Some(&mut out));

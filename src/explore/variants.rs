@@ -2,7 +2,7 @@
 //! broken one with the fault kinds that break it and the invariant that fails.
 
 use crate::engine::actors::recipe::{
-    OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, WatchMode,
+    DataWrite, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
 };
 use crate::engine::params::{AbcParams, Fault};
 use crate::engine::trace::invariant;
@@ -106,6 +106,29 @@ pub fn all() -> Vec<Variant> {
             },
             kinds: kinds(&[FaultKind::Crash, FaultKind::ReleaseEarly]),
             faults: 1,
+            breaks: None,
+        },
+        Variant {
+            name: "sequence_tokens_in_a_container",
+            params: AbcParams {
+                token: TokenSource::Sequence,
+                container_check_ms: Some(1_000),
+                ..base.clone()
+            },
+            kinds: FaultKinds::default(),
+            faults: 0,
+            breaks: Some(invariant::TOKENS_NON_DECREASING),
+        },
+        Variant {
+            // Without a fault every write reads the last one: nothing is lost (the freeze that
+            // loses an update is searched in tests/it/explore.rs, too big for the cross-check).
+            name: "set_data_any_version",
+            params: AbcParams {
+                data_write: DataWrite::Unconditional,
+                ..base.clone()
+            },
+            kinds: kinds(&[FaultKind::Freeze]),
+            faults: 0,
             breaks: None,
         },
         Variant {

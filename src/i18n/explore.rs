@@ -15,19 +15,40 @@ pub fn fault_kind(k: FaultKind, lang: Lang) -> &'static str {
     lang.pick(zh, en)
 }
 
-/// The bounds in words: "3 clients, one acquisition each, up to 2 faults (freeze, crash), depth 60".
+/// The bounds in words: "3 clients, one acquisition each, up to 2 faults (freeze, crash; not
+/// disconnect, lost response, delete between read and watch), depth 60". Kinds the search
+/// leaves out are named, so that a clean result never reads wider than it is.
 pub fn bounds(faults: u8, kinds: &[FaultKind], depth: u32, lang: Lang) -> String {
     let names: Vec<&str> = kinds.iter().map(|k| fault_kind(*k, lang)).collect();
+    let left_out: Vec<&str> = FaultKind::ALL
+        .into_iter()
+        .filter(|k| faults > 0 && !kinds.contains(k))
+        .map(|k| fault_kind(k, lang))
+        .collect();
     match lang {
-        Lang::Zh => format!(
-            "3 个客户端，各取锁一次，至多 {faults} 个故障（{}），深度 {depth}",
-            names.join("、")
-        ),
-        Lang::En => format!(
-            "3 clients, one acquisition each, up to {faults} fault{} ({}), depth {depth}",
-            if faults == 1 { "" } else { "s" },
-            names.join(", ")
-        ),
+        Lang::Zh => {
+            let not = if left_out.is_empty() {
+                String::new()
+            } else {
+                format!("；不含{}", left_out.join("、"))
+            };
+            format!(
+                "3 个客户端，各取锁一次，至多 {faults} 个故障（{}{not}），深度 {depth}",
+                names.join("、")
+            )
+        }
+        Lang::En => {
+            let not = if left_out.is_empty() {
+                String::new()
+            } else {
+                format!("; not {}", left_out.join(", "))
+            };
+            format!(
+                "3 clients, one acquisition each, up to {faults} fault{} ({}{not}), depth {depth}",
+                if faults == 1 { "" } else { "s" },
+                names.join(", ")
+            )
+        }
     }
 }
 

@@ -379,7 +379,7 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             RedisReply::Value { value: None } => "nil".into(),
             RedisReply::Deleted { count } => format!("({count})"),
         },
-        Msg::ClaimWorker { worker } => {
+        Msg::ClaimWorker { worker, .. } => {
             format!("{} {worker}", lang.pick("申请 worker", "claim worker"))
         }
         Msg::WorkerClaimed { granted, .. } => lang

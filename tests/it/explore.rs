@@ -200,3 +200,85 @@ fn the_same_schedule_under_the_correct_recipe_holds() {
         );
     }
 }
+
+/// Searches a shipped preset as `locklab explore PRESET` does, until `name` first fails: breadth
+/// first, so that first counterexample is a shortest one.
+fn first_failure(preset: &str, name: &str) -> Finding {
+    let Params::Abc(p) = &locklab::scenario::find(preset).unwrap().params else {
+        panic!("an abc preset")
+    };
+    let params = locklab::explore::search_params(p);
+    let mut s = Search::new(
+        &params,
+        Bounds {
+            faults: locklab::explore::DEFAULT_FAULTS,
+            kinds: locklab::explore::kinds_for(p),
+            depth: locklab::explore::DEFAULT_DEPTH,
+            max_states: locklab::explore::DEFAULT_MAX_STATES,
+        },
+    );
+    assert!(s.checks.contains(&name), "{preset}: {name} is checked");
+    while !s.violations.iter().any(|f| f.property == name) {
+        assert!(!s.run(5_000), "{preset}: the whole space holds {name}");
+    }
+    let f = s.violations.iter().find(|f| f.property == name).unwrap();
+    Finding::new(&params, s.bounds.faults, f)
+}
+
+/// The counterexample replays as a timed run that fails `name`, and so does its scenario file.
+fn replays_and_fails(f: &Finding, name: &str) {
+    assert!(failed(f, name), "the timed replay holds {name}");
+    assert!(f.replay_agrees());
+    let text = save::scenario("found", f);
+    let preset = locklab::scenario::parse("saved", "saved.toml", &text).unwrap();
+    let t = locklab::engine::run(&preset.params);
+    assert!(
+        t.invariant(name).is_some_and(|i| !i.held),
+        "the saved file holds {name}"
+    );
+}
+
+#[test]
+fn an_unconditional_set_data_loses_an_update_the_explorer_finds() {
+    // The timed preset fails no_lost_update: a holder frozen past its session's expiry writes
+    // with version -1 over its successor's update.
+    let f = first_failure(
+        "setdata-any-version",
+        locklab::engine::trace::invariant::NO_LOST_UPDATE,
+    );
+    assert!(
+        f.schedule.iter().any(|s| s.starts_with("freeze ")),
+        "{:?}",
+        f.schedule
+    );
+    replays_and_fails(&f, locklab::engine::trace::invariant::NO_LOST_UPDATE);
+}
+
+#[test]
+fn a_recreated_lock_directory_sends_sequence_tokens_back_and_the_explorer_finds_it() {
+    // The container check deletes the empty directory, B's create brings it back at sequence
+    // 0, and B holds with token 0 after A's 17.
+    let f = first_failure(
+        "lock-dir-recreated",
+        locklab::engine::trace::invariant::TOKENS_NON_DECREASING,
+    );
+    assert!(
+        f.schedule.iter().any(|s| s == "service container_check"),
+        "{:?}",
+        f.schedule
+    );
+    replays_and_fails(&f, locklab::engine::trace::invariant::TOKENS_NON_DECREASING);
+}
+
+#[test]
+fn the_bounds_line_names_the_fault_kinds_left_out() {
+    use locklab::engine::world::step::FaultKind;
+    let text = locklab::i18n::explore::bounds(1, &[FaultKind::Freeze], 60, Lang::En);
+    assert_eq!(
+        text,
+        "3 clients, one acquisition each, up to 1 fault (freeze; not disconnect, crash, lost \
+         response, delete between read and watch), depth 60"
+    );
+    let all = locklab::i18n::explore::bounds(1, &FaultKind::ALL, 60, Lang::En);
+    assert!(!all.contains("not "), "{all}");
+}

@@ -208,3 +208,26 @@ fn a_pause_starting_at_24_s_does_not_delay_the_critical_section() {
     assert_eq!(m.holder_write_arrival, Some(24.0));
     assert_eq!(m.verdict, Verdict::NoIncident);
 }
+
+#[test]
+fn writes_in_the_same_millisecond_are_judged_in_the_order_they_were_applied() {
+    // ttl 22 s and a keepalive every 30 s: the lease ends at 22 s with A unpaused, B is granted at
+    // 22 s and writes at 24 s, the instant A's 24 s critical section ends. A's write is applied
+    // first (token 1, nothing before it), then B's (token 2) replaces it: B's value stands, so A's
+    // stale write was accepted but did not overwrite B.
+    let t = frozen::run(&params(|p| {
+        set(p, "ttl", 22.0);
+        set(p, "keepalive", 30.0);
+        set(p, "pause_len", 0.0);
+        set(p, "delay", 0.0);
+    }));
+    let m = frozen::metrics(&t).unwrap();
+    let order: Vec<(u64, &str)> = t
+        .writes
+        .iter()
+        .map(|w| (w.at_ms, if w.writer == frozen::A { "A" } else { "B" }))
+        .collect();
+    assert_eq!(order, [(24_000, "A"), (24_000, "B")]);
+    assert_eq!(m.final_value.as_deref(), Some("B"));
+    assert_eq!(m.verdict, Verdict::StaleWriteAccepted);
+}

@@ -497,3 +497,43 @@ proptest! {
         prop_assert!(t == locklab::engine::run(&params));
     }
 }
+
+/// Frozen-holder parameters on the knobs' own steps, so that instants often coincide.
+fn frozen_params_on_steps() -> impl Strategy<Value = FrozenParams> {
+    // No delay and no pause are the knobs' common settings, and where instants coincide most.
+    let or_zero = |r: std::ops::RangeInclusive<u64>| prop_oneof![Just(0u64), r];
+    (
+        2u64..=60,
+        1u64..=60,
+        0u64..=80,
+        or_zero(1..=60),
+        or_zero(1..=50),
+        any::<bool>(),
+    )
+        .prop_map(|(ttl, ka, ps, pl, d, fencing)| FrozenParams {
+            ttl_ms: ttl * 500,
+            keepalive_ms: ka * 500,
+            pause_start_ms: ps * 500,
+            pause_len_ms: pl * 500,
+            delay_ms: d * 100,
+            fencing,
+            stop_on_loss: false,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// "Corruption" means A's stale write replaced B's value: the resource held B's value when
+    /// A's write was applied. Whatever the instants, the verdict must say what the write log shows.
+    #[test]
+    fn frozen_corruption_is_a_write_that_replaced_bs_value(p in frozen_params_on_steps()) {
+        use locklab::engine::families::frozen;
+        use locklab::engine::trace::Verdict;
+        let t = frozen::run(&p);
+        let m = frozen::metrics(&t).unwrap();
+        let a = t.writes.iter().find(|w| w.writer == frozen::A);
+        let replaced_b = a.is_some_and(|w| w.accepted && w.replaced.is_some_and(|(r, _)| r == frozen::B));
+        prop_assert_eq!(m.verdict == Verdict::Corruption, replaced_b, "{:?}: {:?}", p, t.writes);
+    }
+}

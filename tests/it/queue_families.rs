@@ -343,3 +343,67 @@ fn the_service_lane_names_every_permit_holder() {
         (vec!["A".into(), "B".into(), "C".into()], Share::Permits, 1)
     );
 }
+
+#[test]
+fn a_writer_that_would_start_after_the_run_has_not_waited() {
+    // Roles r, r, w 7 s apart: C would start at 14 s, after the 12 s run, and never asks.
+    let p = RwLockParams {
+        wants: vec![Want::Read, Want::Read, Want::Write],
+        common: QueueCommon {
+            start_gap_ms: 7_000,
+            duration_ms: 12_000,
+            ..QueueCommon::default()
+        },
+        ..RwLockParams::default()
+    };
+    let t = locklab::engine::run(&Params::Rwlock(p));
+    let m = queue::metrics(&t).unwrap();
+    assert_eq!(m.writer_wait_ms, None);
+    assert!(m.starved_writers.is_empty(), "{:?}", m.starved_writers);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// A writer's wait starts when it asks: no wait is longer than the run left after the first
+    /// writer that asked, there is none when no writer asked, and only writers that asked can
+    /// starve.
+    #[test]
+    fn a_writers_wait_is_counted_from_its_own_request(
+        seed in 0u64..100_000,
+        roles in proptest::collection::vec(proptest::bool::ANY, 2..6),
+        gap in 0u64..10_000,
+        duration in 1_000u64..30_000,
+    ) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut common = random_common(&mut rng, roles.len());
+        common.start_gap_ms = gap;
+        common.duration_ms = duration;
+        let wants: Vec<Want> = roles.iter().map(|&w| if w { Want::Write } else { Want::Read }).collect();
+        let p = RwLockParams { wants: wants.clone(), common, ..RwLockParams::default() };
+        let t = locklab::engine::run(&Params::Rwlock(p.clone()));
+        let m = queue::metrics(&t).unwrap();
+        let asked: Vec<(String, u64)> = wants
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w == Want::Write)
+            .filter_map(|(i, _)| {
+                let name = ["A", "B", "C", "D", "E", "F"][i];
+                let id = t.actor_named(name).unwrap();
+                t.events
+                    .iter()
+                    .find(|e| e.actor == id && matches!(e.kind, EventKind::CreateSent { .. }))
+                    .map(|e| (name.to_string(), e.at_ms))
+            })
+            .collect();
+        let first = asked.iter().map(|a| a.1).min();
+        match (m.writer_wait_ms, first) {
+            (None, None) => {}
+            (Some(w), Some(first)) => proptest::prop_assert!(w <= duration - first, "{} ms: {:?}", w, p),
+            (w, f) => proptest::prop_assert!(false, "wait {:?}, first request {:?}: {:?}", w, f, p),
+        }
+        for s in &m.starved_writers {
+            proptest::prop_assert!(asked.iter().any(|a| &a.0 == s), "{} never asked: {:?}", s, p);
+        }
+    }
+}

@@ -455,3 +455,64 @@ fn the_model_questions_explanations_give_the_engines_numbers() {
         assert_eq!(x, 2.0 * d["nodes"], "{d:?}");
     }
 }
+
+#[test]
+fn nodes_down_from_the_start_do_not_answer_even_with_no_network_delay() {
+    // N3 and N4 are down before A's first SET reaches them: A gets OK from N1 and N2 at once,
+    // waits out the 30 ms timeout twice (N3, N4), and gets OK from N5 at 60 ms. The same as with
+    // a 1 ms delay, apart from the round trips.
+    let p = RedlockParams {
+        delay_ms: 0,
+        down: vec![3, 4],
+        down_until_ms: 3_000,
+        ..RedlockParams::default()
+    };
+    let t = run(&p);
+    let a = &redlock::metrics(&t).unwrap().acquisitions[0];
+    assert_eq!(
+        (a.client.as_str(), a.ok_nodes.join(" ").as_str()),
+        ("A", "N1 N2 N5")
+    );
+    assert_eq!((a.acquired_ms, a.elapsed_ms), (60, 60));
+    let timeouts: Vec<u64> = redlock_events(&t, "A")
+        .filter(|(_, e)| matches!(e, RedlockEvent::SetTimedOut { .. }))
+        .map(|(at, _)| at)
+        .collect();
+    assert_eq!(timeouts, [30, 60]);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// A node that is down from the start does nothing until it restarts, whatever the delay
+    /// (no delay included).
+    #[test]
+    fn a_node_down_from_the_start_is_silent_until_it_restarts(
+        seed in 0u64..100_000,
+        delay_ms in proptest::prop_oneof![proptest::strategy::Just(0u64), 0u64..40],
+    ) {
+        let mut p = random_params(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        p.delay_ms = delay_ms;
+        p.down.push(1);
+        p.down.sort_unstable();
+        p.down.dedup();
+        p.down_until_ms = p.down_until_ms.max(1);
+        // A second restart of the same node would bring it back early.
+        if p.down.contains(&p.crash_node) {
+            p.crash_node = 0;
+        }
+        let t = run(&p);
+        for &d in &p.down {
+            let node = t.actor_named(&format!("N{d}")).unwrap();
+            let early: Vec<_> = t
+                .events
+                .iter()
+                .filter(|e| e.actor == node && e.at_ms < p.down_until_ms)
+                .filter(|e| e.kind != EventKind::Crashed)
+                .collect();
+            proptest::prop_assert!(early.is_empty(), "N{}: {:?}\n{:?}", d, early, p);
+            let answered = t.messages.iter().any(|m| m.from == node && m.sent_ms < p.down_until_ms);
+            proptest::prop_assert!(!answered, "N{} answered while down\n{:?}", d, p);
+        }
+    }
+}

@@ -166,14 +166,16 @@ fn waking_after_the_lapse_but_before_the_takeover_the_version_alone_accepts_the_
     let m = tasks::metrics(&t).unwrap();
     assert_eq!(claims(&t), ["A v1"]);
     assert_eq!((m.result.as_deref(), m.effects_applied), (Some("A"), 1));
-    // Requiring a live lease refuses it, and B redoes the work, charging again.
+    // Requiring a live lease refuses it. A's scan overdue since 12 s runs at the wake after that
+    // refusal and claims the task again at 41 s, before B's scan at 42 s: A redoes the work,
+    // charging again.
     let strict = tasks::run(&TasksParams {
         complete: CompleteRule::VersionAndLease,
         ..early
     });
     let m = tasks::metrics(&strict).unwrap();
-    assert_eq!(claims(&strict), ["A v1", "B v2"]);
-    assert_eq!((m.result.as_deref(), m.effects_applied), (Some("B"), 2));
+    assert_eq!(claims(&strict), ["A v1", "A v2"]);
+    assert_eq!((m.result.as_deref(), m.effects_applied), (Some("A"), 2));
 }
 
 fn cancel_at(ms: u64) -> Trace {
@@ -465,4 +467,90 @@ fn task_t7_a_claims_until_130_b_takes_over_at_131_and_as_payment_is_already_a_du
         answers::claim_at(&t, 31_000, Lang::En),
         "B (claim version 2)"
     );
+}
+
+/// When worker `who` sent its scans.
+fn scans(t: &Trace, who: &str) -> Vec<u64> {
+    let id = t.actor_named(who).unwrap();
+    t.messages
+        .iter()
+        .filter(|m| m.from == id && m.msg == locklab::engine::msg::Msg::RowScan)
+        .map(|m| m.sent_ms)
+        .collect()
+}
+
+#[test]
+fn after_a_pause_the_scanner_keeps_its_fixed_rate_grid() {
+    // A is frozen from 1 s to 31 s. Its scanner is on the grid 2 + 0.7·k s: the overdue scan
+    // runs at the wake, and the next ones stay on that grid, as `scheduleAtFixedRate` keeps
+    // them. B claims at 2.0 s; A at 37.7 s (2 + 0.7·51), B at 53.1 s, A at 68.5 s (2 + 0.7·95).
+    let t = tasks::run(&TasksParams {
+        workers: 2,
+        scan_start_ms: 2_000,
+        scan_every_ms: 700,
+        lease_ms: 15_000,
+        renew_every_ms: 60_000,
+        work_ms: 20_000,
+        effect_after_ms: 2_000,
+        idempotency_key: true,
+        complete: CompleteRule::VersionAndLease,
+        pause_at_ms: 1_000,
+        pause_len_ms: 30_000,
+        duration_ms: 70_000,
+        ..TasksParams::default()
+    });
+    let at: Vec<u64> = updates(&t)
+        .into_iter()
+        .filter(|u| u.2 == RowOp::Claim && u.3 == 1)
+        .map(|u| u.0)
+        .collect();
+    assert_eq!(at, [2_000, 22_300, 37_700, 53_100, 68_500]);
+    let a = scans(&t, "A");
+    assert_eq!(a[..3], [31_000, 31_400, 32_100], "the wake, then the grid");
+}
+
+#[test]
+fn a_worker_that_learns_its_claim_is_gone_at_the_wake_scans_again_at_the_wake() {
+    // A claims at 0 s (table clock 100 s, lease until 105 s) and is frozen from 3 s to 48 s. At
+    // the wake its overdue renewal and completion affect no row, and the overdue scan runs
+    // after them, at 48 s, not on the next grid point (49 s): it claims the task again.
+    let t = tasks::run(&TasksParams {
+        workers: 1,
+        store_clock_ms: 100_000,
+        scan_every_ms: 1_000,
+        lease_ms: 5_000,
+        work_ms: 13_000,
+        effect_after_ms: 12_000,
+        complete: CompleteRule::VersionAndLease,
+        pause_at_ms: 3_000,
+        pause_len_ms: 45_000,
+        ..TasksParams::default()
+    });
+    let at: Vec<u64> = updates(&t)
+        .into_iter()
+        .filter(|u| u.2 == RowOp::Claim && u.3 == 1)
+        .map(|u| u.0)
+        .collect();
+    assert_eq!(at[..2], [0, 48_000]);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// A worker scans only on its grid, `scan_start + k·scan_every`, or at the instant it wakes
+    /// from its pause, when the scans it missed fold into one.
+    #[test]
+    fn a_paused_scanner_scans_on_its_grid_or_at_the_wake(seed in 0u64..100_000, start in 0u64..5_000) {
+        let mut p = random_params(&mut Xoshiro256PlusPlus::seed_from_u64(seed));
+        p.scan_start_ms = start;
+        let t = tasks::run(&p);
+        let wake = p.pause_at_ms + p.pause_len_ms;
+        let a = scans(&t, "A");
+        for &s in &a {
+            let on_grid = s >= start && (s - start) % p.scan_every_ms == 0;
+            proptest::prop_assert!(on_grid || (p.pause_len_ms > 0 && s == wake), "A scans at {} ms: {:?}", s, p);
+        }
+        let at_wake = a.iter().filter(|&&s| s == wake).count();
+        proptest::prop_assert!(at_wake <= 1, "{} scans at the wake: {:?}", at_wake, p);
+    }
 }

@@ -77,6 +77,9 @@ pub struct IdGenerator {
     pub start_wait_until: Option<i64>,
     pub view: GenView,
     waiting: Option<WaitReason>,
+    /// Claims for the worker id sent so far, by this process and the ones before it: the
+    /// answer to an earlier incarnation's claim is not this one's.
+    pub claims: u32,
 }
 
 impl IdGenerator {
@@ -91,6 +94,7 @@ impl IdGenerator {
             start_wait_until: None,
             view: GenView::Idle,
             waiting: None,
+            claims: 0,
         }
     }
 
@@ -106,13 +110,20 @@ impl IdGenerator {
         self.begin(cx);
     }
 
-    /// Starts (or starts again) with an empty memory.
-    fn begin(&mut self, cx: &mut Cx) {
+    /// A crash loses everything the process kept in memory.
+    pub fn on_crash(&mut self) {
         self.last_ms = None;
         self.seq = 0;
         self.pending.clear();
         self.view = GenView::Idle;
         self.waiting = None;
+        self.start_wait_until = None;
+        self.lease = Lease::NotNeeded;
+    }
+
+    /// Starts (or starts again) with an empty memory.
+    fn begin(&mut self, cx: &mut Cx) {
+        self.on_crash();
         if self.cfg.wait_on_start {
             let until = self.clock(cx.now) + 1;
             self.start_wait_until = Some(until);
@@ -123,18 +134,22 @@ impl IdGenerator {
         if let Some(registry) = self.cfg.registry {
             self.lease = Lease::Asked;
             let worker = self.cfg.worker;
+            self.claims += 1;
             cx.event(EventKind::Snowflake(IdEvent::WorkerClaimSent { worker }));
-            cx.send(registry, Msg::ClaimWorker { worker });
+            cx.send(
+                registry,
+                Msg::ClaimWorker {
+                    worker,
+                    claim: self.claims,
+                },
+            );
         }
         cx.set_timer_at(Timer::IdTick, cx.now);
     }
 
+    /// The clock's step is the machine's and its timer outlived the crash, so only the process
+    /// starts again.
     pub fn on_restart(&mut self, cx: &mut Cx) {
-        if let Some((at, _)) = self.cfg.rollback
-            && at >= cx.now
-        {
-            cx.set_timer_at(Timer::ClockJump, at);
-        }
         self.begin(cx);
     }
 
@@ -170,8 +185,13 @@ impl IdGenerator {
     }
 
     pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        if let Msg::WorkerClaimed { worker, granted } = msg
+        if let Msg::WorkerClaimed {
+            worker,
+            claim,
+            granted,
+        } = msg
             && worker == self.cfg.worker
+            && claim == self.claims
             && self.lease == Lease::Asked
         {
             self.lease = if granted { Lease::Held } else { Lease::Denied };

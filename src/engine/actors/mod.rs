@@ -125,6 +125,13 @@ impl Actor {
         }
     }
 
+    /// Down: what the process kept in memory is gone.
+    pub fn on_crash(&mut self) {
+        if let Actor::IdGen(a) = self {
+            a.on_crash();
+        }
+    }
+
     /// Back after a crash, with only what the actor kept on disk.
     pub fn on_restart(&mut self, cx: &mut Cx) {
         match self {

@@ -212,11 +212,9 @@ impl RedisNode {
             kept: self.key.map(|k| k.owner),
             lost: if self.fsync { None } else { had },
         }));
+        // A clock jump still to come is the machine's: its timer outlived the crash.
         self.expire_if_due(cx);
         self.arm_expiry(cx);
-        if let Some((at, _)) = self.jump {
-            cx.set_timer_at(Timer::ClockJump, at.max(cx.now));
-        }
     }
 }
 

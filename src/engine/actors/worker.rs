@@ -1,7 +1,7 @@
 //! A worker that claims durable tasks from a table, renews its claim, acts on an outside system
 //! and records completion, all with conditional statements; and an operator that cancels a task.
 //!
-//! The worker's scanner runs on a fixed rate. A scan tries to claim the tasks in order, one
+//! The worker's scanner runs on a fixed rate, its grid kept across a pause. A scan tries to claim the tasks in order, one
 //! statement each (`WHERE due <= now AND (READY OR lease run out)`), and stops at the first that
 //! affects a row. Under a claim the worker renews every `renew_every`, calls the outside system
 //! once after `effect_after` and completes after `work`; every later statement is conditioned on
@@ -132,15 +132,32 @@ impl Worker {
         cx.set_timer_at(Timer::Scan, self.rules.scan_start_ms);
     }
 
+    /// A scan that falls due while the worker holds a claim does nothing.
+    fn scan(&mut self, cx: &mut Cx) {
+        if matches!(self.step, WStep::Idle | WStep::Lost) {
+            self.step = WStep::Scanning;
+            cx.send(self.rows, Msg::RowScan);
+        }
+    }
+
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
         match timer {
             Timer::Scan if self.step != WStep::Stopped => {
-                cx.set_timer(Timer::Scan, self.rules.scan_every_ms);
-                if matches!(self.step, WStep::Idle | WStep::Lost) {
-                    self.step = WStep::Scanning;
-                    cx.send(self.rows, Msg::RowScan);
+                // A fixed rate, as `scheduleAtFixedRate`: the grid stays where it was. A scan
+                // overdue after a pause runs at the wake, once the work that fell due before it
+                // has been done and answered, as the missed runs catch up after the tasks queued
+                // ahead of them; the runs missed with it fold into that one, and the next comes
+                // on the original grid.
+                let every = self.rules.scan_every_ms.max(1);
+                let missed = cx.now.saturating_sub(cx.due) / every;
+                cx.set_timer_at(Timer::Scan, cx.due + (missed + 1) * every);
+                if cx.now > cx.due {
+                    cx.set_timer_at(Timer::ScanOverdue, cx.now);
+                } else {
+                    self.scan(cx);
                 }
             }
+            Timer::ScanOverdue if self.step != WStep::Stopped => self.scan(cx),
             Timer::RenewDue => self.renew(cx),
             Timer::EffectDue => self.before_effect(cx),
             Timer::WorkDue => self.complete(cx),
@@ -366,6 +383,7 @@ impl Worker {
         } else {
             self.drop_claim(cx, WStep::Stopped);
             cx.cancel(Timer::Scan);
+            cx.cancel(Timer::ScanOverdue);
         }
     }
 }

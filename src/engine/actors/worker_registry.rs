@@ -15,7 +15,7 @@ pub struct WorkerRegistry {
 
 impl WorkerRegistry {
     pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::ClaimWorker { worker } = msg else {
+        let Msg::ClaimWorker { worker, claim } = msg else {
             return;
         };
         let holder = match self.holders.iter().find(|(w, _)| *w == worker) {
@@ -35,6 +35,13 @@ impl WorkerRegistry {
                 holder,
             }
         }));
-        cx.send(from, Msg::WorkerClaimed { worker, granted });
+        cx.send(
+            from,
+            Msg::WorkerClaimed {
+                worker,
+                claim,
+                granted,
+            },
+        );
     }
 }

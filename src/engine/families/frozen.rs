@@ -131,12 +131,12 @@ impl FrozenObserver {
         let successor_acquire =
             find(&|k| matches!(k, EventKind::LeaseGranted { holder, .. } if *holder == B))
                 .map(|e| e.at_ms);
-        let a_write = self.writes.iter().find(|w| w.writer == A).cloned();
-        let first_b_accepted = self
-            .writes
-            .iter()
-            .find(|w| w.writer == B && w.accepted)
-            .map(|w| w.at_ms);
+        let a_at = self.writes.iter().position(|w| w.writer == A);
+        let a_write = a_at.map(|i| self.writes[i].clone());
+        // Order in the write log, not the millisecond: two writes can arrive in the same one, and
+        // A's overwrites B's only if B's was applied first.
+        let b_applied_before_a =
+            a_at.is_some_and(|i| self.writes[..i].iter().any(|w| w.writer == B && w.accepted));
         let abandoned = find(&|k| *k == EventKind::WriteAbandoned).is_some();
         let expiry = self.lease_expiry;
         let verdict = if abandoned {
@@ -145,7 +145,7 @@ impl FrozenObserver {
             match &a_write {
                 Some(w) if expiry.is_none_or(|e| w.at_ms < e) => Verdict::NoIncident,
                 Some(w) if !w.accepted => Verdict::StaleWriteRejected,
-                Some(w) if first_b_accepted.is_some_and(|b| b <= w.at_ms) => Verdict::Corruption,
+                Some(_) if b_applied_before_a => Verdict::Corruption,
                 Some(_) => Verdict::StaleWriteAccepted,
                 None if expiry.is_none() => Verdict::NoIncident,
                 None => Verdict::Unresolved,

@@ -286,12 +286,23 @@ impl QueueObserver {
             if c.role != Role::Writer {
                 continue;
             }
-            let asked = c.asked_at.unwrap_or(0);
+            // A writer that never asked (it would start after the run, or crashed first) has
+            // not waited at all.
+            let Some(asked) = c.asked_at else {
+                continue;
+            };
             let waited = match self.granted_at[i] {
                 Some(at) => at.saturating_sub(asked),
                 None => {
                     starved.push(name.to_string());
-                    end.saturating_sub(asked)
+                    // Waiting ends with the run, or when the writer crashes.
+                    let crashed = rec
+                        .events
+                        .iter()
+                        .find(|e| e.actor == ActorId(i as u8) && e.kind == EventKind::Crashed);
+                    crashed
+                        .map_or(end, |e| e.at_ms.min(end))
+                        .saturating_sub(asked)
                 }
             };
             writer_wait = Some(writer_wait.map_or(waited, |w: u64| w.max(waited)));

@@ -71,7 +71,7 @@ pub fn build(p: &RedlockParams) -> (World, Plan) {
     let world = World::new(actors, p.delay_ms, p.seed);
     let mut plan = Plan::default();
     for &d in &p.down {
-        plan.crash_restart(l.node(d as usize - 1), 0, p.down_until_ms);
+        plan.down_from_start(l.node(d as usize - 1), p.down_until_ms);
     }
     if p.crash_node > 0 {
         let node = l.node(p.crash_node as usize - 1);

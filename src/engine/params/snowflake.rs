@@ -290,12 +290,14 @@ impl Knobs for SnowflakeParams {
                 ),
             );
         }
-        if self.rollback_ms > self.clock_start {
+        // The step comes at `rollback_at`, when the clock has moved on from its start.
+        let reads = self.clock_start + self.rollback_at_ms;
+        if self.rollback_ms > reads {
             return invalid(
                 "rollback",
                 format!(
-                    "would step the clock before the epoch (it starts at {} ms)",
-                    self.clock_start
+                    "would step the clock before the epoch (at {} ms it reads {reads} ms)",
+                    self.rollback_at_ms
                 ),
             );
         }

@@ -242,13 +242,14 @@ pub struct QueueMetrics {
     /// The most clients holding at one instant, in the service's view.
     pub max_holders: u32,
     /// The longest a writer waited from asking to holding, in ms; a writer still waiting when
-    /// the run ended counts until the end. `None` without writers.
+    /// the run ended counts until the end, one that crashed waiting until its crash. `None`
+    /// when no writer asked.
     pub writer_wait_ms: Option<u64>,
     /// How many grants came before the first writer's, readers' and any earlier writer's
     /// alike: the first writer's place in `grant_order`, counted from 0. `None` when no
     /// writer held (always for a semaphore).
     pub grants_before_writer: Option<u32>,
-    /// Writers that never held.
+    /// Writers that asked and never held.
     pub starved_writers: Vec<String>,
     pub stuck_clients: Vec<String>,
     pub violations: Vec<String>,

@@ -168,7 +168,11 @@ impl World {
 
     /// Lets every actor arm its first timers and send its first messages.
     pub fn start(&mut self, rec: &mut Option<&mut Recorder>) {
+        // An actor down from the start begins at its restart instead.
         for i in 0..self.actors.len() {
+            if self.status[i].crashed {
+                continue;
+            }
             self.dispatch(ActorId(i as u8), 0, rec, |a, cx| a.on_start(cx));
         }
     }
@@ -182,7 +186,7 @@ impl World {
             }
         }
         for (i, t) in self.timers.iter().enumerate() {
-            if self.can_act(t.owner) {
+            if self.can_act(t.owner) || t.timer.of_machine() {
                 out.push(Choice::Fire(i));
             }
         }
@@ -211,7 +215,7 @@ impl World {
             }
         }
         for (i, t) in self.timers.iter().enumerate() {
-            if self.can_act(t.owner) {
+            if self.can_act(t.owner) || t.timer.of_machine() {
                 consider((t.due, t.timer.phase(), t.seq.0), Choice::Fire(i));
             }
         }
@@ -347,7 +351,8 @@ impl World {
             FaultAction::Crash(_) => {
                 s.crashed = true;
                 log(rec, EventKind::Crashed);
-                self.timers.retain(|t| t.owner != a);
+                self.actors[a.0 as usize].on_crash();
+                self.timers.retain(|t| t.owner != a || t.timer.of_machine());
                 for ch in self.channels.iter_mut().filter(|c| c.to == a) {
                     for m in ch.queue.drain(..) {
                         if let Some(r) = rec.as_deref_mut() {

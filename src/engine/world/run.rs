@@ -60,6 +60,8 @@ pub struct Plan {
     /// Steps to follow before anything else; when given, planned faults and triggers are not
     /// used (the schedule holds its faults).
     pub schedule: Vec<Scheduled>,
+    /// Actors that are down before anything happens: nothing reaches them at instant 0.
+    pub down_at_start: Vec<ActorId>,
 }
 
 impl Plan {
@@ -98,6 +100,16 @@ impl Plan {
         });
     }
 
+    /// Keeps `a` down from before the first instant until `until`: unlike a crash at 0, which
+    /// comes after that instant's requests and replies, nothing reaches `a` before it restarts.
+    pub fn down_from_start(&mut self, a: ActorId, until: Millis) {
+        self.down_at_start.push(a);
+        self.planned.push(Planned {
+            at: until,
+            fault: FaultAction::Restart(a),
+        });
+    }
+
     /// Crashes `a` at `at` and starts it again `down` later (in the same instant for 0, after
     /// the crash).
     pub fn crash_restart(&mut self, a: ActorId, at: Millis, down: Millis) {
@@ -128,6 +140,13 @@ pub fn run(
     planned.sort_by_key(|p| (p.at, p.fault.phase()));
     let mut next_planned = 0;
     let mut triggers = plan.triggers.clone();
+    for &a in &plan.down_at_start {
+        world.apply(
+            Choice::Fault(FaultAction::Crash(a)),
+            0,
+            &mut Some(&mut *rec),
+        );
+    }
     world.start(&mut Some(&mut *rec));
     world.touched.0 = None;
     observer.observe(world, rec);

@@ -27,11 +27,25 @@ pub struct Abc {
 pub struct State {
     world: World,
     faults_left: u8,
-    /// A, B, C have held (bits 0 to 2); a stale write was refused (bit 3).
-    marks: u8,
+    /// A, B, C have held (bits 0 to 2); a stale write was refused (bit 3); a grant the service
+    /// agreed with had a smaller token than an earlier one (bit 4); an update was lost (bit 5);
+    /// A, B, C were granted with the service agreeing (bits 8 to 10).
+    marks: u16,
+    /// Who applied the data node's current version.
+    data_setter: Option<u8>,
 }
 
-const STALE: u8 = 8;
+const STALE: u16 = 8;
+const BACKWARDS: u16 = 16;
+const LOST: u16 = 32;
+const AGREED: u16 = 256;
+
+/// What the steps of one action did besides changing the World.
+struct Seen {
+    stale: bool,
+    lost: bool,
+    setter: Option<u8>,
+}
 
 fn linked(w: &World, a: ActorId) -> bool {
     w.links[a.0 as usize].is_some()
@@ -82,16 +96,26 @@ fn refused_stale_write(w: &World, i: usize) -> bool {
     res.fencing && *token < res.last_seen_token && !s.live && !s.closed
 }
 
-fn apply(w: &mut World, c: Choice, stale: &mut bool) {
+fn apply(w: &mut World, c: Choice, seen: &mut Seen) {
+    let mut write = None;
     if let Choice::Deliver(i) = c {
-        *stale |= refused_stale_write(w, i);
+        seen.stale |= refused_stale_write(w, i);
+        write = invariants::data_write_at(w, i).zip(invariants::data_version(w));
     }
     w.apply(c, 0, &mut None);
+    // A setData that moved the version on was applied, over whatever version it found.
+    if let Some(((writer, read), before)) = write
+        && invariants::data_version(w).is_some_and(|v| v > before)
+    {
+        let by = seen.setter.map(ActorId);
+        seen.lost |= invariants::lost_update(writer, read, before, by);
+        seen.setter = Some(writer.0);
+    }
 }
 
-fn settle(w: &mut World, stale: &mut bool) {
+fn settle(w: &mut World, seen: &mut Seen) {
     while let Some(i) = (0..w.channels.len()).find(|&i| arrives_at_once(w, i)) {
-        apply(w, Choice::Deliver(i), stale);
+        apply(w, Choice::Deliver(i), seen);
     }
 }
 
@@ -135,14 +159,41 @@ fn timer_enabled(w: &World, i: usize) -> bool {
     }
 }
 
-fn held_marks(w: &World) -> u8 {
+fn holding_token(w: &World, c: usize) -> Option<u64> {
+    w.actors[c]
+        .as_lock()
+        .filter(|l| l.step == Step::Holding)
+        .map(|l| l.token)
+}
+
+fn held_marks(w: &World) -> u16 {
     (0..NAMES.len())
-        .filter(|&c| {
-            w.actors[c]
-                .as_lock()
-                .is_some_and(|l| l.step == Step::Holding)
-        })
+        .filter(|&c| holding_token(w, c).is_some())
         .fold(0, |m, c| m | 1 << c)
+}
+
+/// The grants of this step the service agrees with, and whether one went below an earlier
+/// grant's token.
+fn grant_marks(before: Option<&World>, w: &World, marks: u16) -> u16 {
+    let agreed = invariants::service_holders(w);
+    let mut m = 0;
+    for c in 0..NAMES.len() {
+        let Some(token) = holding_token(w, c) else {
+            continue;
+        };
+        let was = before.and_then(|b| holding_token(b, c));
+        if was.is_some() || !agreed.contains(&ActorId(c as u8)) {
+            continue;
+        }
+        let earlier = (0..NAMES.len())
+            .filter(|&d| d != c && marks & (AGREED << d) != 0)
+            .map(|d| lock(w, ActorId(d as u8)).expect("a client").token);
+        if invariants::grant_went_backwards(token, earlier) {
+            m |= BACKWARDS;
+        }
+        m |= AGREED << c;
+    }
+    m
 }
 
 impl Model for Abc {
@@ -152,13 +203,18 @@ impl Model for Abc {
     fn init_states(&self) -> Vec<State> {
         let (mut world, _) = abc::build(&self.params);
         world.start(&mut None);
-        let mut stale = false;
-        settle(&mut world, &mut stale);
-        let marks = held_marks(&world);
+        let mut seen = Seen {
+            stale: false,
+            lost: false,
+            setter: None,
+        };
+        settle(&mut world, &mut seen);
+        let marks = held_marks(&world) | grant_marks(None, &world, 0);
         vec![State {
             world,
             faults_left: self.faults,
             marks,
+            data_setter: seen.setter,
         }]
     }
 
@@ -218,8 +274,12 @@ impl Model for Abc {
 
     fn next_state(&self, s: &State, c: Choice) -> Option<State> {
         let mut w = s.world.clone();
-        let mut stale = false;
-        apply(&mut w, c, &mut stale);
+        let mut seen = Seen {
+            stale: false,
+            lost: false,
+            setter: s.data_setter,
+        };
+        apply(&mut w, c, &mut seen);
         let mut left = s.faults_left;
         if let Choice::Fault(f) = c {
             match f {
@@ -230,13 +290,13 @@ impl Model for Abc {
                 // A pause long enough for the session to expire.
                 FaultAction::Freeze(a) => {
                     if let Some(i) = expiry_timer(&w, a) {
-                        apply(&mut w, Choice::Fire(i), &mut stale);
+                        apply(&mut w, Choice::Fire(i), &mut seen);
                     }
-                    apply(&mut w, Choice::Fault(FaultAction::Thaw(a)), &mut stale);
+                    apply(&mut w, Choice::Fault(FaultAction::Thaw(a)), &mut seen);
                 }
                 FaultAction::Crash(a) => {
                     if let Some(i) = expiry_timer(&w, a) {
-                        apply(&mut w, Choice::Fire(i), &mut stale);
+                        apply(&mut w, Choice::Fire(i), &mut seen);
                     }
                 }
                 // Cut off, and noticed at once if it was connected.
@@ -245,18 +305,25 @@ impl Model for Abc {
                         w.timers[i].owner == a && w.timers[i].timer == Timer::ReadTimeout
                     });
                     if let Some(i) = read {
-                        apply(&mut w, Choice::Fire(i), &mut stale);
+                        apply(&mut w, Choice::Fire(i), &mut seen);
                     }
                 }
                 _ => {}
             }
         }
-        settle(&mut w, &mut stale);
-        let marks = s.marks | held_marks(&w) | if stale { STALE } else { 0 };
+        settle(&mut w, &mut seen);
+        let mut marks = s.marks | held_marks(&w) | grant_marks(Some(&s.world), &w, s.marks);
+        if seen.stale {
+            marks |= STALE;
+        }
+        if seen.lost {
+            marks |= LOST;
+        }
         Some(State {
             world: w,
             faults_left: left,
             marks,
+            data_setter: seen.setter,
         })
     }
 
@@ -266,13 +333,16 @@ impl Model for Abc {
                 invariants::holder_count(&s.world) <= 1
             }),
             Property::always(invariant::TOKENS_NON_DECREASING, |_, s: &State| {
-                !invariants::tokens_went_backwards(&s.world, RESOURCE)
+                !invariants::tokens_went_backwards(&s.world, RESOURCE) && s.marks & BACKWARDS == 0
             }),
             Property::always(invariant::NO_ORPHAN_NODE, |_, s: &State| {
                 abc::zk(&s.world).tree.orphans().next().is_none()
             }),
             Property::always(invariant::NOBODY_STUCK, |_, s: &State| {
                 invariants::stuck_clients(&s.world, SERVICE, NAMES.len()) == 0
+            }),
+            Property::always(invariant::NO_LOST_UPDATE, |_, s: &State| {
+                s.marks & LOST == 0
             }),
             Property::sometimes(invariant::EVERYONE_HELD, |_, s: &State| s.marks & 7 == 7),
             Property::sometimes(invariant::STALE_WRITE_REJECTED, |_, s: &State| {

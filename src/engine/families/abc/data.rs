@@ -2,6 +2,7 @@
 //! the service judged it, and the updates an applied write wiped out.
 
 use super::NAMES;
+use crate::engine::invariants;
 use crate::engine::time::Millis;
 use crate::engine::trace::data::{DataFacts, DataOutcome, DataRead, DataWriteRecord};
 use crate::engine::world::ActorId;
@@ -54,22 +55,21 @@ impl DataLog {
             .rev()
             .find(|r| r.reader == writer)
             .map(|r| r.version);
-        // Versions grow by one per applied write: any between the writer's read and the version
-        // this write replaced were someone else's updates, and the newest is the one wiped out.
-        let overwrote = match (outcome, read_version) {
-            (DataOutcome::Set { version }, Some(read)) if version - 1 > read => self
-                .facts
-                .writes
-                .iter()
-                .rev()
-                .find(|w| {
-                    w.outcome
-                        == DataOutcome::Set {
-                            version: version - 1,
-                        }
-                })
-                .filter(|w| w.writer != writer)
-                .map(|w| (w.writer, version - 1)),
+        // Versions grow by one per applied write: the version this write replaced is the one
+        // before its own, and whoever wrote it lost that update if the writer never read it.
+        let overwrote = match outcome {
+            DataOutcome::Set { version } => {
+                let replaced = version - 1;
+                let by = self
+                    .facts
+                    .writes
+                    .iter()
+                    .rev()
+                    .find(|w| w.outcome == DataOutcome::Set { version: replaced })
+                    .map(|w| w.writer);
+                by.filter(|_| invariants::lost_update(writer, read_version, replaced, by))
+                    .map(|b| (b, replaced))
+            }
             _ => None,
         };
         if let DataOutcome::Set { version } = outcome {

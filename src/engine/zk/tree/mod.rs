@@ -316,12 +316,13 @@ impl Tree {
                 .ephemerals
                 .retain(|n| *n != id);
         }
-        self.remove(id, fired);
+        let zxid = self.next_zxid();
+        self.remove(id, zxid, fired);
         Ok(())
     }
 
-    fn remove(&mut self, id: NodeId, fired: &mut Vec<Fired>) {
-        let zxid = self.next_zxid();
+    /// Removes a node in transaction `zxid`.
+    fn remove(&mut self, id: NodeId, zxid: u64, fired: &mut Vec<Fired>) {
         let node = &mut self.nodes[id.0 as usize];
         node.alive = false;
         let dir = node.dir;
@@ -410,8 +411,8 @@ impl Tree {
         id
     }
 
-    /// Ends a session (expired by the service, or closed by its client): deletes exactly its
-    /// ephemeral nodes, firing their watches, and drops its own watches.
+    /// Ends a session (expired by the service, or closed by its client) in one transaction:
+    /// deletes exactly its ephemeral nodes, firing their watches, and drops its own watches.
     pub fn end_session(
         &mut self,
         id: SessionId,
@@ -421,7 +422,8 @@ impl Tree {
         if !self.is_live(id) {
             return Vec::new();
         }
-        self.next_zxid();
+        // closeSession is one transaction, however many ephemeral nodes it deletes.
+        let zxid = self.next_zxid();
         let s = &mut self.sessions[id.0 as usize];
         s.live = false;
         s.closed = closed;
@@ -435,7 +437,7 @@ impl Tree {
         let mut deleted = Vec::new();
         for node in owned {
             if self.node(node).alive {
-                self.remove(node, fired);
+                self.remove(node, zxid, fired);
                 deleted.push(node);
             }
         }

@@ -95,3 +95,62 @@ fn a_version_of_minus_one_bypasses_the_check() {
     assert_eq!(t.set_data(n, 0, 7, &mut fired), Err(TreeError::BadVersion));
     assert_eq!(t.set_data(n, -1, 7, &mut fired), Ok(2));
 }
+
+#[test]
+fn ending_a_session_is_one_transaction_whatever_it_held() {
+    // Measured on ZooKeeper 3.8 (`srvr` before and after): an expiry or a close spends exactly
+    // one zxid whether the session held 0, 1 or 2 ephemeral nodes; the deletions share it.
+    for held in 0..3u32 {
+        let (mut t, dir, a, _) = tree();
+        let mut fired = Vec::new();
+        let nodes: Vec<NodeId> = (0..held)
+            .map(|i| t.create(a, dir, Tag::Lock, i, &mut fired).unwrap())
+            .collect();
+        let before = t.zxid;
+        let deleted = t.end_session(a, false, &mut fired);
+        assert_eq!(deleted, nodes);
+        assert_eq!(t.zxid, before + 1, "holding {held}");
+        if held > 0 {
+            assert_eq!(
+                t.dir(dir).pzxid,
+                before + 1,
+                "the deletions are that transaction"
+            );
+        }
+    }
+}
+
+proptest::proptest! {
+    /// Any mix of sessions, creates, deletes and session ends: each create, delete and session
+    /// end is exactly one transaction.
+    #[test]
+    fn every_session_end_spends_one_zxid(ops in proptest::collection::vec((0u8..3, 0usize..4), 1..40)) {
+        let mut t = Tree::new(0);
+        let dir = t.add_dir("/lock", 0);
+        let sessions: Vec<SessionId> = (0..4).map(|_| t.open_session(4_000)).collect();
+        let mut fired = Vec::new();
+        for (op, s) in ops {
+            let s = sessions[s];
+            let before = t.zxid;
+            let spent = match op {
+                0 if t.is_live(s) => {
+                    t.create(s, dir, Tag::Lock, 1, &mut fired).unwrap();
+                    1
+                }
+                1 if t.is_live(s) => match t.session(s).ephemerals.first().copied() {
+                    Some(n) => {
+                        t.delete(n, -1, &mut fired).unwrap();
+                        1
+                    }
+                    None => 0,
+                },
+                2 if t.is_live(s) => {
+                    t.end_session(s, false, &mut fired);
+                    1
+                }
+                _ => 0,
+            };
+            proptest::prop_assert_eq!(t.zxid, before + spent);
+        }
+    }
+}
