@@ -40,6 +40,14 @@ pub fn run_root(what: &str) -> String {
     format!("/locklab-{what}-{}-{nanos:09}", std::process::id())
 }
 
+/// The frame guard's address for `server`, on the current runtime (see [`super::net::guard`]).
+async fn relay(server: SocketAddr) -> Result<String, LiveError> {
+    super::net::guard(server)
+        .await
+        .map(|a| a.to_string())
+        .map_err(|e| LiveError::failed(format!("cannot open a loopback relay: {e}")))
+}
+
 pub(crate) fn zk_error(what: &str, e: zookeeper_client::Error) -> LiveError {
     LiveError::failed(format!("the live run failed {what}: {e}"))
 }
@@ -119,9 +127,10 @@ pub fn granted(server: SocketAddr, requested_ms: u64) -> Result<u64, LiveError> 
     let rt = runtime()?;
     let addr = server.to_string();
     rt.block_on(async {
+        let via = relay(server).await?;
         let connector =
             super::net::connector().with_session_timeout(Duration::from_millis(requested_ms));
-        let zk = super::net::open(connector, &addr)
+        let zk = super::net::open(connector, &via)
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
         Ok(zk.session_timeout().as_millis() as u64)
@@ -180,7 +189,8 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
     let addr = server.to_string();
     let root = run_root("abc");
     let (admin, dir) = rt.block_on(async {
-        let admin = super::net::session(&addr)
+        let via = relay(server).await?;
+        let admin = super::net::session(&via)
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
         let dir = make_dir(&admin, &root, p.first_sequence).await?;
@@ -228,12 +238,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
     }
     let addrs: Vec<SocketAddr> = proxies.iter().map(|(_, _, a)| *a).collect();
     let net = {
-        let (log, stop, dir, addr) = (
-            Arc::clone(&log),
-            Arc::clone(&stop),
-            dir.clone(),
-            addr.clone(),
-        );
+        let (log, stop, dir) = (Arc::clone(&log), Arc::clone(&stop), dir.clone());
         let faults = faults.clone();
         std::thread::Builder::new()
             .name("live-net".into())
@@ -247,7 +252,9 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
                         let f = Arc::clone(&faults[ci]);
                         tokio::spawn(cut(Arc::clone(&log), f, ActorId(ci as u8), at, len));
                     }
-                    if let Ok(zk) = super::net::session(&addr).await {
+                    if let Ok(via) = relay(server).await
+                        && let Ok(zk) = super::net::session(&via).await
+                    {
                         observe(zk, dir, log, Arc::clone(&stop)).await;
                     }
                     while !stop.load(Ordering::Relaxed) {

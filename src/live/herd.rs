@@ -71,12 +71,17 @@ async fn herd(p: &HerdParams, server: SocketAddr) -> Result<Trace, LiveError> {
     let addr = server.to_string();
     let n = p.waiters as usize;
     let k = (p.fanout as usize).clamp(1, n.max(1));
-    let admin = super::net::session(&addr)
+    // Every session goes through the frame guard.
+    let via = super::net::guard(server)
+        .await
+        .map_err(|e| LiveError::failed(format!("cannot open a loopback relay: {e}")))?
+        .to_string();
+    let admin = super::net::session(&via)
         .await
         .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
     let root = run_root("herd");
     let dir = make_dir(&admin, &root, 0).await?;
-    let result = rounds(p, &addr, &dir, n, k).await;
+    let result = rounds(p, &via, &dir, n, k).await;
     remove_tree(&admin, &root).await;
     result
 }

@@ -230,6 +230,104 @@ pub async fn session(addr: &str) -> Result<zookeeper_client::Client, zookeeper_c
     open(connector(), addr).await
 }
 
+/// Follows a byte stream's frames, refusing one announced past [`MAX_FRAME`] before its body.
+#[derive(Debug, Default)]
+pub struct FrameCheck {
+    prefix: [u8; 4],
+    have: usize,
+    remaining: usize,
+}
+
+impl FrameCheck {
+    /// Takes the next bytes of the stream, in order, however they were split.
+    pub fn check(&mut self, mut bytes: &[u8]) -> Result<(), NetError> {
+        while let Some((&first, rest)) = bytes.split_first() {
+            if self.remaining > 0 {
+                let k = self.remaining.min(bytes.len());
+                self.remaining -= k;
+                bytes = &bytes[k..];
+                continue;
+            }
+            self.prefix[self.have] = first;
+            self.have += 1;
+            bytes = rest;
+            if self.have == 4 {
+                self.remaining = frame_len(self.prefix)?;
+                self.have = 0;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads what is there, waiting for something to be.
+pub(super) async fn read_some(s: &tokio::net::TcpStream, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        s.readable().await?;
+        match s.try_read(buf) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == ErrorKind::WouldBlock => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Writes all of `bytes`.
+pub(super) async fn write_all(s: &tokio::net::TcpStream, mut bytes: &[u8]) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        s.writable().await?;
+        match s.try_write(bytes) {
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == ErrorKind::WouldBlock => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// A loopback relay to `upstream` that passes every byte unchanged and closes a connection on
+/// which the server announces a packet past [`MAX_FRAME`], so the client library never sets
+/// aside room for it. Serves on the current runtime for as long as it runs; sessions that do
+/// not go through a fault proxy (which checks the same) connect here.
+pub async fn guard(upstream: SocketAddr) -> std::io::Result<SocketAddr> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+    let addr = listener.local_addr()?;
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let _ = relay(client, upstream).await;
+            });
+        }
+    });
+    Ok(addr)
+}
+
+async fn relay(client: tokio::net::TcpStream, upstream: SocketAddr) -> std::io::Result<()> {
+    let server = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(upstream))
+        .await
+        .map_err(|_| std::io::Error::from(ErrorKind::TimedOut))??;
+    let _ = (client.set_nodelay(true), server.set_nodelay(true));
+    let mut frames = FrameCheck::default();
+    let (mut up, mut down) = (vec![0u8; 16 * 1024], vec![0u8; 16 * 1024]);
+    loop {
+        tokio::select! {
+            r = read_some(&client, &mut up) => match r? {
+                0 => return Ok(()),
+                n => write_all(&server, &up[..n]).await?,
+            },
+            r = read_some(&server, &mut down) => match r? {
+                0 => return Ok(()),
+                n => {
+                    frames
+                        .check(&down[..n])
+                        .map_err(|e| std::io::Error::new(ErrorKind::InvalidData, e))?;
+                    write_all(&client, &down[..n]).await?;
+                }
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +341,29 @@ mod tests {
         ));
         assert!(matches!(
             frame_len(0x7fff_fff0u32.to_be_bytes()),
+            Err(NetError::TooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn the_frame_check_follows_frames_split_anywhere_and_refuses_a_huge_one() {
+        let mut stream = Vec::new();
+        for body in [&b"abc"[..], b"", &[7u8; 300][..]] {
+            stream.extend_from_slice(&(body.len() as u32).to_be_bytes());
+            stream.extend_from_slice(body);
+        }
+        for split in 0..stream.len() {
+            let mut f = FrameCheck::default();
+            assert!(f.check(&stream[..split]).is_ok());
+            assert!(f.check(&stream[split..]).is_ok(), "split at {split}");
+        }
+        let mut f = FrameCheck::default();
+        assert!(f.check(&stream).is_ok());
+        // A prefix that arrives one byte at a time is still read as one length.
+        let huge = 0x7fff_fff0u32.to_be_bytes();
+        assert!(f.check(&huge[..2]).is_ok());
+        assert!(matches!(
+            f.check(&huge[2..]),
             Err(NetError::TooLarge { .. })
         ));
     }

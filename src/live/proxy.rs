@@ -12,6 +12,7 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 
 use super::log::Log;
+use super::net::{read_some, write_all};
 use crate::engine::msg::{Msg, ZkOp, ZkResult};
 use crate::engine::trace::{EventKind, Fate};
 use crate::engine::world::ActorId;
@@ -134,29 +135,6 @@ fn created_node(frame: &[u8]) -> Option<(String, u64)> {
     let czxid = i64_at(frame, 24 + len)?;
     let name = path.rsplit('/').next()?.to_string();
     Some((name, czxid as u64))
-}
-
-async fn read_some(s: &TcpStream, buf: &mut [u8]) -> std::io::Result<usize> {
-    loop {
-        s.readable().await?;
-        match s.try_read(buf) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
-            Err(e) => return Err(e),
-        }
-    }
-}
-
-async fn write_all(s: &TcpStream, mut bytes: &[u8]) -> std::io::Result<()> {
-    while !bytes.is_empty() {
-        s.writable().await?;
-        match s.try_write(bytes) {
-            Ok(n) => bytes = &bytes[n..],
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
 }
 
 async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {

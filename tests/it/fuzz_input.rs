@@ -1,6 +1,6 @@
 //! Fuzz targets for what reaches locklab from outside its files: standard input at plain mode's
-//! prompts, and the bytes a ZooKeeper server sends to the live lab's probe and frame reader (a
-//! fake server on 127.0.0.1). Nothing may panic; every answer accepted must be saved; a reply
+//! prompts, the bytes a ZooKeeper server sends to the live lab's probe (a fake server on
+//! 127.0.0.1), and server streams split anywhere through the frame guard every session uses. Nothing may panic; every answer accepted must be saved; a reply
 //! from the server must be taken or refused within the probe's deadline, and a packet announced
 //! past the limit refused without reading it. `PROPTEST_CASES` sets the budget, as in `fuzz`.
 
@@ -149,6 +149,49 @@ proptest! {
         prop_assert_eq!(o.unsaved, 0);
         let saved = locklab::progress::store::Store::open(dir.path(), NOW).expect("reopened");
         prop_assert_eq!(saved.data().answers.len(), store.data().answers.len());
+    }
+
+    #[test]
+    fn the_frame_guard_refuses_exactly_the_streams_with_a_packet_past_the_limit(
+        frames in prop::collection::vec(
+            prop_oneof![
+                (0u32..200).prop_map(|n| (n, n)),
+                Just((net::MAX_FRAME as u32 + 1, 0)),
+                any::<u32>().prop_map(|n| (n, 0)),
+            ],
+            0..6,
+        ),
+        cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+    ) {
+        // The stream: each frame's announced length, then as many body bytes as given (a frame
+        // whose body is short leaves the stream inside it; nothing after it is a new frame).
+        let mut stream = Vec::new();
+        let mut expected_refusal = false;
+        for (announced, body) in &frames {
+            stream.extend_from_slice(&announced.to_be_bytes());
+            if *announced as usize > net::MAX_FRAME {
+                expected_refusal = true;
+                break;
+            }
+            stream.extend(std::iter::repeat_n(0u8, *body as usize));
+            if body < announced {
+                break;
+            }
+        }
+        // Fed in pieces split at random places, the guard must decide as on the whole.
+        let mut at: Vec<usize> = cuts.iter().map(|c| c.index(stream.len() + 1)).collect();
+        at.sort_unstable();
+        let mut guard = net::FrameCheck::default();
+        let mut from = 0;
+        let mut refused = false;
+        for to in at.into_iter().chain([stream.len()]) {
+            if guard.check(&stream[from..to]).is_err() {
+                refused = true;
+                break;
+            }
+            from = to;
+        }
+        prop_assert_eq!(refused, expected_refusal);
     }
 
     #[test]

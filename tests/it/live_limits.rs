@@ -19,6 +19,9 @@ enum Fake {
     HugeFrame,
     /// Accepts and reads, never answers (an HTTP server waiting for a request line).
     Silent,
+    /// Answers `srvr` and the first session handshake as ZooKeeper does, then announces a 2 GB
+    /// packet on every later connection: past the probe, into the run's own sessions.
+    HugeFrameLater,
 }
 
 /// Serves `fake` on a free loopback port for 30 s; returns the port.
@@ -28,9 +31,28 @@ fn serve(fake: Fake) -> u16 {
     l.set_nonblocking(true).expect("non-blocking accept");
     std::thread::spawn(move || {
         let until = Instant::now() + Duration::from_secs(30);
+        let mut sessions = 0;
         while Instant::now() < until {
             match l.accept() {
                 Ok((s, _)) => {
+                    let fake = match fake {
+                        Fake::HugeFrameLater => {
+                            let mut peek = [0u8; 4];
+                            let _ = s.set_nonblocking(false);
+                            let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
+                            let is_srvr =
+                                s.peek(&mut peek).is_ok_and(|n| n == 4 && &peek == b"srvr");
+                            if !is_srvr {
+                                sessions += 1;
+                            }
+                            if is_srvr || sessions > 1 {
+                                Fake::HugeFrame
+                            } else {
+                                Fake::HugeFrameLater
+                            }
+                        }
+                        other => other,
+                    };
                     std::thread::spawn(move || connection(fake, s, until));
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(10)),
@@ -65,6 +87,22 @@ fn connection(fake: Fake, mut s: TcpStream, until: Instant) {
             }
             let zeros = vec![0u8; 64 * 1024];
             while Instant::now() < until && s.write_all(&zeros).is_ok() {}
+        }
+        Fake::HugeFrameLater => {
+            // The first session: a ZooKeeper connect response (version, timeout, session id,
+            // a 16-byte password, read-only off).
+            let mut rest = [0u8; 45];
+            let _ = s.read(&mut rest);
+            let mut body = Vec::new();
+            body.extend_from_slice(&0i32.to_be_bytes());
+            body.extend_from_slice(&4000i32.to_be_bytes());
+            body.extend_from_slice(&1i64.to_be_bytes());
+            body.extend_from_slice(&16i32.to_be_bytes());
+            body.extend_from_slice(&[0u8; 16]);
+            body.push(0);
+            let _ = s.write_all(&(body.len() as u32).to_be_bytes());
+            let _ = s.write_all(&body);
+            let _ = s.read(&mut rest);
         }
         Fake::Silent => {
             let mut sink = [0u8; 1024];
@@ -125,6 +163,35 @@ fn a_zk_server_that_announces_a_huge_packet_is_refused_before_reading_it() {
     );
     assert!(err.contains(&net::MAX_FRAME.to_string()), "{err}");
     assert!(took < within_limits(), "refused after {took:?}");
+}
+
+#[test]
+fn a_huge_packet_after_the_probe_ends_the_run_without_the_allocation() {
+    // Under a 1 GB address-space limit a 2 GB buffer would abort (status 134).
+    let port = serve(Fake::HugeFrameLater);
+    let started = Instant::now();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(
+            "ulimit -v 1000000; exec \"$0\" --lang en live herd --waiters 2 --fanout 1 --zk \"$1\"",
+        )
+        .arg(env!("CARGO_BIN_EXE_locklab"))
+        .arg(format!("127.0.0.1:{port}"))
+        .output()
+        .expect("locklab runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a failed run, not an abort: {err}"
+    );
+    assert!(err.contains("failed connecting"), "{err}");
+    let limit = net::SESSION_TIMEOUT_TO_OPEN + within_limits();
+    assert!(
+        started.elapsed() < limit,
+        "ended after {:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
