@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cmd;
 pub mod content;
 pub mod engine;
+pub mod error;
 pub mod explore;
 pub mod export;
 pub mod i18n;

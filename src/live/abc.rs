@@ -15,7 +15,7 @@ use super::client::{self, Control, Plan};
 use super::log::Log;
 use super::proxy::{self, Ends, Faults};
 use super::server::Server;
-use super::{LiveError, finish};
+use super::{UserError, finish};
 use crate::engine::actors::recipe::Recipe;
 use crate::engine::families::abc::{NAMES, client_id};
 use crate::engine::params::{AbcParams, Fault};
@@ -25,11 +25,11 @@ use crate::engine::world::ActorId;
 use crate::engine::zk::tree::DirId;
 
 /// A runtime for one thread of a live run: single-threaded, as the features allow.
-pub fn runtime() -> Result<tokio::runtime::Runtime, LiveError> {
+pub fn runtime() -> Result<tokio::runtime::Runtime, UserError> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| LiveError::failed(format!("cannot start the live run: {e}")))
+        .map_err(|e| UserError::failed(format!("cannot start the live run: {e}")))
 }
 
 /// A path no other run uses, for this run's nodes.
@@ -41,19 +41,19 @@ pub fn run_root(what: &str) -> String {
 }
 
 /// The frame guard's address for `server`, on the current runtime (see [`super::net::guard`]).
-async fn relay(server: SocketAddr) -> Result<String, LiveError> {
+async fn relay(server: SocketAddr) -> Result<String, UserError> {
     super::net::guard(server)
         .await
         .map(|a| a.to_string())
-        .map_err(|e| LiveError::failed(format!("cannot open a loopback relay: {e}")))
+        .map_err(|e| UserError::failed(format!("cannot open a loopback relay: {e}")))
 }
 
-pub(crate) fn zk_error(what: &str, e: zookeeper_client::Error) -> LiveError {
-    LiveError::failed(format!("the live run failed {what}: {e}"))
+pub(crate) fn zk_error(what: &str, e: zookeeper_client::Error) -> UserError {
+    UserError::failed(format!("the live run failed {what}: {e}"))
 }
 
 /// Makes the run's lock directory, with its sequence counter where the preset wants it.
-pub async fn make_dir(zk: &Client, root: &str, first_sequence: i32) -> Result<String, LiveError> {
+pub async fn make_dir(zk: &Client, root: &str, first_sequence: i32) -> Result<String, UserError> {
     let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
     zk.create(root, &[], &persistent)
         .await
@@ -123,7 +123,7 @@ async fn cut(log: Arc<Log>, faults: Arc<Faults>, client: ActorId, at: u64, len: 
 }
 
 /// What a server grants a session that asks for `requested_ms`.
-pub fn granted(server: SocketAddr, requested_ms: u64) -> Result<u64, LiveError> {
+pub fn granted(server: SocketAddr, requested_ms: u64) -> Result<u64, UserError> {
     let rt = runtime()?;
     let addr = server.to_string();
     rt.block_on(async {
@@ -159,14 +159,14 @@ impl Story {
 
 /// Runs `p` (already fitted to the server) live, then the model with the server's tick phase,
 /// so that model and server expire sessions on the same boundaries.
-pub fn story(p: &AbcParams, server: &Server) -> Result<Story, LiveError> {
+pub fn story(p: &AbcParams, server: &Server) -> Result<Story, UserError> {
     let known = server.tick_ms().is_some() && super::tick::same_clock(server.addr());
     story_at(p, server.addr(), known)
 }
 
 /// [`story`] on the server at `addr`; `phase_known`: it runs on this machine with the run's
 /// tick, so its boundaries can be read off the clock.
-pub fn story_at(p: &AbcParams, addr: SocketAddr, phase_known: bool) -> Result<Story, LiveError> {
+pub fn story_at(p: &AbcParams, addr: SocketAddr, phase_known: bool) -> Result<Story, UserError> {
     let (live, phase) = run(p, addr)?;
     let tick_phase_ms = phase_known.then_some(phase);
     let mut params = p.clone();
@@ -184,7 +184,7 @@ pub fn story_at(p: &AbcParams, addr: SocketAddr, phase_known: bool) -> Result<St
 
 /// Runs the preset's parameters (already scaled to the server) against `server`; returns the
 /// trace and where a server on this machine with the run's tick has its boundaries.
-pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveError> {
+pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserError> {
     let rt = runtime()?;
     let addr = server.to_string();
     let root = run_root("abc");
@@ -194,7 +194,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
         let dir = make_dir(&admin, &root, p.first_sequence).await?;
-        Ok::<_, LiveError>((admin, dir))
+        Ok::<_, UserError>((admin, dir))
     })?;
     let log = Log::new(NAMES.len(), p.fencing);
     let phase = log.tick_phase(p.tick_ms);
@@ -206,7 +206,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
     let mut proxies = Vec::new();
     for (i, f) in faults.iter().enumerate() {
         let (listener, paddr) =
-            proxy::bind().map_err(|e| LiveError::failed(format!("cannot open a proxy: {e}")))?;
+            proxy::bind().map_err(|e| UserError::failed(format!("cannot open a proxy: {e}")))?;
         let ends = Ends {
             upstream: server,
             client: ActorId(i as u8),
@@ -262,7 +262,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
                     }
                 });
             })
-            .map_err(|e| LiveError::failed(format!("cannot start the live run: {e}")))?
+            .map_err(|e| UserError::failed(format!("cannot start the live run: {e}")))?
     };
 
     let mut threads = Vec::new();
@@ -317,7 +317,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
                     }
                 });
             })
-            .map_err(|e| LiveError::failed(format!("cannot start the live run: {e}")))?;
+            .map_err(|e| UserError::failed(format!("cannot start the live run: {e}")))?;
         threads.push(t);
     }
     drop(ready_tx);
@@ -345,7 +345,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), LiveErr
     rt.block_on(remove_tree(&admin, &root));
     drop(admin);
     if let Some(e) = failure {
-        return Err(LiveError::failed(format!("a live client failed: {e}")));
+        return Err(UserError::failed(format!("a live client failed: {e}")));
     }
     Ok((finish::abc(inner, p.duration_ms, &log), phase))
 }

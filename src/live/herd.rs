@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use zookeeper_client::{Acls, Client, CreateMode, EventType};
 
-use super::LiveError;
+use super::UserError;
 use super::abc::{make_dir, remove_tree, run_root, runtime, zk_error};
 use crate::engine::params::HerdParams;
 use crate::engine::trace::{
@@ -62,19 +62,19 @@ async fn arm(w: &mut Waiter, queue: &[String], head: usize, k: usize, dir: &str,
 }
 
 /// Runs the herd with real sessions against `server`.
-pub fn run(p: &HerdParams, server: SocketAddr) -> Result<Trace, LiveError> {
+pub fn run(p: &HerdParams, server: SocketAddr) -> Result<Trace, UserError> {
     let rt = runtime()?;
     rt.block_on(herd(p, server))
 }
 
-async fn herd(p: &HerdParams, server: SocketAddr) -> Result<Trace, LiveError> {
+async fn herd(p: &HerdParams, server: SocketAddr) -> Result<Trace, UserError> {
     let addr = server.to_string();
     let n = p.waiters as usize;
     let k = (p.fanout as usize).clamp(1, n.max(1));
     // Every session goes through the frame guard.
     let via = super::net::guard(server)
         .await
-        .map_err(|e| LiveError::failed(format!("cannot open a loopback relay: {e}")))?
+        .map_err(|e| UserError::failed(format!("cannot open a loopback relay: {e}")))?
         .to_string();
     let admin = super::net::session(&via)
         .await
@@ -92,7 +92,7 @@ async fn rounds(
     dir: &str,
     n: usize,
     k: usize,
-) -> Result<Trace, LiveError> {
+) -> Result<Trace, UserError> {
     let opts = CreateMode::EphemeralSequential.with_acls(Acls::anyone_all());
     let mut queue: Vec<Waiter> = Vec::with_capacity(n + 1);
     for pos in 0..=n {

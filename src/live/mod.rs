@@ -43,27 +43,6 @@ pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str>
     None
 }
 
-/// A live run's failure, with the exit status to use (2 for what the user can fix).
-#[derive(Debug)]
-pub struct LiveError {
-    pub message: String,
-    pub status: i32,
-}
-
-impl LiveError {
-    /// Input the user can fix: a preset with no live counterpart, a server that is not one.
-    pub fn usage(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            status: 2,
-        }
-    }
-
-    /// A failure during a run that the user's input did not cause.
-    pub fn failed(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            status: 1,
-        }
-    }
-}
+/// A live run's failure: the program's one error, with the exit status to use (2 for what the
+/// user can fix).
+pub use crate::error::UserError;

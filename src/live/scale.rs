@@ -104,7 +104,7 @@ pub fn fit(
     p: &AbcParams,
     server: &super::server::Server,
     factor: f64,
-) -> Result<(AbcParams, Scaling), super::LiveError> {
+) -> Result<(AbcParams, Scaling), super::UserError> {
     match server.tick_ms() {
         Some(_) => Ok(for_private(p, factor)),
         None => {

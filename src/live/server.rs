@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::LiveError;
+use super::UserError;
 use super::net::{self, NetError};
 
 /// Where Debian's `zookeeperd` puts the server and its configuration.
@@ -122,12 +122,12 @@ impl Drop for PrivateServer {
 }
 
 /// Whether Debian's package is there, and `java` to run it.
-pub fn installed() -> Result<PathBuf, LiveError> {
+pub fn installed() -> Result<PathBuf, UserError> {
     let missing = !Path::new(JAR).is_file() || !Path::new(CONF).is_dir();
     let java = find_on_path("java");
     match (missing, java) {
         (false, Some(java)) => Ok(java),
-        _ => Err(LiveError::usage(format!(
+        _ => Err(UserError::usage(format!(
             "no ZooKeeper server found (looked for {JAR} and java on the PATH). Install \
              Debian's server with `sudo apt-get install -y zookeeperd`, or connect to a \
              running one with --zk HOST:PORT"
@@ -143,7 +143,7 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
 }
 
 /// Starts a private server with this tick, on `port` or on a free one.
-pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, LiveError> {
+pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, UserError> {
     let java = installed()?;
     // A free port can be taken between looking and binding: try a few.
     let tries = if port.is_some() { 1 } else { 3 };
@@ -152,7 +152,7 @@ pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, LiveError
         let p = match port {
             Some(p) => {
                 if TcpListener::bind(("127.0.0.1", p)).is_err() {
-                    return Err(LiveError::usage(format!(
+                    return Err(UserError::usage(format!(
                         "port {p} is in use on 127.0.0.1: choose another with --port, or \
                          leave --port out to use a free one"
                     )));
@@ -164,23 +164,23 @@ pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, LiveError
         match start_on(&java, tick_ms, p) {
             Ok(s) => return Ok(s),
             Err(StartError::PortTaken) if port.is_some() => {
-                return Err(LiveError::usage(format!("port {p} is in use on 127.0.0.1")));
+                return Err(UserError::usage(format!("port {p} is in use on 127.0.0.1")));
             }
             Err(StartError::PortTaken) => last = Some(format!("port {p} was taken meanwhile")),
-            Err(StartError::Failed(m)) => return Err(LiveError::usage(m)),
+            Err(StartError::Failed(m)) => return Err(UserError::usage(m)),
         }
     }
-    Err(LiveError::usage(format!(
+    Err(UserError::usage(format!(
         "the ZooKeeper server did not start: {}",
         last.unwrap_or_default()
     )))
 }
 
-fn free_port() -> Result<u16, LiveError> {
+fn free_port() -> Result<u16, UserError> {
     TcpListener::bind(("127.0.0.1", 0))
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
-        .map_err(|e| LiveError::usage(format!("no free port on 127.0.0.1: {e}")))
+        .map_err(|e| UserError::usage(format!("no free port on 127.0.0.1: {e}")))
 }
 
 enum StartError {
@@ -260,7 +260,7 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
 }
 
 /// The server a run uses: `--zk` if given, else a private one with this tick.
-pub fn open(zk: Option<&str>, port: Option<u16>, tick_ms: u64) -> Result<Server, LiveError> {
+pub fn open(zk: Option<&str>, port: Option<u16>, tick_ms: u64) -> Result<Server, UserError> {
     match zk {
         Some(spec) => external(spec),
         None => start(tick_ms, port).map(Server::Private),
@@ -269,24 +269,24 @@ pub fn open(zk: Option<&str>, port: Option<u16>, tick_ms: u64) -> Result<Server,
 
 /// Checks that `--zk HOST:PORT` answers as a ZooKeeper server: to `srvr`, and to a session
 /// handshake within the limits every live connection keeps ([`net`]).
-pub fn external(spec: &str) -> Result<Server, LiveError> {
+pub fn external(spec: &str) -> Result<Server, UserError> {
     let shown = crate::text::shown(spec);
     let (host, port) = spec
         .rsplit_once(':')
         .and_then(|(h, p)| Some((h, p.parse::<u16>().ok().filter(|p| *p > 0)?)))
         .filter(|(h, _)| !h.is_empty())
         .ok_or_else(|| {
-            LiveError::usage(format!(
+            UserError::usage(format!(
                 "--zk {shown}: expected HOST:PORT of a ZooKeeper server, such as 127.0.0.1:2181"
             ))
         })?;
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let addr = (host, port)
         .to_socket_addrs()
-        .map_err(|e| LiveError::usage(format!("--zk {shown}: cannot resolve the host ({e})")))?
+        .map_err(|e| UserError::usage(format!("--zk {shown}: cannot resolve the host ({e})")))?
         .next()
-        .ok_or_else(|| LiveError::usage(format!("--zk {shown}: the host has no address")))?;
-    let refused = |e: NetError| LiveError::usage(format!("--zk {shown}: {e}"));
+        .ok_or_else(|| UserError::usage(format!("--zk {shown}: the host has no address")))?;
+    let refused = |e: NetError| UserError::usage(format!("--zk {shown}: {e}"));
     match srvr(addr) {
         Ok(s) if s.contains("Zookeeper version") => {}
         Ok(_) => return Err(refused(NetError::NotZooKeeper)),

@@ -6,11 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Each top-level module of src/ and its layer, lowest first.
-const LAYERS: [(&str, u8); 18] = [
+const LAYERS: [(&str, u8); 19] = [
     ("engine", 0),
     ("text", 1),
     ("toml_place", 1),
     ("source", 1),
+    ("error", 1),
     ("view", 2),
     ("i18n", 3),
     ("scenario", 4),
