@@ -116,7 +116,10 @@ pub fn row_cells(r: &Row, lang: Lang) -> [String; 4] {
             aspect(r.aspect, lang).to_string(),
             r.model.clone(),
             r.live.clone(),
-            String::new(),
+            r.near_end_ms.map_or_else(String::new, |ms| match lang {
+                Lang::Zh => format!("释放落在结束前 {ms} 毫秒内，在误差之内"),
+                Lang::En => format!("a release within {ms} ms of the end, within tolerance"),
+            }),
         ],
     }
 }
