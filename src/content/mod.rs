@@ -6,6 +6,7 @@
 //! [`Source`]: crate::source::Source
 
 pub mod check;
+pub mod check_cues;
 pub mod check_quiz;
 pub mod deck;
 pub mod lesson;

@@ -21,6 +21,7 @@ mod cli_quiz;
 mod cli_quiz_modes;
 mod cli_sim;
 mod content_check;
+mod content_cues;
 mod crash_safety;
 mod election;
 mod engine_purity;
