@@ -99,6 +99,10 @@ pub struct CheckArgs {
     /// Print the counts and problems as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also draw each model question N times and fail when one answer covers more than half
+    /// of the draws or fewer than 3 answers (3 verdicts) occur.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub draws: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

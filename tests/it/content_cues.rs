@@ -180,3 +180,46 @@ fn a_deck_whose_right_option_is_too_often_the_longest_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn draws_refuse_a_model_question_whose_answer_can_be_guessed() {
+    let dir = scratch("draws");
+    let deck = dir.join("quizzes/02-abc-queue.toml");
+    let narrowed = |r: &Report| {
+        problems_in(r, "quizzes/02-abc-queue.toml")
+            .into_iter()
+            .filter(|p| p.message.contains("`abc-queue.model-total-time`"))
+            .map(|p| p.message.clone())
+            .collect::<Vec<_>>()
+    };
+    // Drawn from 4 queue lengths and 20 fan-outs, the drain time takes many values.
+    let r = check::check_with(&Source::Dir(dir.clone()), Some(40));
+    assert!(narrowed(&r).is_empty(), "{:?}", narrowed(&r));
+    // Two fan-outs over one queue length leave two answers: a coin toss, not a calculation.
+    edit(
+        &deck,
+        "waiters = [20, 50, 10]\nfanout = [1, 20, 1]",
+        "waiters = [20, 20, 1]\nfanout = [1, 2, 1]",
+    );
+    let r = check::check_with(&Source::Dir(dir.clone()), Some(40));
+    let found = narrowed(&r);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("gives 2 answers in 40 draws"),
+        "{found:?}"
+    );
+    // Without --draws the spread is not measured.
+    assert!(narrowed(&check::check(&Source::Dir(dir.clone()))).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn draws_must_be_a_positive_count() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["--lang", "en", "check", "--draws", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--draws"), "{err}");
+}
