@@ -32,6 +32,7 @@ mod frozen_rules;
 mod fuzz;
 mod hardening;
 mod herd;
+mod interview_order;
 mod layout;
 mod progress_store;
 mod properties;
