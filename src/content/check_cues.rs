@@ -43,7 +43,7 @@ const ABSOLUTES_ZH: [&str; 5] = ["总是", "永远", "从不", "一定", "保证
 const FORM_EN: &str = "which of these";
 const FORM_ZH: &str = "哪些";
 
-fn text_of<'o>(o: &'o ChoiceOption, lang: Lang) -> &'o str {
+fn text_of(o: &ChoiceOption, lang: Lang) -> &str {
     lang.pick(&o.zh, &o.en)
 }
 

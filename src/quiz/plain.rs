@@ -547,8 +547,8 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
         for t in &s.topics {
             writeln!(
                 out,
-                "  {:<24} {}/{} ({:.0}%)",
-                t.topic,
+                "  {} {}/{} ({:.0}%)",
+                crate::text::pad(crate::i18n::topics::topic_name(&t.topic, lang), 24),
                 t.score,
                 t.max,
                 super::summary::percent(t.score, t.max)
@@ -580,7 +580,7 @@ fn show_report(
     }
     writeln!(out, "{}", text::label(Label::MissedByTopic, lang))?;
     for t in &topics {
-        writeln!(out, "  {}", t.topic)?;
+        writeln!(out, "  {}", crate::i18n::topics::topic_name(&t.topic, lang))?;
         for m in &t.missed {
             writeln!(out, "    - {m}")?;
         }

@@ -82,3 +82,47 @@ fn no_reference_is_shown_before_the_last_round_is_answered() {
         }
     }
 }
+
+#[test]
+fn every_topic_of_the_shipped_decks_has_a_name_and_the_zh_report_uses_it() {
+    let b = bank();
+    let decks = locklab::content::deck::load_all(&locklab::source::Source::Embedded).unwrap();
+    for d in decks {
+        for q in &d.unwrap().deck.questions {
+            for t in &q.topics {
+                assert!(
+                    locklab::i18n::topics::is_named(t),
+                    "topic `{t}` of {} has no name",
+                    q.id.get_ref()
+                );
+            }
+        }
+    }
+    // A zh interview report names its topics in Chinese, not by their tags.
+    let dir = tempfile::tempdir().unwrap();
+    let picked = select::chains(&b, Some("fencing"), 3, 1).unwrap();
+    let it = &select::prepare_all(&b, &picked, 3, Lang::Zh, Rounds::All).0[0];
+    let args = [
+        "interview",
+        "--plain",
+        "--deck",
+        "fencing",
+        "--count",
+        "1",
+        "--seed",
+        "3",
+    ];
+    let out = locklab_in("zh", dir.path(), &args, interview_lines(it).as_bytes());
+    let stdout = text(&out.stdout);
+    let topic = &it.topics[0];
+    let name = locklab::i18n::topics::topic_name(topic, Lang::Zh);
+    assert_ne!(name, topic.as_str());
+    assert!(
+        stdout.contains(&format!("  {name}")),
+        "{name:?} missing:\n{stdout}"
+    );
+    assert!(
+        !stdout.contains(&format!("  {topic} ")),
+        "tag {topic:?} shown:\n{stdout}"
+    );
+}
