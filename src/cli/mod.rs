@@ -100,7 +100,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub json: bool,
     /// Also draw each model question N times and fail when one answer covers more than half
-    /// of the draws or fewer than 3 answers (3 verdicts) occur.
+    /// of the draws, or a numeric or verdict question shows fewer than 3 answers.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub draws: Option<u64>,
 }
