@@ -7,6 +7,11 @@ pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
 }
 
+/// `s` followed by spaces up to `columns` columns (none when it is already as wide).
+pub fn pad(s: &str, columns: usize) -> String {
+    format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
+}
+
 /// Characters that must not start a line in Chinese text: they stay with the line before.
 pub(crate) const NO_LINE_START: &str = "，。、；：？！）」』》〉】,.;:?!)]}%";
 

@@ -120,6 +120,15 @@ pub struct CheckArgs {
     /// Print the counts and problems as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Also draw each model question N times and fail when one answer covers more than half
+    /// of the draws, or a numeric or verdict question shows fewer than 3 answers.
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u64).range(1..=10_000)
+    )]
+    pub draws: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -10,7 +10,7 @@ use super::output::write_stdout;
 
 /// Prints the report; any problem makes the exit status 1.
 pub fn run(args: &CheckArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
-    let report = check::check(source);
+    let report = check::check_with(source, args.draws);
     let out = if args.json {
         let mut s = serde_json::to_string_pretty(&report).map_err(|e| UserError {
             message: e.to_string(),

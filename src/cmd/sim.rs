@@ -115,7 +115,7 @@ fn frozen(args: FrozenArgs, lang: Lang) -> Result<(), UserError> {
     if let Some(s) = args.stop_on_loss {
         p.stop_on_loss = s.is_on();
     }
-    let title = lang.pick("凝固的持锁者", "The frozen holder");
+    let title = lang.pick("冻结的持锁者", "The frozen holder");
     emit(
         title,
         None,

@@ -6,7 +6,9 @@
 //! [`Source`]: crate::source::Source
 
 pub mod check;
+pub mod check_cues;
 pub mod check_quiz;
+pub mod check_spread;
 pub mod deck;
 pub mod lesson;
 pub mod model;

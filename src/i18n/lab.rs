@@ -212,8 +212,8 @@ words! {
 pub fn class_name(c: Class, lang: Lang) -> &'static str {
     let (zh, en) = match c {
         Class::Holding => ("持锁", "holding"),
-        Class::FrozenHolding => ("凝固，自认持锁", "frozen, believes it holds"),
-        Class::Frozen => ("凝固", "frozen"),
+        Class::FrozenHolding => ("冻结，自认持锁", "frozen, believes it holds"),
+        Class::Frozen => ("冻结", "frozen"),
         Class::Suspended => ("挂起", "suspended"),
         Class::Waiting => ("等待", "waiting"),
         Class::Busy => ("与服务往来", "talking to the service"),

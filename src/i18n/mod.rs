@@ -13,6 +13,7 @@ pub mod quiz;
 pub mod redlock;
 pub mod sim;
 pub mod snowflake;
+pub mod topics;
 mod ui;
 mod words;
 

@@ -12,7 +12,7 @@ words! {
         "locklab：看分布式锁如何失效",
         "locklab: watch distributed locks fail",
     ),
-    HomeFrozen => ("凝固的持锁者", "Frozen holder"),
+    HomeFrozen => ("冻结的持锁者", "Frozen holder"),
     HomeFrozenAbout => (
         "租约在全停顿期间过期；拖动滑块，看栅栏令牌能否保住数据。",
         "A lease expires during a stop-the-world pause; move the sliders and see whether fencing saves the data.",

@@ -362,11 +362,50 @@ fn recall<R: BufRead, W: Write>(
     {
         return Ok(None);
     }
+    // An interview asks every round before it shows any reference.
+    while session.phase() == Phase::FollowUpAsking && session.kind() == SessionKind::Interview {
+        if r.check_time(session)? {
+            session.cut_rounds();
+            break;
+        }
+        let round = session.round();
+        let Some(f) = follow_ups.get(round) else {
+            break;
+        };
+        writeln!(
+            r.out,
+            "{}",
+            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
+        )?;
+        if r.ask(session, p.reveal, false, |session, _, _| {
+            session.reveal().ok()
+        })?
+        .is_none()
+        {
+            return Ok(None);
+        }
+    }
     show_notes(r.out, session, lang)?;
     writeln!(r.out, "{}{}", text::label(Label::Answer, lang), item.answer)?;
     show_points(r.out, points, lang)?;
     if tick(r, session)?.is_none() {
         return Ok(None);
+    }
+    while session.phase() == Phase::FollowUpTicking {
+        let round = session.round();
+        let Some(f) = follow_ups.get(round) else {
+            break;
+        };
+        writeln!(
+            r.out,
+            "{}",
+            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
+        )?;
+        writeln!(r.out, "{}{}", text::label(Label::Answer, lang), f.answer)?;
+        show_points(r.out, &f.points, lang)?;
+        if tick(r, session)?.is_none() {
+            return Ok(None);
+        }
     }
     while session.phase() == Phase::FollowUpAsking {
         if session.kind() == SessionKind::Interview && r.check_time(session)? {
@@ -509,8 +548,8 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
         for t in &s.topics {
             writeln!(
                 out,
-                "  {:<24} {}/{} ({:.0}%)",
-                t.topic,
+                "  {} {}/{} ({:.0}%)",
+                crate::text::pad(crate::i18n::topics::topic_name(&t.topic, lang), 24),
                 t.score,
                 t.max,
                 super::summary::percent(t.score, t.max)
@@ -542,7 +581,7 @@ fn show_report(
     }
     writeln!(out, "{}", text::label(Label::MissedByTopic, lang))?;
     for t in &topics {
-        writeln!(out, "  {}", t.topic)?;
+        writeln!(out, "  {}", crate::i18n::topics::topic_name(&t.topic, lang))?;
         for m in &t.missed {
             writeln!(out, "    - {m}")?;
         }

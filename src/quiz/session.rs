@@ -1,8 +1,9 @@
 //! A closed-book quiz session as a state machine, free of terminals and clocks.
 //!
 //! Every question starts in [`Phase::Asking`]. A recall question is revealed and its scoring
-//! points ticked, then each follow-up round asked is revealed and ticked in turn (an interview
-//! asks every round, a quiz the first, the self-test none), then the answer is self-rated; the
+//! points ticked, then each follow-up round asked is revealed and ticked in turn (a quiz asks
+//! the first round, the self-test none); an interview asks and takes the answer of every round
+//! first and only then shows each reference to tick, in order. Then the answer is self-rated; the
 //! score is the sum of the ticked points. Choice, order and model questions are answered once
 //! and scored automatically. Either way the question ends in [`Phase::Answered`] with a
 //! [`Graded`] result (the caller saves it, then shows the explanation) until [`Session::next`].
@@ -237,14 +238,33 @@ impl Session {
         Ok(hint)
     }
 
-    /// Recall: shows the reference answer (or the follow-up's) so points can be ticked.
+    /// Whether every round is asked and answered before any reference is shown, as an
+    /// interviewer does: only in an interview, where a revealed answer would give the next
+    /// round away.
+    fn deferred(&self) -> bool {
+        self.kind == SessionKind::Interview
+    }
+
+    /// Recall: the learner has answered the prompt shown. Shows the reference answer (or the
+    /// follow-up's) so points can be ticked; in an interview, asks the next round first, and
+    /// shows the opening reference only once the last round is answered.
     pub fn reveal(&mut self) -> Result<(), SessionError> {
         let item = self.expect(&[Phase::Asking, Phase::FollowUpAsking])?;
         if item.kind != Kind::Recall {
             return Err(SessionError::Invalid(Invalid::WrongKind));
         }
+        let rounds = self.rounds_asked();
         self.phase = match self.phase {
+            Phase::Asking if self.deferred() && rounds > 0 => {
+                self.round = 0;
+                Phase::FollowUpAsking
+            }
             Phase::Asking => Phase::Ticking,
+            _ if self.deferred() && self.round + 1 < rounds => {
+                self.round += 1;
+                Phase::FollowUpAsking
+            }
+            _ if self.deferred() => Phase::Ticking,
             _ => Phase::FollowUpTicking,
         };
         Ok(())
@@ -303,7 +323,12 @@ impl Session {
         };
         if next < self.rounds_asked() {
             self.round = next;
-            self.phase = Phase::FollowUpAsking;
+            // In an interview every round has been answered already: on to its reference.
+            self.phase = if self.deferred() {
+                Phase::FollowUpTicking
+            } else {
+                Phase::FollowUpAsking
+            };
         } else {
             self.phase = Phase::Rating;
         }
@@ -314,8 +339,14 @@ impl Session {
     /// were never asked, so they neither score nor count as missed); an answer being ticked
     /// keeps its ticks and may still be confirmed; a round not yet revealed goes straight to
     /// the self-rating.
+    ///
+    /// In an interview the references come after every answer, so a cut while a round is being
+    /// asked keeps the rounds already answered and goes on to the opening reference; once the
+    /// references are shown every round kept has been answered, and nothing is cut.
     pub fn cut_rounds(&mut self) {
+        let deferred = self.deferred();
         let keep = match self.phase {
+            Phase::Ticking | Phase::FollowUpTicking if deferred => return,
             Phase::Asking | Phase::Ticking => 0,
             Phase::FollowUpAsking => self.round,
             Phase::FollowUpTicking => self.round + 1,
@@ -328,7 +359,11 @@ impl Session {
         }
         self.ticked.truncate(keep + 1);
         if self.phase == Phase::FollowUpAsking {
-            self.phase = Phase::Rating;
+            self.phase = if deferred {
+                Phase::Ticking
+            } else {
+                Phase::Rating
+            };
         }
     }
 

@@ -23,6 +23,16 @@ fn recall_lines(it: &Item) -> String {
     format!("{}2\n", "\n1\n".repeat(1 + follow_ups.len()))
 }
 
+/// An interview's lines for `it`: answer every round, then tick the first point of each
+/// reference, then rate partial.
+pub(crate) fn interview_lines(it: &Item) -> String {
+    let Body::Recall { follow_ups, .. } = &it.body else {
+        panic!("recall")
+    };
+    let rounds = 1 + follow_ups.len();
+    format!("{}{}2\n", "\n".repeat(rounds), "1\n".repeat(rounds))
+}
+
 #[test]
 fn interview_transcripts_in_both_languages() {
     for (lang, want) in [
@@ -64,7 +74,7 @@ fn interview_transcripts_in_both_languages() {
             "--seed",
             "3",
         ];
-        let out = locklab_in(lang, dir.path(), &args, recall_lines(it).as_bytes());
+        let out = locklab_in(lang, dir.path(), &args, interview_lines(it).as_bytes());
         let stdout = text(&out.stdout);
         assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
         for w in want {

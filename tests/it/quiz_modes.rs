@@ -39,13 +39,18 @@ fn an_interview_scores_each_round_against_its_own_points() {
     assert_eq!(follow_ups.len(), 3);
     let value = |ps: &[locklab::quiz::item::PointText], i: usize| ps[i].value;
     let mut s = Session::of_kind(vec![it.clone()], SessionKind::Interview, NOW);
+    // Every round is asked and answered before any reference is shown.
     s.reveal().unwrap();
+    for round in 0..3 {
+        assert_eq!((s.phase(), s.round()), (Phase::FollowUpAsking, round));
+        s.reveal().unwrap();
+    }
+    // Then the opening reference, and each round's in turn.
+    assert_eq!(s.phase(), Phase::Ticking);
     s.set_points(&[0, 1]).unwrap();
     s.confirm_points().unwrap();
     for (round, ticks) in [vec![0], vec![], vec![1, 2]].iter().enumerate() {
-        assert_eq!((s.phase(), s.round()), (Phase::FollowUpAsking, round));
-        s.reveal().unwrap();
-        assert_eq!(s.phase(), Phase::FollowUpTicking);
+        assert_eq!((s.phase(), s.round()), (Phase::FollowUpTicking, round));
         s.set_points(ticks).unwrap();
         s.confirm_points().unwrap();
     }
@@ -101,14 +106,19 @@ fn when_an_interview_runs_out_of_time_the_rounds_not_asked_are_dropped() {
     };
     let mut s = Session::of_kind(vec![it], SessionKind::Interview, NOW);
     s.reveal().unwrap();
+    s.reveal().unwrap();
+    // Time is up while the second follow-up is being asked: the opening question and the first
+    // round have been answered and are scored; the other two rounds are never answered and
+    // count neither as scored nor as missed. The references follow.
+    assert_eq!((s.phase(), s.round()), (Phase::FollowUpAsking, 1));
+    s.cut_rounds();
+    assert_eq!(s.phase(), Phase::Ticking);
     s.set_points(&[0]).unwrap();
     s.confirm_points().unwrap();
-    s.reveal().unwrap();
+    assert_eq!((s.phase(), s.round()), (Phase::FollowUpTicking, 0));
     s.set_points(&[1]).unwrap();
-    // Time is up while the first follow-up is being ticked: it keeps its ticks, the other two
-    // rounds are never asked and count neither as scored nor as missed.
+    // Once the references are shown every round kept was answered: nothing more is cut.
     s.cut_rounds();
-    assert_eq!(s.phase(), Phase::FollowUpTicking);
     s.confirm_points().unwrap();
     assert_eq!(s.phase(), Phase::Rating);
     let g = s.rate(SelfRating::Forgot, NOW).unwrap().clone();
@@ -135,11 +145,13 @@ fn a_hint_caps_the_score_and_the_grade_and_is_recorded() {
     assert_eq!(s.take_hint().unwrap(), hint);
     s.reveal().unwrap();
     assert!(s.take_hint().is_err(), "a hint is taken before answering");
+    for _ in &follow_ups {
+        s.reveal().unwrap();
+    }
     s.set_points(&(0..points.len()).collect::<Vec<_>>())
         .unwrap();
     s.confirm_points().unwrap();
     for f in &follow_ups {
-        s.reveal().unwrap();
         s.set_points(&(0..f.points.len()).collect::<Vec<_>>())
             .unwrap();
         s.confirm_points().unwrap();

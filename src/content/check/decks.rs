@@ -100,7 +100,10 @@ pub(super) fn check_deck(
         check_kind(d, q, presets, r);
         r.problems
             .extend(crate::content::check_quiz::extras(d, q, lessons, presets));
+        r.problems
+            .extend(crate::content::check_cues::question(d, q));
     }
+    r.problems.extend(crate::content::check_cues::deck(d));
     r.model_questions += summary.kinds.model;
     r.decks.push(summary);
 }

@@ -133,6 +133,12 @@ impl Report {
 
 /// Checks everything `source` holds.
 pub fn check(source: &Source) -> Report {
+    check_with(source, None)
+}
+
+/// Like [`check`]; with `draws`, also draws each model question that many times and refuses an
+/// answer that can be guessed from how the draws fall ([`super::check_spread`]).
+pub fn check_with(source: &Source, draws: Option<u64>) -> Report {
     let mut r = Report::default();
     let presets = check_presets(source, &mut r);
     let lessons = match lesson::load_all(source) {
@@ -181,6 +187,9 @@ pub fn check(source: &Source) -> Report {
     let mut seen: BTreeMap<String, (String, usize)> = BTreeMap::new();
     for d in &decks {
         check_deck(d, &lessons, &presets, &mut seen, &mut r);
+        if let Some(n) = draws {
+            r.problems.extend(super::check_spread::deck(d, &presets, n));
+        }
     }
     let scenarios = source.files("assets/scenarios", "toml").unwrap_or_default();
     check_vocabulary(

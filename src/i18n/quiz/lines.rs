@@ -206,14 +206,19 @@ pub fn rounds_line(rounds: &[crate::quiz::session::RoundScore], lang: Lang) -> S
     )
 }
 
-/// A follow-up's prompt without the "Follow-up:" its deck may open it with.
+/// A follow-up's prompt without the "Follow-up:" (or "Going further:", "Last one:") its deck
+/// may open it with: the line already says which round it is.
 pub fn follow_up_body(prompt: &str) -> &str {
     for l in [
         "面试官追问：",
+        "再追问：",
+        "最后一问：",
         "追问：",
         "追问:",
         "Follow-up:",
         "Follow-up ",
+        "Going further:",
+        "Last one:",
     ] {
         if let Some(rest) = prompt.strip_prefix(l) {
             return rest.trim_start();

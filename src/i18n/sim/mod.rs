@@ -41,8 +41,8 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Reconnecting => ("重连中", "reconnecting"),
         SpanState::Frozen {
             believes_holding: true,
-        } => ("凝固，自认持锁", "frozen, believes it holds"),
-        SpanState::Frozen { .. } => ("凝固", "frozen"),
+        } => ("冻结，自认持锁", "frozen, believes it holds"),
+        SpanState::Frozen { .. } => ("冻结", "frozen"),
         SpanState::Lost => ("已知失锁", "knows it lost"),
         SpanState::Released => ("已释放", "released"),
         SpanState::Stuck { .. } => ("卡死", "stuck"),

@@ -243,7 +243,7 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
             };
             if zh {
                 format!(
-                    "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续租间隔 {}，工作 {}，{complete}{key}{pause}{clock}",
+                    "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续期间隔 {}，工作 {}，{complete}{key}{pause}{clock}",
                     p.workers,
                     p.tasks,
                     sec(p.scan_every_ms),

@@ -76,7 +76,7 @@ pub(super) fn row_op(op: crate::engine::msg::RowOp, lang: Lang) -> &'static str 
     use crate::engine::msg::RowOp::*;
     let (zh, en) = match op {
         Claim => ("领取", "claim"),
-        Renew => ("续租", "renewal"),
+        Renew => ("续期", "renewal"),
         Complete => ("完成", "completion"),
         TakeOver => ("接管", "takeover"),
         Submit => ("提交结果", "submission"),

@@ -33,7 +33,7 @@ fn claims(p: &TasksParams, m: &TaskMetrics, trace: &Trace, lang: Lang) -> String
     let (lease, renew, scan) = (s(p.lease_ms), s(p.renew_every_ms), s(p.scan_every_ms));
     let mut out = vec![match lang {
         Lang::Zh => format!(
-            "租约 {lease} 秒，每 {renew} 秒续租一次，每个工作者每 {scan} 秒扫描一次；{rule}。"
+            "租约 {lease} 秒，每 {renew} 秒续期一次，每个工作者每 {scan} 秒扫描一次；{rule}。"
         ),
         Lang::En => format!(
             "The lease is {lease} s, renewed every {renew} s, and each worker scans every {scan} s; {rule}."

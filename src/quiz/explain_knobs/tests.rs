@@ -98,8 +98,10 @@ fn a_semaphore_draw_is_explained_with_its_permits_and_the_most_inside() {
         );
         assert_has(&a.zh, &format!("同一时刻最多有 {most} 个客户端持有许可"));
         assert_has(&a.en, &format!("clients holding a permit at once: {most}"));
-        assert_has(&a.zh, "2.5 秒时许可数");
-        assert_has(&a.en, "At 2.5 s the permit count");
+        // The moment the count is lowered is drawn too, and the explanation names it.
+        let lower = drawn(a, "lower_at");
+        assert_has(&a.zh, &format!("{lower} 秒时许可数"));
+        assert_has(&a.en, &format!("At {lower} s the permit count"));
     });
 }
 

@@ -206,21 +206,27 @@ fn the_interview_clock_runs_and_a_limit_ends_it_after_the_question_in_progress()
     assert!(a.wants_clock());
     assert!(screen(&a).contains("time 0:00 / 2:00"), "{}", screen(&a));
     press(&mut a, code(KeyCode::Enter));
-    press(&mut a, key('1'));
-    press(&mut a, code(KeyCode::Enter));
     CLOCK.store(NOW + 65, Ordering::Relaxed);
     update(&mut a, Msg::Tick);
     assert!(screen(&a).contains("time 1:05 / 2:00"));
     assert!(!quiz(&a).time_up);
-    // Two minutes pass while the first follow-up waits: the rounds not asked are dropped.
+    // Two minutes pass while the second follow-up waits for its answer: the rounds not
+    // answered are dropped, and the references of those answered follow.
+    press(&mut a, code(KeyCode::Enter));
     CLOCK.store(NOW + 121, Ordering::Relaxed);
     update(&mut a, Msg::Tick);
     assert!(quiz(&a).time_up);
     assert!(screen(&a).contains(label(Label::TimeUp, Lang::En)));
+    assert_eq!(quiz(&a).session.phase(), Phase::Ticking);
+    press(&mut a, key('1'));
+    press(&mut a, code(KeyCode::Enter));
+    assert_eq!(quiz(&a).session.phase(), Phase::FollowUpTicking);
+    press(&mut a, key('1'));
+    press(&mut a, code(KeyCode::Enter));
     assert_eq!(quiz(&a).session.phase(), Phase::Rating);
     press(&mut a, key('2'));
     let g = quiz(&a).session.last().unwrap().clone();
-    assert_eq!(g.rounds.len(), 1);
+    assert_eq!(g.rounds.len(), 2);
     press(&mut a, code(KeyCode::Enter));
     // No second question: the report comes next.
     assert!(quiz(&a).summary.is_some());
@@ -231,11 +237,16 @@ fn the_interview_clock_runs_and_a_limit_ends_it_after_the_question_in_progress()
 
 /// Walks an interview question through every round, ticking the first point of each.
 fn answer_chain(a: &mut App) {
-    press(a, code(KeyCode::Enter));
-    press(a, key('1'));
-    press(a, code(KeyCode::Enter));
-    while quiz(a).session.phase() == Phase::FollowUpAsking {
+    while matches!(
+        quiz(a).session.phase(),
+        Phase::Asking | Phase::FollowUpAsking
+    ) {
         press(a, code(KeyCode::Enter));
+    }
+    while matches!(
+        quiz(a).session.phase(),
+        Phase::Ticking | Phase::FollowUpTicking
+    ) {
         press(a, key('1'));
         press(a, code(KeyCode::Enter));
     }
@@ -259,14 +270,17 @@ fn interview_snapshots() {
             type_text(&mut a, "20 s: expired, B has 502");
             press(&mut a, code(KeyCode::Tab));
             press(&mut a, code(KeyCode::Enter));
+            // The first follow-up is asked with nothing of the opening reference on screen.
+            insta::assert_snapshot!(name("follow_up_asked"), screen(&a));
+            while quiz(&a).session.phase() == Phase::FollowUpAsking {
+                press(&mut a, code(KeyCode::Enter));
+            }
             press(&mut a, key('1'));
-            press(&mut a, code(KeyCode::Enter));
             press(&mut a, code(KeyCode::Enter));
             press(&mut a, key('2'));
             insta::assert_snapshot!(name("follow_up"), screen(&a));
             press(&mut a, code(KeyCode::Enter));
-            while quiz(&a).session.phase() == Phase::FollowUpAsking {
-                press(&mut a, code(KeyCode::Enter));
+            while quiz(&a).session.phase() == Phase::FollowUpTicking {
                 press(&mut a, key('1'));
                 press(&mut a, code(KeyCode::Enter));
             }

@@ -101,7 +101,8 @@ fn a_whole_session_by_keys_saves_every_answer_and_the_summary() {
         assert!(s.contains(&format!("{}/{}", sum.score, sum.max)), "{s}");
         assert!(s.contains(&format!("({:.0}%)", sum.percent)), "{s}");
         assert!(s.contains(label(Label::ByTopic, lang)), "{s}");
-        assert!(s.contains(&sum.topics[0].topic), "{s}");
+        let name = crate::i18n::topics::topic_name(&sum.topics[0].topic, lang);
+        assert!(s.contains(name), "{s}");
         let on_disk = store::read_progress(&dir.path().join(store::FILE_NAME)).unwrap();
         let last = on_disk.sessions.last().expect("a session record");
         assert_eq!(

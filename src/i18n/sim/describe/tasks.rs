@@ -69,7 +69,7 @@ pub(super) fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             ),
         },
         LearnedClaimLost => pick(
-            format!("{who} 的续租影响 0 行：它这才知道领取已经不归自己了。"),
+            format!("{who} 的续期影响 0 行：它这才知道领取已经不归自己了。"),
             format!(
                 "{who}'s renewal affects 0 rows: only now does it learn the claim is no longer its own."
             ),

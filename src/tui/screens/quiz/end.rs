@@ -61,8 +61,8 @@ pub fn render(
         for t in &sum.topics {
             out.push(
                 &format!(
-                    "  {:<28} {}/{} ({:.0}%)",
-                    t.topic,
+                    "  {} {}/{} ({:.0}%)",
+                    crate::text::pad(crate::i18n::topics::topic_name(&t.topic, lang), 28),
                     t.score,
                     t.max,
                     summary::percent(t.score, t.max)
@@ -125,7 +125,10 @@ fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) -> Option<us
     out.push(qtext::label(Label::MissedByTopic, lang), theme.title());
     let mut k = 0;
     for t in &s.report {
-        out.push(&format!("  {}", t.topic), theme.title());
+        out.push(
+            &format!("  {}", crate::i18n::topics::topic_name(&t.topic, lang)),
+            theme.title(),
+        );
         for m in &t.missed {
             out.item("    - ", m, Style::new());
         }

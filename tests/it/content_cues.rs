@@ -1,0 +1,225 @@
+//! The cue rules of `locklab check`, each fed a deck that breaks it: a prompt that says how many
+//! options are right, a deck whose right options are too often the longest, and an absolute
+//! word only wrong options carry.
+
+use std::path::{Path, PathBuf};
+
+use locklab::content::check::{self, Report};
+use locklab::content::{Located, check_cues, deck};
+use locklab::source::Source;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("locklab-cues-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for folder in ["content", "quizzes", "assets"] {
+        copy_dir(&root.join(folder), &dir.join(folder));
+    }
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+/// Replaces the first `from` in a file.
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{from} not in {}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// The line of the `id = "…"` of question `id` in a deck file.
+fn id_line(path: &Path, id: &str) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let at = text.find(&format!("id = \"{id}\"")).unwrap();
+    text[..at].matches('\n').count() + 1
+}
+
+fn problems_in<'a>(r: &'a Report, file: &str) -> Vec<&'a Located> {
+    r.problems
+        .iter()
+        .filter(|p| p.file.ends_with(file))
+        .collect()
+}
+
+#[test]
+fn a_prompt_that_tells_the_number_of_right_options_is_refused() {
+    let dir = scratch("count");
+    let deck = dir.join("quizzes/02-abc-queue.toml");
+    // The old marker on a multi-answer prompt, and a singular ask on a single-answer one.
+    edit(
+        &deck,
+        "Which of these statements about the herd effect and chain wake-ups are correct?",
+        "Which statements about the herd effect and chain wake-ups are correct? (one or more)",
+    );
+    edit(
+        &deck,
+        "C 接下来应该做下列哪些事？",
+        "C 接下来应该做哪一个？",
+    );
+    let r = check::check(&Source::Dir(dir.clone()));
+    let found = problems_in(&r, "quizzes/02-abc-queue.toml");
+    let herd = id_line(&deck, "abc-queue.herd-vs-chain");
+    let woken = id_line(&deck, "abc-queue.c-woken");
+    let at = |line: usize, words: &str| {
+        found
+            .iter()
+            .any(|p| p.line == line && p.message.contains(words))
+    };
+    assert!(at(herd, "(`one or more`)"), "{found:?}");
+    assert!(at(herd, "does not ask with `which of these`"), "{found:?}");
+    assert!(at(woken, "(`哪一个`)"), "{found:?}");
+    assert!(at(woken, "does not ask with `哪些`"), "{found:?}");
+    assert!(!r.ok());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_absolute_word_only_on_wrong_options_is_refused() {
+    let dir = scratch("absolute");
+    let deck = dir.join("quizzes/08-coordination-services.toml");
+    edit(
+        &deck,
+        "en = \"S3 returns an error until it has caught up, so Y retries\"",
+        "en = \"S3 always returns an error until it has caught up, so Y retries\"",
+    );
+    let r = check::check(&Source::Dir(dir.clone()));
+    let line = id_line(&deck, "coordination-services.zk-stale-read");
+    let found = problems_in(&r, "quizzes/08-coordination-services.toml");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].line, line);
+    assert!(
+        found[0].message.contains("(en) only wrong options"),
+        "{found:?}"
+    );
+
+    // The same word on a right option as well is no longer a give-away.
+    edit(
+        &deck,
+        "en = \"Y may read the old value; to get the latest it must call sync() first\"",
+        "en = \"Y may read the old value; to get the latest it must always call sync() first\"",
+    );
+    let r = check::check(&Source::Dir(dir.clone()));
+    assert!(r.ok(), "{}", r.render(locklab::i18n::Lang::En));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A deck of `n` single-answer questions of which the first `longest` have a right option
+/// longer than every wrong one, and the rest a wrong option at least as long.
+fn length_deck(n: usize, longest: usize) -> String {
+    let mut s = String::from(
+        "deck = \"cues\"\nlesson = \"01-ephemeral-nodes\"\n[title]\nzh = \"测\"\nen = \"t\"\n",
+    );
+    for i in 0..n {
+        let (right, wrong) = if i < longest {
+            ("a longer right option", "short")
+        } else {
+            ("right", "a longer wrong option")
+        };
+        s.push_str(&format!(
+            "\n[[questions]]\nid = \"cues.q{i}\"\nkind = \"choice\"\ntopics = [\"t\"]\ndifficulty = 1\n\
+             [questions.zh]\nprompt = \"下列哪些对？\"\nanswer = \"答\"\n\
+             [questions.en]\nprompt = \"Which of these hold?\"\nanswer = \"a\"\n\
+             [[questions.options]]\ncorrect = true\nzh = \"{right}\"\nen = \"{right}\"\n\
+             [[questions.options]]\ncorrect = false\nzh = \"{wrong}\"\nen = \"{wrong}\"\n\
+             [[questions.options]]\ncorrect = false\nzh = \"other\"\nen = \"other\"\n"
+        ));
+    }
+    s
+}
+
+#[test]
+fn a_deck_whose_right_option_is_too_often_the_longest_is_refused() {
+    // 30 % of 10 single-answer questions is 3: three pass, four do not, in each language.
+    let ok = deck::parse("99-cues", "quizzes/99-cues.toml", &length_deck(10, 3)).unwrap();
+    assert!(check_cues::deck(&ok).is_empty());
+    let bad = deck::parse("99-cues", "quizzes/99-cues.toml", &length_deck(10, 4)).unwrap();
+    let found = check_cues::deck(&bad);
+    assert_eq!(found.len(), 2, "{found:?}");
+    for (p, lang) in found.iter().zip(["zh", "en"]) {
+        assert!(
+            p.message
+                .contains(&format!("in 4 of 10 single-answer questions ({lang})")),
+            "{p:?}"
+        );
+        assert!(p.message.contains("cues.q3"), "{p:?}");
+        assert_eq!(p.line, 1);
+    }
+    // A tie for the longest is not a cue.
+    let tie = length_deck(10, 0).replace("a longer wrong option", "right");
+    let tie = deck::parse("99-cues", "quizzes/99-cues.toml", &tie).unwrap();
+    assert!(check_cues::deck(&tie).is_empty());
+
+    // On a shipped deck through the whole check: the deck's one single-answer question with its
+    // right option the only longest is already more than 30 %.
+    let dir = scratch("length");
+    edit(
+        &dir.join("quizzes/04-disconnect-expire.toml"),
+        "en = \"Release the lock and acquire it again before writing, so the holder starts from a clean state and writes on with a fresh token\"",
+        "en = \"Release and re-acquire the lock\"",
+    );
+    let r = check::check(&Source::Dir(dir.clone()));
+    let found = problems_in(&r, "quizzes/04-disconnect-expire.toml");
+    assert!(
+        found.iter().any(|p| p
+            .message
+            .contains("(en) the right option is strictly the longest")
+            && p.message
+                .contains("disconnect-expire.resume-after-reconnect")),
+        "{found:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn draws_refuse_a_model_question_whose_answer_can_be_guessed() {
+    let dir = scratch("draws");
+    let deck = dir.join("quizzes/02-abc-queue.toml");
+    let narrowed = |r: &Report| {
+        problems_in(r, "quizzes/02-abc-queue.toml")
+            .into_iter()
+            .filter(|p| p.message.contains("`abc-queue.model-total-time`"))
+            .map(|p| p.message.clone())
+            .collect::<Vec<_>>()
+    };
+    // Drawn from 4 queue lengths and 20 fan-outs, the drain time takes many values.
+    let r = check::check_with(&Source::Dir(dir.clone()), Some(40));
+    assert!(narrowed(&r).is_empty(), "{:?}", narrowed(&r));
+    // Two fan-outs over one queue length leave two answers: a coin toss, not a calculation.
+    edit(
+        &deck,
+        "waiters = [20, 50, 10]\nfanout = [1, 20, 1]",
+        "waiters = [20, 20, 1]\nfanout = [1, 2, 1]",
+    );
+    let r = check::check_with(&Source::Dir(dir.clone()), Some(40));
+    let found = narrowed(&r);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("gives 2 answers in 40 draws"),
+        "{found:?}"
+    );
+    // Without --draws the spread is not measured.
+    assert!(narrowed(&check::check(&Source::Dir(dir.clone()))).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn draws_must_be_a_positive_count() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))
+        .args(["--lang", "en", "check", "--draws", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--draws"), "{err}");
+}
