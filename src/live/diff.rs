@@ -60,6 +60,18 @@ impl Row {
     }
 }
 
+/// The owners of the lock nodes still there when the run ended, sorted.
+fn left_behind(t: &Trace) -> Vec<String> {
+    let mut v: Vec<String> = t
+        .nodes
+        .iter()
+        .filter(|n| n.deleted_ms.is_none())
+        .map(|n| t.name(n.owner).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
 /// The facts of one trace, in a fixed order.
 fn facts(t: &Trace) -> Vec<(Aspect, String)> {
     let list = |v: Vec<String>| {
@@ -82,13 +94,7 @@ fn facts(t: &Trace) -> Vec<(Aspect, String)> {
                 .filter(|e| matches!(e.kind, EventKind::Acquired { .. }))
                 .map(|e| t.name(e.actor).to_string())
                 .collect();
-            let mut left: Vec<String> = t
-                .nodes
-                .iter()
-                .filter(|n| n.deleted_ms.is_none())
-                .map(|n| t.name(n.owner).to_string())
-                .collect();
-            left.sort();
+            let left = left_behind(t);
             let wakeups = m.wakeups_per_release.iter().map(u32::to_string).collect();
             let mut made: Vec<(u64, u32, i32)> = t
                 .nodes
@@ -164,21 +170,11 @@ pub fn compare(model: &Trace, live: &Trace, allow: Option<&Allowance>) -> Vec<Ro
 /// lands a few milliseconds before the end in one run and after it in the other is one instant
 /// within tolerance, not two stories.
 fn near_end(model: &Trace, live: &Trace, margin: u64) -> Option<u64> {
-    let left = |t: &Trace| -> Vec<String> {
-        let mut v: Vec<String> = t
-            .nodes
-            .iter()
-            .filter(|n| n.deleted_ms.is_none())
-            .map(|n| t.name(n.owner).to_string())
-            .collect();
-        v.sort();
-        v
-    };
     // Owners left behind in `a` but not in `b`, each matched to a node of theirs `b` deleted.
     let unmatched = |a: &Trace, b: &Trace| -> Option<Vec<u64>> {
-        let mut theirs = left(b);
+        let mut theirs = left_behind(b);
         let mut gaps = Vec::new();
-        for owner in left(a) {
+        for owner in left_behind(a) {
             if let Some(i) = theirs.iter().position(|o| *o == owner) {
                 theirs.remove(i);
                 continue;

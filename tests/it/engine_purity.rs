@@ -2,6 +2,7 @@
 //! maps whose iteration order could leak into a trace, and only the named, seeded generator.
 //! It stays in small files.
 
+use crate::common::rust_files;
 use std::path::{Path, PathBuf};
 
 const FORBIDDEN: [(&str, &str); 14] = [
@@ -23,17 +24,6 @@ const FORBIDDEN: [(&str, &str); 14] = [
 
 /// About 500 lines: a file past this has more than one job.
 const MAX_LINES: usize = 520;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 fn engine_files() -> Vec<PathBuf> {
     let mut files = Vec::new();

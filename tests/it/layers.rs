@@ -2,6 +2,7 @@
 //! lower one. The table is the architecture in one place; a new import that runs back up fails
 //! here, and so does one of the known exceptions once it is gone (so the list only shrinks).
 
+use crate::common::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -45,17 +46,6 @@ fn layer(module: &str) -> u8 {
         .find(|(m, _)| *m == module)
         .map(|(_, l)| *l)
         .unwrap_or_else(|| panic!("src/{module} has no layer in the table"))
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
 }
 
 /// The code of a file without its test modules and comments: tests may reach anywhere.

@@ -3,6 +3,7 @@
 //! as a binary of its own again, and a test that changes the process's environment or working
 //! directory would change it under every other test running beside it.
 
+use crate::common::rust_files;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -82,17 +83,6 @@ const PROCESS_WIDE: [[&str; 2]; 4] = [
     ["set_current", "_dir"],
     ["panic::set", "_hook"],
 ];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// Lines of `text` that change process-wide state, outside comments.
 fn process_wide_calls(text: &str) -> Vec<usize> {

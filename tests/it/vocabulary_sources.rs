@@ -2,23 +2,13 @@
 //! string tables it is built with; this test reads every Rust file, so a literal in a screen or
 //! an export cannot drift either.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::common::rust_files;
 use locklab::content::lesson;
 use locklab::content::vocab::{self, Vocabulary};
 use locklab::i18n::Lang;
 use locklab::source::Source;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 #[test]
 fn no_source_file_uses_an_avoided_variant() {
