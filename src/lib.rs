@@ -14,6 +14,7 @@ pub mod explore;
 pub mod export;
 pub mod i18n;
 pub mod live;
+pub mod plain;
 pub mod progress;
 pub mod quiz;
 pub mod scenario;

@@ -9,7 +9,6 @@ pub mod explain;
 pub mod explain_knobs;
 pub mod facts;
 pub mod item;
-pub mod plain;
 pub mod report;
 pub mod sched;
 pub mod score;

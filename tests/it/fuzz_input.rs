@@ -135,7 +135,7 @@ proptest! {
             t += 1;
             t
         };
-        let o = locklab::quiz::plain::run(
+        let o = locklab::plain::run(
             &mut reader,
             &mut out,
             &mut session,

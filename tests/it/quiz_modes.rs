@@ -314,9 +314,9 @@ fn plain(
     store: &mut locklab::progress::store::Store,
     input: &str,
     step: i64,
-    opts: &locklab::quiz::plain::Options,
+    opts: &locklab::plain::Options,
     lang: Lang,
-) -> (locklab::quiz::plain::Outcome, String) {
+) -> (locklab::plain::Outcome, String) {
     let mut input = std::io::Cursor::new(input.to_string());
     let mut out = Vec::new();
     let mut t = NOW;
@@ -324,8 +324,8 @@ fn plain(
         t += step;
         t
     };
-    let o = locklab::quiz::plain::run(&mut input, &mut out, session, store, lang, &mut clock, opts)
-        .unwrap();
+    let o =
+        locklab::plain::run(&mut input, &mut out, session, store, lang, &mut clock, opts).unwrap();
     (o, String::from_utf8(out).unwrap())
 }
 
@@ -414,7 +414,7 @@ fn an_interview_with_a_time_limit_stops_after_the_question_in_progress() {
     let mut s = Session::of_kind(its, SessionKind::Interview, NOW);
     // Every clock reading moves 40 s on; the limit is one minute, so it runs out during the
     // first question's follow-ups.
-    let opts = locklab::quiz::plain::Options {
+    let opts = locklab::plain::Options {
         limit: Some(60),
         lessons: &[],
     };

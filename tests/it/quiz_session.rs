@@ -362,14 +362,14 @@ fn plain_mode_runs_in_process_with_an_injected_clock() {
         t += 30;
         t
     };
-    let summary = locklab::quiz::plain::run(
+    let summary = locklab::plain::run(
         &mut input,
         &mut out,
         &mut session,
         &mut store,
         Lang::En,
         &mut clock,
-        &locklab::quiz::plain::Options::default(),
+        &locklab::plain::Options::default(),
     )
     .unwrap()
     .summary;

@@ -7,16 +7,16 @@
 
 use std::io::{self, BufRead, Write};
 
-use super::item::{Body, FollowUpText, Item, ModelInput, PointText, hint_cap, letter};
-use super::report;
-use super::sched::{SelfRating, Time};
-use super::score::ModelResponse;
-use super::session::{Graded, Phase, Session, SessionError, SessionKind};
-use super::summary::Summary;
 use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
 use crate::i18n::quiz::{self as text, Label};
 use crate::progress::store::Store;
+use crate::quiz::item::{Body, FollowUpText, Item, ModelInput, PointText, hint_cap, letter};
+use crate::quiz::report;
+use crate::quiz::sched::{SelfRating, Time};
+use crate::quiz::score::ModelResponse;
+use crate::quiz::session::{Graded, Phase, Session, SessionError, SessionKind};
+use crate::quiz::summary::Summary;
 
 /// What a line of input asked for.
 enum Line {
@@ -552,7 +552,7 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
                 crate::text::pad(crate::i18n::topics::topic_name(&t.topic, lang), 24),
                 t.score,
                 t.max,
-                super::summary::percent(t.score, t.max)
+                crate::quiz::summary::percent(t.score, t.max)
             )?;
         }
     }
@@ -598,7 +598,7 @@ fn show_report(
 
 /// Every self-test taken, newest last, so this one can be compared with the others.
 fn show_self_tests(out: &mut impl Write, store: &Store, lang: Lang) -> io::Result<()> {
-    let runs = super::selftest::history(store.data());
+    let runs = crate::quiz::selftest::history(store.data());
     if runs.is_empty() {
         return Ok(());
     }
