@@ -17,8 +17,10 @@ use pulldown_cmark::{Event, Options, Parser, Tag};
 use super::lesson::Glossary;
 use crate::i18n::Lang;
 
-/// The interface's string tables, checked as they are compiled into this binary.
-pub const UI_SOURCES: [(&str, &str); 13] = [
+/// The interface's string tables, checked as they are compiled into this binary (the live lab's
+/// words live beside it, as its views' types are its own).
+pub const UI_SOURCES: [(&str, &str); 14] = [
+    ("src/live/words.rs", include_str!("../live/words.rs")),
     ("src/i18n/export.rs", include_str!("../i18n/export.rs")),
     ("src/i18n/present.rs", include_str!("../i18n/present.rs")),
     ("src/i18n/ui.rs", include_str!("../i18n/ui.rs")),

@@ -7,7 +7,6 @@ pub mod export;
 pub mod family;
 pub mod lab;
 mod lang;
-pub mod live;
 pub mod present;
 pub mod quiz;
 pub mod redlock;

@@ -21,6 +21,7 @@ pub mod scale;
 pub mod server;
 pub mod stuck;
 pub mod tick;
+pub mod words;
 
 /// Why a scenario has no live counterpart yet, if it has none: the live clients run the lock
 /// recipe without an acquire deadline, and the server's lock directory is an ordinary node.

@@ -30,15 +30,10 @@ const LAYERS: [(&str, u8); 20] = [
     ("main", 8),
 ];
 
-/// Imports that still run back up, each as (from, to). The words of the quiz and the progress
-/// screens take the quiz's and the store's own types, and the live lab's comparison words take
-/// its aspects.
-const KNOWN_UPWARD: [(&str, &str); 4] = [
-    ("i18n", "content"),
-    ("i18n", "live"),
-    ("i18n", "progress"),
-    ("i18n", "quiz"),
-];
+/// Imports that still run back up, each as (from, to): the words of the quiz and the progress
+/// screens take the quiz's and the store's own types.
+const KNOWN_UPWARD: [(&str, &str); 3] =
+    [("i18n", "content"), ("i18n", "progress"), ("i18n", "quiz")];
 
 fn layer(module: &str) -> u8 {
     LAYERS

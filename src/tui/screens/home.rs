@@ -286,7 +286,7 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeExploreAbout, lang).into(),
         ),
         Item::Live => {
-            let (name, about) = crate::i18n::live::home_entry(lang);
+            let (name, about) = crate::live::words::home_entry(lang);
             (name.into(), about.into())
         }
         Item::Present(i) => s.presentations.get(i).map_or_else(Default::default, |p| {

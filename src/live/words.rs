@@ -1,10 +1,10 @@
 //! The live lab's words: the server, the scaling, the side-by-side comparison.
 
-use super::Lang;
+use super::diff::{Aspect, Row};
+use super::instants::{At, Instant, Kind};
+use super::scale::Scaling;
 use crate::engine::time::fmt_secs;
-use crate::live::diff::{Aspect, Row};
-use crate::live::instants::{At, Instant, Kind};
-use crate::live::scale::Scaling;
+use crate::i18n::Lang;
 
 /// The first line of a live run, once the server answers.
 pub fn server_line(version: &str, addr: &str, own: bool, lang: Lang) -> String {
