@@ -9,7 +9,6 @@ use std::io::{self, BufRead, Write};
 
 use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
-use crate::i18n::quiz::{self as text, Label};
 use crate::progress::store::Store;
 use crate::quiz::item::{Body, FollowUpText, Item, ModelInput, PointText, hint_cap, letter};
 use crate::quiz::report;
@@ -17,6 +16,7 @@ use crate::quiz::sched::{SelfRating, Time};
 use crate::quiz::score::ModelResponse;
 use crate::quiz::session::{Graded, Phase, Session, SessionError, SessionKind};
 use crate::quiz::summary::Summary;
+use crate::quiz::words::{self as text, Label};
 
 /// What a line of input asked for.
 enum Line {

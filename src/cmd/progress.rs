@@ -6,11 +6,11 @@ use crate::cli::{ProgressArgs, ProgressCommand, ProgressFormat};
 use crate::cmd::error::UserError;
 use crate::cmd::output::write_stdout;
 use crate::i18n::Lang;
-use crate::i18n::quiz::{self as text, Label};
 use crate::progress::stats::{self, Overview};
 use crate::progress::store::read_progress;
 use crate::progress::{export, fmt_utc};
 use crate::quiz::clock::{calendar, now};
+use crate::quiz::words::{self as text, Label};
 
 use super::quiz::open_store;
 use crate::quiz::select::Bank;
@@ -48,7 +48,7 @@ pub fn run(
             }
             store
                 .save()
-                .map_err(|e| UserError::failed(crate::i18n::quiz::cannot_save(&e, lang)))?;
+                .map_err(|e| UserError::failed(crate::quiz::words::cannot_save(&e, lang)))?;
             let msg = text::merged(added, store.data().answers.len(), lang);
             write_stdout(msg.as_bytes())
         }
@@ -86,7 +86,7 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     }
     let backup = store
         .reset(now())
-        .map_err(|e| UserError::failed(crate::i18n::quiz::cannot_save(&e, lang)))?;
+        .map_err(|e| UserError::failed(crate::quiz::words::cannot_save(&e, lang)))?;
     write_stdout(text::reset_done(backup.as_deref(), lang).as_bytes())
 }
 

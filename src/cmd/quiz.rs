@@ -6,7 +6,6 @@ use std::path::Path;
 use crate::cli::{InterviewArgs, QuizArgs};
 use crate::cmd::error::UserError;
 use crate::i18n::Lang;
-use crate::i18n::quiz::{self as text, Label};
 use crate::plain;
 use crate::progress::store::Store;
 use crate::quiz::clock::{calendar, now};
@@ -14,6 +13,7 @@ use crate::quiz::item::Rounds;
 use crate::quiz::sched::Time;
 use crate::quiz::select::{self, Bank, SelectError, Selection};
 use crate::quiz::session::{INTERVIEW_SIZE, Session, SessionKind};
+use crate::quiz::words::{self as text, Label};
 use crate::source::Source;
 
 /// Opens the store in `dir`, telling the user (on stderr) anything worth knowing.

@@ -43,14 +43,17 @@ pub const UI_SOURCES: [(&str, &str); 14] = [
         "src/i18n/snowflake.rs",
         include_str!("../i18n/snowflake.rs"),
     ),
-    ("src/i18n/quiz/mod.rs", include_str!("../i18n/quiz/mod.rs")),
     (
-        "src/i18n/quiz/lines.rs",
-        include_str!("../i18n/quiz/lines.rs"),
+        "src/quiz/words/mod.rs",
+        include_str!("../quiz/words/mod.rs"),
     ),
     (
-        "src/i18n/quiz/progress.rs",
-        include_str!("../i18n/quiz/progress.rs"),
+        "src/quiz/words/lines.rs",
+        include_str!("../quiz/words/lines.rs"),
+    ),
+    (
+        "src/quiz/words/progress.rs",
+        include_str!("../quiz/words/progress.rs"),
     ),
 ];
 

@@ -8,7 +8,6 @@ pub mod family;
 pub mod lab;
 mod lang;
 pub mod present;
-pub mod quiz;
 pub mod redlock;
 pub mod sim;
 pub mod snowflake;

@@ -10,7 +10,7 @@ use crate::content::deck::{DeckFile, Kind, Question};
 use crate::content::model::{self, ModelAnswer, Variant};
 use crate::engine::trace::Verdict;
 use crate::i18n::Lang;
-use crate::i18n::quiz::{Label, label};
+use crate::quiz::words::{Label, label};
 use crate::scenario::Preset;
 
 /// Absolute tolerance for a numeric model answer whose question names none.

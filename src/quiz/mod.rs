@@ -16,3 +16,4 @@ pub mod select;
 pub mod selftest;
 pub mod session;
 pub mod summary;
+pub mod words;

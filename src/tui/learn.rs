@@ -8,13 +8,13 @@
 use std::path::{Path, PathBuf};
 
 use crate::i18n::Lang;
-use crate::i18n::quiz as text;
 use crate::progress::stats::{self, Overview};
 use crate::progress::store::Store;
 use crate::quiz::sched::{Calendar, Time};
 use crate::quiz::select::Bank;
 use crate::quiz::session::Graded;
 use crate::quiz::summary::Summary;
+use crate::quiz::words as text;
 use crate::source::Source;
 
 /// The outcome of the last write, shown on the quiz screen.

@@ -170,7 +170,7 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
 }
 
 fn text_kind(l: Lang) -> &'static str {
-    locklab::i18n::quiz::kind(Kind::Recall, l)
+    locklab::quiz::words::kind(Kind::Recall, l)
 }
 
 #[test]

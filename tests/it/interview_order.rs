@@ -49,7 +49,7 @@ fn no_reference_is_shown_before_the_last_round_is_answered() {
 
         // Where the last round's prompt is first printed: everything the learner answers with.
         let last = &follow_ups[follow_ups.len() - 1];
-        let body = locklab::i18n::quiz::lines::follow_up_body(&last.prompt);
+        let body = locklab::quiz::words::lines::follow_up_body(&last.prompt);
         let asked = stdout
             .find(body)
             .unwrap_or_else(|| panic!("last round not asked:\n{stdout}"));

@@ -1,9 +1,9 @@
 //! The layers run one way: every `crate::` path in src/ names a module at the same layer or a
-//! lower one. The table is the architecture in one place; a new import that runs back up fails
-//! here, and so does one of the known exceptions once it is gone (so the list only shrinks).
+//! lower one. The table is the architecture in one place; an import that runs back up fails
+//! here.
 
 use crate::common::rust_files;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Each top-level module of src/ and its layer, lowest first.
@@ -29,11 +29,6 @@ const LAYERS: [(&str, u8); 20] = [
     ("lib", 8),
     ("main", 8),
 ];
-
-/// Imports that still run back up, each as (from, to): the words of the quiz and the progress
-/// screens take the quiz's and the store's own types.
-const KNOWN_UPWARD: [(&str, &str); 3] =
-    [("i18n", "content"), ("i18n", "progress"), ("i18n", "quiz")];
 
 fn layer(module: &str) -> u8 {
     LAYERS
@@ -115,33 +110,21 @@ fn imports() -> BTreeMap<(String, String), String> {
 fn no_import_runs_back_up_a_layer() {
     let imports = imports();
     assert!(imports.len() > 20, "the imports were found");
-    let mut upward = Vec::new();
-    let mut seen_known = BTreeSet::new();
-    for ((from, to), place) in &imports {
-        if layer(to) > layer(from) {
-            if KNOWN_UPWARD.contains(&(from.as_str(), to.as_str())) {
-                seen_known.insert((from.clone(), to.clone()));
-            } else {
-                upward.push(format!(
-                    "{place}: {from} (layer {}) imports {to} (layer {})",
-                    layer(from),
-                    layer(to)
-                ));
-            }
-        }
-    }
+    let upward: Vec<String> = imports
+        .iter()
+        .filter(|((from, to), _)| layer(to) > layer(from))
+        .map(|((from, to), place)| {
+            format!(
+                "{place}: {from} (layer {}) imports {to} (layer {})",
+                layer(from),
+                layer(to)
+            )
+        })
+        .collect();
     assert!(
         upward.is_empty(),
         "imports that run back up:\n{}",
         upward.join("\n")
-    );
-    let gone: Vec<_> = KNOWN_UPWARD
-        .iter()
-        .filter(|(f, t)| !seen_known.contains(&(f.to_string(), t.to_string())))
-        .collect();
-    assert!(
-        gone.is_empty(),
-        "fixed, so strike them from KNOWN_UPWARD: {gone:?}"
     );
 }
 

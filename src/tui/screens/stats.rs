@@ -8,8 +8,8 @@ use ratatui::style::Style;
 use ratatui::widgets::{Sparkline, Widget};
 
 use super::line;
-use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
+use crate::quiz::words::{self as qtext, Label};
 use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
 

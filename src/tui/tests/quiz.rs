@@ -4,12 +4,12 @@
 
 use super::*;
 use crate::content::deck::Kind;
-use crate::i18n::quiz::{Label, kind as kind_name, label};
 use crate::quiz::item::{Body, Item, ModelInput, Rounds};
 use crate::quiz::sched::Time;
 use crate::quiz::score::{ModelResponse, model_expected};
 use crate::quiz::select::{Bank, prepare_all};
 use crate::quiz::session::Phase;
+use crate::quiz::words::{Label, kind as kind_name, label};
 use crate::source::Source;
 use crate::tui::screens::quiz::QuizState;
 

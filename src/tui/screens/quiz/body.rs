@@ -9,10 +9,10 @@ use ratatui::style::Style;
 use super::super::line;
 use super::QuizState;
 use crate::content::deck::Kind;
-use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::item::{Body, Item, ModelInput, PointText, hint_cap, letter};
 use crate::quiz::session::{Graded, Phase};
+use crate::quiz::words::{self as qtext, Label};
 use crate::tui::theme::Theme;
 
 /// Lines to draw, each with its style; long texts are wrapped first.

@@ -9,10 +9,10 @@ use ratatui::style::Style;
 
 use super::QuizState;
 use super::body::Lines;
-use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::session::SessionKind;
 use crate::quiz::summary::{self, Summary};
+use crate::quiz::words::{self as qtext, Label};
 use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
 

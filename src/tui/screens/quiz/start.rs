@@ -5,11 +5,11 @@ use super::QuizState;
 use crate::content::deck::Kind;
 use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
-use crate::i18n::quiz::{Label, label};
 use crate::quiz::item::Rounds;
 use crate::quiz::sched::Time;
 use crate::quiz::select::{self, SelectError, Selection};
 use crate::quiz::session::SessionKind;
+use crate::quiz::words::{Label, label};
 use crate::tui::app::ScreenId;
 use crate::tui::learn::Learning;
 

@@ -11,10 +11,10 @@ use super::super::line;
 use super::body::{Lines, body};
 use super::{QuizNotice, QuizState};
 use crate::content::deck::Kind;
-use crate::i18n::quiz::{self as qtext, Label};
 use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::item::{Body, Item, ModelInput};
 use crate::quiz::session::{Phase, SessionKind};
+use crate::quiz::words::{self as qtext, Label};
 use crate::tui::learn::{Learning, Saved, saved_text};
 use crate::tui::theme::Theme;
 

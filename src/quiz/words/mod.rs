@@ -5,7 +5,7 @@
 pub mod lines;
 pub mod progress;
 
-use super::{Lang, words};
+use crate::i18n::{Lang, words};
 use crate::quiz::sched::Rating;
 
 pub use lines::{
