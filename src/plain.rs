@@ -321,6 +321,17 @@ fn show_points(out: &mut impl Write, points: &[PointText], lang: Lang) -> io::Re
     Ok(())
 }
 
+/// A question's reference answer and its scoring points.
+fn show_reference(
+    out: &mut impl Write,
+    answer: &str,
+    points: &[PointText],
+    lang: Lang,
+) -> io::Result<()> {
+    writeln!(out, "{}{}", text::label(Label::Answer, lang), answer)?;
+    show_points(out, points, lang)
+}
+
 /// The learner's notes, so they can be compared with the reference that follows.
 fn show_notes(out: &mut impl Write, session: &Session, lang: Lang) -> io::Result<()> {
     if !session.note().is_empty() {
@@ -355,6 +366,17 @@ fn recall<R: BufRead, W: Write>(
             session.confirm_points().ok()
         })
     };
+    // A follow-up's question, then its reveal; `None` when the learner stopped.
+    let pose = |r: &mut Run<R, W>, session: &mut Session, f: &FollowUpText, round: usize| {
+        writeln!(
+            r.out,
+            "{}",
+            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
+        )?;
+        r.ask(session, p.reveal, false, |session, _, _| {
+            session.reveal().ok()
+        })
+    };
     if r.ask(session, reveal, item.hint.is_some(), |session, _, _| {
         session.reveal().ok()
     })?
@@ -372,22 +394,12 @@ fn recall<R: BufRead, W: Write>(
         let Some(f) = follow_ups.get(round) else {
             break;
         };
-        writeln!(
-            r.out,
-            "{}",
-            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
-        )?;
-        if r.ask(session, p.reveal, false, |session, _, _| {
-            session.reveal().ok()
-        })?
-        .is_none()
-        {
+        if pose(r, session, f, round)?.is_none() {
             return Ok(None);
         }
     }
     show_notes(r.out, session, lang)?;
-    writeln!(r.out, "{}{}", text::label(Label::Answer, lang), item.answer)?;
-    show_points(r.out, points, lang)?;
+    show_reference(r.out, &item.answer, points, lang)?;
     if tick(r, session)?.is_none() {
         return Ok(None);
     }
@@ -401,8 +413,7 @@ fn recall<R: BufRead, W: Write>(
             "{}",
             text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
         )?;
-        writeln!(r.out, "{}{}", text::label(Label::Answer, lang), f.answer)?;
-        show_points(r.out, &f.points, lang)?;
+        show_reference(r.out, &f.answer, &f.points, lang)?;
         if tick(r, session)?.is_none() {
             return Ok(None);
         }
@@ -416,21 +427,11 @@ fn recall<R: BufRead, W: Write>(
         let Some(f) = follow_ups.get(round) else {
             break;
         };
-        writeln!(
-            r.out,
-            "{}",
-            text::follow_up_line(&f.prompt, round, follow_ups.len(), lang)
-        )?;
-        if r.ask(session, p.reveal, false, |session, _, _| {
-            session.reveal().ok()
-        })?
-        .is_none()
-        {
+        if pose(r, session, f, round)?.is_none() {
             return Ok(None);
         }
         show_notes(r.out, session, lang)?;
-        writeln!(r.out, "{}{}", text::label(Label::Answer, lang), f.answer)?;
-        show_points(r.out, &f.points, lang)?;
+        show_reference(r.out, &f.answer, &f.points, lang)?;
         if tick(r, session)?.is_none() {
             return Ok(None);
         }

@@ -469,6 +469,15 @@ fn task_t7_a_claims_until_130_b_takes_over_at_131_and_as_payment_is_already_a_du
     );
 }
 
+/// When a claim took the task (a claim statement that affected its row).
+fn claim_instants(t: &Trace) -> Vec<u64> {
+    updates(t)
+        .into_iter()
+        .filter(|u| u.2 == RowOp::Claim && u.3 == 1)
+        .map(|u| u.0)
+        .collect()
+}
+
 /// When worker `who` sent its scans.
 fn scans(t: &Trace, who: &str) -> Vec<u64> {
     let id = t.actor_named(who).unwrap();
@@ -499,11 +508,7 @@ fn after_a_pause_the_scanner_keeps_its_fixed_rate_grid() {
         duration_ms: 70_000,
         ..TasksParams::default()
     });
-    let at: Vec<u64> = updates(&t)
-        .into_iter()
-        .filter(|u| u.2 == RowOp::Claim && u.3 == 1)
-        .map(|u| u.0)
-        .collect();
+    let at = claim_instants(&t);
     assert_eq!(at, [2_000, 22_300, 37_700, 53_100, 68_500]);
     let a = scans(&t, "A");
     assert_eq!(a[..3], [31_000, 31_400, 32_100], "the wake, then the grid");
@@ -526,11 +531,7 @@ fn a_worker_that_learns_its_claim_is_gone_at_the_wake_scans_again_at_the_wake() 
         pause_len_ms: 45_000,
         ..TasksParams::default()
     });
-    let at: Vec<u64> = updates(&t)
-        .into_iter()
-        .filter(|u| u.2 == RowOp::Claim && u.3 == 1)
-        .map(|u| u.0)
-        .collect();
+    let at = claim_instants(&t);
     assert_eq!(at[..2], [0, 48_000]);
 }
 

@@ -104,6 +104,7 @@ fn holding_words(holders: ActorSet, share: Share, trace: &Trace, lang: Lang) -> 
         (Share::Read, Lang::Zh) => format!("{who} 在读"),
         (Share::Read, Lang::En) if names.len() == 1 => format!("{who} reads"),
         (Share::Read, Lang::En) => format!("{who} read"),
+        (Share::Permits, Lang::Zh) if names.len() == 1 => format!("{who} 持有一个许可"),
         (Share::Permits, Lang::Zh) => format!("{who} 各持一个许可"),
         (Share::Permits, Lang::En) if names.len() == 1 => format!("{who} holds a permit"),
         (Share::Permits, Lang::En) => format!("{who} hold permits"),
