@@ -33,13 +33,13 @@ fn question<'a>(decks: &'a [DeckFile], id: &str) -> &'a Question {
 fn shipped_content_has_no_problems_and_enough_questions() {
     let r = check::check(&Source::Embedded);
     assert!(r.ok(), "{}", r.render(locklab::i18n::Lang::En));
-    assert_eq!((r.lessons.zh, r.lessons.en), (14, 14));
+    assert_eq!((r.lessons.zh, r.lessons.en), (15, 15));
     assert!(
         r.questions.zh >= 120 && r.questions.en >= 120,
         "{:?}",
         r.questions
     );
-    assert_eq!(r.decks.len(), 14);
+    assert_eq!(r.decks.len(), 15);
     for d in &r.decks {
         assert!(d.questions.zh >= 8 && d.questions.en >= 8, "{d:?}");
     }
@@ -363,11 +363,11 @@ fn check_command_prints_json() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["lessons"]["zh"], 14);
-    assert_eq!(v["lessons"]["en"], 14);
+    assert_eq!(v["lessons"]["zh"], 15);
+    assert_eq!(v["lessons"]["en"], 15);
     assert!(v["questions"]["zh"].as_u64().unwrap() >= 120);
     assert!(v["questions"]["en"].as_u64().unwrap() >= 120);
-    assert_eq!(v["decks"].as_array().unwrap().len(), 14);
+    assert_eq!(v["decks"].as_array().unwrap().len(), 15);
     assert!(v["model_questions"].as_u64().unwrap() >= 20);
     assert!(v["presets"].as_u64().unwrap() >= 21);
     assert_eq!(v["problems"], serde_json::json!([]));

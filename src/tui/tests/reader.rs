@@ -345,7 +345,7 @@ fn home_lists_the_lessons_and_opens_the_reader() {
         let mut a = app(ScreenId::Home, lang, (160, 48));
         let s = screen(&a);
         assert!(s.contains(ui(Ui::HomeLessons, lang)));
-        assert_eq!(a.reader.topics.len(), 14);
+        assert_eq!(a.reader.topics.len(), 15);
         use super::super::screens::home::Item;
         let last = a
             .home
