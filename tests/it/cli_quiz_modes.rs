@@ -237,7 +237,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     // A model question that draws nothing.
     replace_in(
         &q.join("05-fencing.toml"),
-        "[questions.model.vary]\nfreeze_len = [2.0, 8.0, 3.0]\n\n[[questions]]",
+        "[questions.model.vary]\nfreeze_len = [1.0, 8.0, 0.5]\n\n[[questions]]",
         "[[questions]]",
     );
     // One whose draw never changes its answer: the hold time does not change a count.
@@ -249,7 +249,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     // A case without words in one language, and a hint on a choice question.
     replace_in(
         &q.join("03-lost-create.toml"),
-        "en = \"creates its node again without looking\"",
+        "en = \"C's create takes effect but its reply is lost, so C creates another node and forgets the first.\"",
         "en = \"\"",
     );
     let deck = std::fs::read_to_string(q.join("01-ephemeral-nodes.toml")).unwrap();
@@ -280,7 +280,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout);
     for want in [
-        "`fencing.gc-pause-fenced-rejected` draws nothing",
+        "`fencing.gc-pause-takeover` draws nothing",
         "`coordination-services.fanout-total-notifications` has the same answer",
         "needs zh and en words for {case}",
         "only recall and model questions take a hint",
