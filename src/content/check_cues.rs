@@ -36,8 +36,15 @@ const COUNT_CUES_ZH: [&str; 8] = [
 
 /// Absolute qualifiers: a learner who knows that careful statements avoid them can reject
 /// options unseen, so they must not appear on wrong options only.
-const ABSOLUTES_EN: [&str; 5] = ["always", "never", "guaranteed", "guarantees", "guarantee"];
-const ABSOLUTES_ZH: [&str; 5] = ["总是", "永远", "从不", "一定", "保证"];
+const ABSOLUTES_EN: [&str; 6] = [
+    "always",
+    "never",
+    "guaranteed",
+    "guarantees",
+    "guarantee",
+    "instantly",
+];
+const ABSOLUTES_ZH: [&str; 7] = ["总是", "永远", "从不", "绝不", "一定", "保证", "必然"];
 
 /// The words every choice prompt asks with, per language.
 const FORM_EN: &str = "which of these";
