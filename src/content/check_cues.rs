@@ -215,5 +215,9 @@ mod tests {
         assert!(!has_absolute("It is alwaysish", Lang::En));
         assert!(has_absolute("这样永远安全", Lang::Zh));
         assert!(!has_absolute("with `appendfsync always` set", Lang::En));
+        assert!(has_absolute("旧持锁者绝不会再写入", Lang::Zh));
+        assert!(has_absolute("这样必然只有一个持锁者", Lang::Zh));
+        assert!(has_absolute("The successor is told instantly", Lang::En));
+        assert!(!has_absolute("这样大多数时候安全", Lang::Zh));
     }
 }
