@@ -543,6 +543,15 @@ fn show_summary(out: &mut impl Write, s: &Summary, lang: Lang) -> io::Result<()>
             text::label(Label::SelfRatings, lang),
             text::tiers(&s.tiers, lang)
         )?;
+        writeln!(
+            out,
+            "{}{}",
+            text::label(Label::ScoredTiers, lang),
+            text::tiers(&s.scored, lang)
+        )?;
+        if let Some(line) = text::overrated(s.overrated, lang) {
+            writeln!(out, "{line}")?;
+        }
     }
     if !s.topics.is_empty() {
         writeln!(out, "{}", text::label(Label::ByTopic, lang))?;

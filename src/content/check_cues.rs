@@ -36,8 +36,15 @@ const COUNT_CUES_ZH: [&str; 8] = [
 
 /// Absolute qualifiers: a learner who knows that careful statements avoid them can reject
 /// options unseen, so they must not appear on wrong options only.
-const ABSOLUTES_EN: [&str; 5] = ["always", "never", "guaranteed", "guarantees", "guarantee"];
-const ABSOLUTES_ZH: [&str; 5] = ["总是", "永远", "从不", "一定", "保证"];
+const ABSOLUTES_EN: [&str; 6] = [
+    "always",
+    "never",
+    "guaranteed",
+    "guarantees",
+    "guarantee",
+    "instantly",
+];
+const ABSOLUTES_ZH: [&str; 7] = ["总是", "永远", "从不", "绝不", "一定", "保证", "必然"];
 
 /// The words every choice prompt asks with, per language.
 const FORM_EN: &str = "which of these";
@@ -208,5 +215,9 @@ mod tests {
         assert!(!has_absolute("It is alwaysish", Lang::En));
         assert!(has_absolute("这样永远安全", Lang::Zh));
         assert!(!has_absolute("with `appendfsync always` set", Lang::En));
+        assert!(has_absolute("旧持锁者绝不会再写入", Lang::Zh));
+        assert!(has_absolute("这样必然只有一个持锁者", Lang::Zh));
+        assert!(has_absolute("The successor is told instantly", Lang::En));
+        assert!(!has_absolute("这样大多数时候安全", Lang::Zh));
     }
 }

@@ -177,6 +177,8 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
             stale_writes_rejected: stale_rejected,
             current_writes_refused,
             believed_holders: 0,
+            successor_acquire: None,
+            believers_overlap_ms: 0,
             // The live lab refuses data-node presets before a run (`unsupported`).
             lost_updates: None,
             data: None,

@@ -76,6 +76,9 @@ pub struct SessionRecord {
     /// The self-test: how its answers were rated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tiers: Option<Tiers>,
+    /// The self-test: the same answers' tiers computed from the points they covered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scored_tiers: Option<Tiers>,
 }
 
 fn is_quiz(k: &SessionKind) -> bool {
@@ -148,6 +151,7 @@ impl Progress {
             extra: Extra::default(),
             kind: s.kind,
             tiers: (s.kind == SessionKind::SelfTest).then_some(s.tiers),
+            scored_tiers: (s.kind == SessionKind::SelfTest).then_some(s.scored),
         });
     }
 

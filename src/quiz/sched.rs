@@ -59,7 +59,7 @@ impl Rating {
 }
 
 /// How a learner rates their own recall answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SelfRating {
     Forgot,

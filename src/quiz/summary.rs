@@ -62,6 +62,11 @@ pub struct Summary {
     pub missed: Vec<MissedPoint>,
     /// The self-ratings of the recall answers.
     pub tiers: Tiers,
+    /// The same answers' tiers computed from the scoring points covered, to compare with
+    /// [`Summary::tiers`]: a self-rating alone lets 0 points count as solid.
+    pub scored: Tiers,
+    /// Recall answers rated higher than their points show.
+    pub overrated: u32,
     /// Answers given after taking the hint.
     pub hints: u32,
 }
@@ -71,6 +76,18 @@ pub const MISSED_SHOWN: usize = 5;
 /// The text of point `i` of a recall item, follow-up points continuing the count.
 pub fn point_text(item: &Item, i: usize) -> Option<&str> {
     item.all_points().get(i).map(|p| p.text.as_str())
+}
+
+/// The tier an answer's points put it in, before any hint cap: every point covered is solid,
+/// none is forgot, anything between is partial.
+pub fn tier_from_points(earned: u32, max: u32) -> SelfRating {
+    if earned == 0 {
+        SelfRating::Forgot
+    } else if earned >= max {
+        SelfRating::Solid
+    } else {
+        SelfRating::Partial
+    }
 }
 
 pub fn percent(score: u32, max: u32) -> f64 {
@@ -122,8 +139,16 @@ pub fn summarize(
     missed.sort_by_key(|m| std::cmp::Reverse(m.times));
     missed.truncate(MISSED_SHOWN);
     let mut tiers = Tiers::default();
-    for r in results.iter().filter_map(|g| g.self_rating) {
+    let mut scored = Tiers::default();
+    let mut overrated = 0;
+    for g in results {
+        let Some(r) = g.self_rating else { continue };
+        let by_points = tier_from_points(g.earned, g.max);
         tiers.add(r);
+        scored.add(by_points);
+        if r > by_points {
+            overrated += 1;
+        }
     }
     Summary {
         kind,
@@ -138,6 +163,8 @@ pub fn summarize(
         topics: topics.into_values().collect(),
         missed,
         tiers,
+        scored,
+        overrated,
         hints: results.iter().filter(|g| g.hint).count() as u32,
     }
 }

@@ -169,6 +169,51 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
     }
 }
 
+/// A self-rating is shown beside the tier the points give: answers that tick no point but are
+/// rated solid count as forgotten there, and the run says how many were rated too high.
+#[test]
+fn the_self_test_sets_the_points_tier_beside_the_self_rating() {
+    for (lang, want) in [
+        (
+            "en",
+            [
+                "Self-ratings: solid 12 · partial 0 · forgot 0",
+                "By the points: solid 0 · partial 0 · forgot 12",
+                "12 answers were rated higher than their points show.",
+                "(by the points: solid 0 · partial 0 · forgot 12)",
+            ],
+        ),
+        (
+            "zh",
+            [
+                "自评：牢固 12 · 部分 0 · 忘了 0",
+                "按要点：牢固 0 · 部分 0 · 忘了 12",
+                "有 12 题的自评高于要点得分。",
+                "（按要点：牢固 0 · 部分 0 · 忘了 12）",
+            ],
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        // Each answer left empty, no point ticked, rated solid.
+        let input = "\n\n3\n".repeat(12);
+        let out = locklab_in(
+            lang,
+            dir.path(),
+            &["self-test", "--plain"],
+            input.as_bytes(),
+        );
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+        for w in want {
+            assert!(stdout.contains(w), "{w:?} missing:\n{stdout}");
+        }
+        let p = store::read_progress(&dir.path().join(store::FILE_NAME)).unwrap();
+        let run = p.sessions.last().unwrap();
+        let (rated, scored) = (run.tiers.unwrap(), run.scored_tiers.unwrap());
+        assert_eq!((rated.solid, scored.solid, scored.forgot), (12, 0, 12));
+    }
+}
+
 fn text_kind(l: Lang) -> &'static str {
     locklab::quiz::words::kind(Kind::Recall, l)
 }
@@ -237,7 +282,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     // A model question that draws nothing.
     replace_in(
         &q.join("05-fencing.toml"),
-        "[questions.model.vary]\nfreeze_len = [2.0, 8.0, 3.0]\n\n[[questions]]",
+        "[questions.model.vary]\nfreeze_len = [1.0, 8.0, 0.5]\n\n[[questions]]",
         "[[questions]]",
     );
     // One whose draw never changes its answer: the hold time does not change a count.
@@ -249,7 +294,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     // A case without words in one language, and a hint on a choice question.
     replace_in(
         &q.join("03-lost-create.toml"),
-        "en = \"creates its node again without looking\"",
+        "en = \"C's create takes effect but its reply is lost, so C creates another node and forgets the first.\"",
         "en = \"\"",
     );
     let deck = std::fs::read_to_string(q.join("01-ephemeral-nodes.toml")).unwrap();
@@ -280,7 +325,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout);
     for want in [
-        "`fencing.gc-pause-fenced-rejected` draws nothing",
+        "`fencing.gc-pause-takeover` draws nothing",
         "`coordination-services.fanout-total-notifications` has the same answer",
         "needs zh and en words for {case}",
         "only recall and model questions take a hint",

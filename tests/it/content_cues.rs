@@ -213,6 +213,73 @@ fn draws_refuse_a_model_question_whose_answer_can_be_guessed() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The spread problems `check --draws 40` reports for question `id`.
+fn spread_faults(dir: &Path, id: &str) -> Vec<String> {
+    let r = check::check_with(&Source::Dir(dir.to_path_buf()), Some(40));
+    r.problems
+        .iter()
+        .filter(|p| p.message.contains(&format!("`{id}` gives")))
+        .map(|p| p.message.clone())
+        .collect()
+}
+
+#[test]
+fn draws_refuse_an_answer_that_comes_up_in_most_draws() {
+    let dir = scratch("modal");
+    let id = "recipes.model-grants-before-writer";
+    assert!(spread_faults(&dir, id).is_empty());
+    // D writes in three of the four cases and readers seldom hold past 2 s: 3 grants come up
+    // in most draws, although 2, 3 and 6 all still occur.
+    let deck = dir.join("quizzes/09-recipes.toml");
+    edit(
+        &deck,
+        "params = { roles = \"rwrrrrr\", read_rule = \"fair\" }",
+        "params = { roles = \"rrrwrrr\", read_rule = \"fair\" }",
+    );
+    edit(&deck, "hold = [0.5, 4.5, 0.25]", "hold = [0.5, 2.5, 0.25]");
+    let found = spread_faults(&dir, id);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("`3` in "), "{found:?}");
+    assert!(
+        found[0].contains("of 40 draws (more than 50%)"),
+        "{found:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn draws_refuse_a_verdict_question_with_two_verdicts() {
+    let dir = scratch("verdicts");
+    let id = "fencing.no-fencing-by-pause-start";
+    assert!(spread_faults(&dir, id).is_empty());
+    // Pauses of 6.75 s or 7.25 s starting at 22 s: only two outcomes are left to choose from.
+    edit(
+        &dir.join("quizzes/05-fencing.toml"),
+        "pause_len = [6.75, 10.25, 0.5]\npause_start = [22.0, 23.5, 0.5]",
+        "pause_len = [6.75, 7.25, 0.5]\npause_start = [22.0, 23.5, 1.5]",
+    );
+    let found = spread_faults(&dir, id);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("verdicts in 40 draws (needs at least 3)"),
+        "{found:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What CI runs: every shipped model question has an answer that must be worked out.
+#[test]
+fn every_shipped_model_question_passes_forty_draws() {
+    let r = check::check_with(&Source::Embedded, Some(40));
+    let spread: Vec<String> = r
+        .problems
+        .iter()
+        .filter(|p| p.message.contains(" draws"))
+        .map(ToString::to_string)
+        .collect();
+    assert!(spread.is_empty(), "{spread:#?}");
+}
+
 #[test]
 fn draws_must_be_a_positive_count() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"))

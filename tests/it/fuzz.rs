@@ -353,6 +353,13 @@ fn session() -> impl Strategy<Value = SessionRecord> {
                         partial,
                         solid,
                     }),
+                    scored_tiers: tiers.map(|(forgot, partial, solid)| {
+                        locklab::quiz::summary::Tiers {
+                            forgot: solid,
+                            partial,
+                            solid: forgot,
+                        }
+                    }),
                 }
             },
         )

@@ -176,7 +176,7 @@ fn a_hint_caps_the_score_and_the_grade_and_is_recorded() {
 
     // Model: the right number with the hint earns nothing and is graded Hard, not Easy.
     let b = bank();
-    let (d, q) = b.find("fencing.gc-pause-fenced-rejected").unwrap();
+    let (d, q) = b.find("fencing.gc-pause-takeover").unwrap();
     let it = item::prepare(d, q, 4, Lang::En, &b.presets, Rounds::First).unwrap();
     let right = locklab::quiz::score::model_expected(&it).unwrap();
     let mut with = Session::new(vec![it.clone()], NOW);

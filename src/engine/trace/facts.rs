@@ -37,19 +37,58 @@ impl Trace {
             .collect()
     }
 
-    /// Fills in an A/B/C run's `believed_holders` from its lanes.
+    /// Fills in an A/B/C run's `believed_holders` from its lanes and `successor_acquire` from
+    /// its events.
     pub fn with_believed_holders(mut self) -> Self {
         let n = self.most_believers().count;
+        let next = self.successor_acquire();
+        let overlap = self.believers_overlap_ms();
         if let super::Metrics::Abc(m) = &mut self.metrics {
             m.believed_holders = n;
+            m.successor_acquire = next;
+            m.believers_overlap_ms = overlap;
         }
         self
     }
 
-    /// The most clients that believed at once that they held, and from when to when.
-    pub fn most_believers(&self) -> Believers {
-        let spans: Vec<(ActorId, Millis, Millis)> = self
-            .lanes
+    /// When the lock was first granted to a client other than its first holder, in seconds:
+    /// the moment the hand-over (or the take-over) happened.
+    pub fn successor_acquire(&self) -> Option<f64> {
+        let mut grants = self
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, super::EventKind::Acquired { .. }));
+        let first = grants.next()?.actor;
+        grants
+            .find(|e| e.actor != first)
+            .map(|e| e.at_ms as f64 / 1000.0)
+    }
+
+    /// How long, in all, two or more clients believed at the same time that they held.
+    pub fn believers_overlap_ms(&self) -> Millis {
+        let spans = self.believer_spans();
+        let mut edges: Vec<Millis> = spans.iter().flat_map(|s| [s.1, s.2]).collect();
+        edges.sort_unstable();
+        edges.dedup();
+        edges
+            .windows(2)
+            .filter(|w| {
+                let mut who: Vec<ActorId> = spans
+                    .iter()
+                    .filter(|s| s.1 <= w[0] && w[0] < s.2)
+                    .map(|s| s.0)
+                    .collect();
+                who.sort_unstable();
+                who.dedup();
+                who.len() >= 2
+            })
+            .map(|w| w[1] - w[0])
+            .sum()
+    }
+
+    /// Each client's spans of believing it holds: who, from, to.
+    fn believer_spans(&self) -> Vec<(ActorId, Millis, Millis)> {
+        self.lanes
             .iter()
             .filter(|l| self.role(l.actor) == Some(Role::Client))
             .flat_map(|l| {
@@ -58,7 +97,12 @@ impl Trace {
                     .filter(|s| s.state.believes_holding())
                     .map(move |s| (l.actor, s.start_ms, s.end_ms))
             })
-            .collect();
+            .collect()
+    }
+
+    /// The most clients that believed at once that they held, and from when to when.
+    pub fn most_believers(&self) -> Believers {
+        let spans = self.believer_spans();
         let mut best = Believers {
             count: 0,
             from_ms: 0,

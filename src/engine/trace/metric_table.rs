@@ -53,13 +53,15 @@ const HERD: [MetricSpec; 3] = [
     m("wasted_wakeups", Count),
     m("total_time_ms", Millis),
 ];
-const ABC: [MetricSpec; 6] = [
+const ABC: [MetricSpec; 8] = [
     m("stale_writes_accepted", Count),
     m("stale_writes_rejected", Count),
     m("duplicate_nodes", Count),
     m("max_holders", Count),
     m("stuck_count", Count),
     m("believed_holders", Count),
+    m("successor_acquire", Seconds),
+    m("believers_overlap_ms", Millis),
 ];
 const RWLOCK: [MetricSpec; 4] = [
     m("max_holders", Count),
@@ -149,6 +151,8 @@ impl Metrics {
                 "max_holders" => count(m.max_holders),
                 "stuck_count" => count(m.stuck_clients.len() as f64),
                 "believed_holders" => count(m.believed_holders),
+                "successor_acquire" => m.successor_acquire.map(Number),
+                "believers_overlap_ms" => count(m.believers_overlap_ms as f64),
                 _ => None,
             },
             Metrics::Queue(m) => match key {

@@ -200,6 +200,17 @@ pub struct AbcMetrics {
     ///
     /// [`Trace::most_believers`]: super::Trace::most_believers
     pub believed_holders: u32,
+    /// When a client other than the first holder was first granted the lock, in seconds
+    /// ([`Trace::successor_acquire`]).
+    ///
+    /// [`Trace::successor_acquire`]: super::Trace::successor_acquire
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub successor_acquire: Option<f64>,
+    /// How long, in all, two or more clients believed at once that they held
+    /// ([`Trace::believers_overlap_ms`]).
+    ///
+    /// [`Trace::believers_overlap_ms`]: super::Trace::believers_overlap_ms
+    pub believers_overlap_ms: u64,
     /// With a data node: applied `setData`s that wiped out an update another holder made after
     /// the writer's read.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -171,7 +171,23 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
                 out.push(stuck_sentence(trace, lang));
             }
         }
-        "believed_holders" | "max_holders" => {
+        "successor_acquire" => {
+            out.push(expiry_sentence(trace, lang));
+            if let Some(t) = m.successor_acquire {
+                out.push(if zh {
+                    format!(
+                        "第一个接手的客户端在 {} 秒拿到锁。",
+                        s((t * 1000.0).round() as Millis)
+                    )
+                } else {
+                    format!(
+                        "The first client to take over was granted the lock at {} s.",
+                        s((t * 1000.0).round() as Millis)
+                    )
+                });
+            }
+        }
+        "believed_holders" | "max_holders" | "believers_overlap_ms" => {
             out.push(expiry_sentence(trace, lang));
             let b = trace.most_believers();
             let names: Vec<&str> = b.clients.iter().map(|c| trace.name(*c)).collect();
@@ -210,6 +226,19 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
                     m.max_holders
                 )
             });
+            if ask == "believers_overlap_ms" {
+                out.push(if zh {
+                    format!(
+                        "两个以上客户端同时自认持锁的时间合计 {} 毫秒。",
+                        m.believers_overlap_ms
+                    )
+                } else {
+                    format!(
+                        "In all, two or more clients believed at once that they held the lock for {} ms.",
+                        m.believers_overlap_ms
+                    )
+                });
+            }
         }
         _ => {}
     }

@@ -13,16 +13,16 @@ pub fn election(p: &ElectionParams, m: &ElectionMetrics, trace: &Trace, lang: La
     let (epoch, version, until) = (p.first_epoch, p.row_version, s(p.lease_until_ms));
     let mut out = vec![match (p.conditional, lang) {
         (true, Lang::Zh) => format!(
-            "A 以任期号 {epoch} 担任领导者；作业 J7 的行在版本 {version}，A 对它的租约到 {until} 秒。提交结果的语句以版本和任期号为条件。"
+            "A 以任期号 {epoch} 担任领导者；作业行在版本 {version}，A 对它的租约到 {until} 秒。提交结果的语句以版本和任期号为条件。"
         ),
         (false, Lang::Zh) => format!(
-            "A 以任期号 {epoch} 担任领导者；作业 J7 的行在版本 {version}，A 对它的租约到 {until} 秒。提交结果的语句不带任何条件。"
+            "A 以任期号 {epoch} 担任领导者；作业行在版本 {version}，A 对它的租约到 {until} 秒。提交结果的语句不带任何条件。"
         ),
         (true, Lang::En) => format!(
-            "A leads with epoch {epoch}; job J7's row is at version {version}, with A's lease on it until {until} s. Submitting a result is conditioned on version and epoch."
+            "A leads with epoch {epoch}; the job's row is at version {version}, with A's lease on it until {until} s. Submitting a result is conditioned on version and epoch."
         ),
         (false, Lang::En) => format!(
-            "A leads with epoch {epoch}; job J7's row is at version {version}, with A's lease on it until {until} s. Submitting a result carries no condition."
+            "A leads with epoch {epoch}; the job's row is at version {version}, with A's lease on it until {until} s. Submitting a result carries no condition."
         ),
     }];
     out.extend(timeline(

@@ -63,21 +63,24 @@ fn claims(p: &TasksParams, m: &TaskMetrics, trace: &Trace, lang: Lang) -> String
             "Late statements (from a claim someone else had since taken over): {refused} refused, {accepted} accepted."
         ),
     });
-    if p.effect {
-        let (applied, repeats) = (m.effects_applied, m.effects_deduplicated);
-        out.push(match lang {
-            Lang::Zh => format!(
-                "外部系统一共执行了 {applied} 次，凭幂等键认出并跳过的重复有 {repeats} 次。"
-            ),
-            Lang::En => format!(
-                "The outside system acted {} and recognised {} by key.",
-                count(applied, "time", "times"),
-                count(repeats, "repeat", "repeats")
-            ),
-        });
-    }
+    out.extend(effects(p, m, lang));
     out.push(final_row(m, lang));
     join(out, lang)
+}
+
+/// What the outside system did, when the run has one.
+fn effects(p: &TasksParams, m: &TaskMetrics, lang: Lang) -> Option<String> {
+    let (applied, repeats) = (m.effects_applied, m.effects_deduplicated);
+    p.effect.then(|| match lang {
+        Lang::Zh => {
+            format!("外部系统一共执行了 {applied} 次，凭幂等键认出并跳过的重复有 {repeats} 次。")
+        }
+        Lang::En => format!(
+            "The outside system acted {} and recognised {} by key.",
+            count(applied, "time", "times"),
+            count(repeats, "repeat", "repeats")
+        ),
+    })
 }
 
 /// The first task's row when the run ends, and the most workers that believed they held it.
@@ -200,6 +203,13 @@ fn backlog(p: &TasksParams, m: &TaskMetrics, trace: &Trace, lang: Lang) -> Strin
         |k| matches!(k, EventKind::ScanFailed { .. }),
         lang,
     ));
+    // A pause and an outside system change what the backlog cost: say when and how much.
+    out.extend(timeline(
+        trace,
+        |k| matches!(k, EventKind::Froze | EventKind::Woke),
+        lang,
+    ));
+    out.extend(effects(p, m, lang));
     out.push(backlog_end(m, trace, lang));
     join(out, lang)
 }

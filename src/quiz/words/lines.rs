@@ -155,6 +155,18 @@ pub fn tiers(t: &crate::quiz::summary::Tiers, lang: Lang) -> String {
     }
 }
 
+/// How many answers were rated above what their points show, when any were.
+pub fn overrated(n: u32, lang: Lang) -> Option<String> {
+    (n > 0).then(|| match lang {
+        Lang::Zh => format!("有 {n} 题的自评高于要点得分。"),
+        Lang::En => format!(
+            "{n} answer{} rated higher than {} points show.",
+            if n == 1 { " was" } else { "s were" },
+            if n == 1 { "its" } else { "their" }
+        ),
+    })
+}
+
 /// Right / partly right / wrong, judged on the points earned before any hint cap.
 pub fn verdict_label(g: &crate::quiz::session::Graded) -> Label {
     if g.earned >= g.max {
@@ -240,7 +252,13 @@ pub fn follow_up_line(prompt: &str, round: usize, rounds: usize, lang: Lang) -> 
 
 /// One self-test run: `2026-11-30  21/30 (70%)  solid 5 · partial 4 · forgot 3`.
 pub fn self_test_run(r: &crate::progress::SessionRecord, lang: Lang) -> String {
-    let tiers = r.tiers.map(|t| tiers(&t, lang)).unwrap_or_default();
+    let mut tiers = r.tiers.map(|t| tiers(&t, lang)).unwrap_or_default();
+    if let Some(t) = r.scored_tiers {
+        tiers.push_str(&match lang {
+            Lang::Zh => format!("（按要点：{}）", self::tiers(&t, lang)),
+            Lang::En => format!(" (by the points: {})", self::tiers(&t, lang)),
+        });
+    }
     let date = crate::progress::fmt_utc(r.ended);
     let mut line = format!(
         "{}  {}/{} ({:.0}%)  {tiers}",

@@ -9,9 +9,9 @@ use crate::i18n::{Lang, words};
 use crate::quiz::sched::Rating;
 
 pub use lines::{
-    clock, duration, follow_up_body, follow_up_line, hint_taken, interview_header, question_head,
-    question_line, quiz_header, result_line, round_line, rounds_line, self_test_header,
-    self_test_run, tiers, verdict_label,
+    clock, duration, follow_up_body, follow_up_line, hint_taken, interview_header, overrated,
+    question_head, question_line, quiz_header, result_line, round_line, rounds_line,
+    self_test_header, self_test_run, tiers, verdict_label,
 };
 pub use progress::{
     cannot_open, cannot_save, confirm_reset, merged, not_saved, notice, overview_line, reset_done,
@@ -78,6 +78,7 @@ words! {
     NothingMissed => ("没有漏掉任何要点。", "No point was missed."),
     RoundOf => ("追问", "Follow-up"),
     SelfRatings => ("自评：", "Self-ratings: "),
+    ScoredTiers => ("按要点：", "By the points: "),
     SelfTestHistory => ("闭卷自测记录：", "Self-test history:"),
     NoSelfTest => ("还没有做过闭卷自测。", "No self-test taken yet."),
     NoChains => (

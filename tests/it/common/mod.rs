@@ -39,6 +39,8 @@ pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
         }
         // Counted from the lanes, millisecond by millisecond.
         (Metrics::Abc(_), "believed_holders") => Expected::Number(f64::from(believers(&trace))),
+        (Metrics::Abc(_), "believers_overlap_ms") => Expected::Number(overlap_ms(&trace) as f64),
+        (Metrics::Abc(_), "successor_acquire") => Expected::Number(second_holder_at(&trace)?),
         (Metrics::Abc(_), "stuck_count") => {
             Expected::Number(json["stuck_clients"].as_array()?.len() as f64)
         }
@@ -78,21 +80,39 @@ pub fn option_letter(e: &Expected) -> Option<char> {
 /// definition, [`SpanState::believes_holding`]: holding, or frozen or suspended still believing
 /// so), counted millisecond by millisecond: slow, but independent of the engine's sweep.
 pub fn believers(trace: &Trace) -> u32 {
+    believers_by_ms(trace).max().unwrap_or(0)
+}
+
+/// How many lanes believe they hold at each millisecond of the run.
+fn believers_by_ms(trace: &Trace) -> impl Iterator<Item = u32> + '_ {
     let believing = SpanState::believes_holding;
-    (0..trace.end_ms)
-        .map(|t| {
-            trace
-                .lanes
-                .iter()
-                .filter(|l| {
-                    l.spans
-                        .iter()
-                        .any(|s| believing(s.state) && s.start_ms <= t && t < s.end_ms)
-                })
-                .count() as u32
-        })
-        .max()
-        .unwrap_or(0)
+    (0..trace.end_ms).map(move |t| {
+        trace
+            .lanes
+            .iter()
+            .filter(|l| {
+                l.spans
+                    .iter()
+                    .any(|s| believing(s.state) && s.start_ms <= t && t < s.end_ms)
+            })
+            .count() as u32
+    })
+}
+
+/// The milliseconds in which two or more lanes believe they hold, counted one by one.
+pub fn overlap_ms(trace: &Trace) -> u64 {
+    believers_by_ms(trace).filter(|&n| n >= 2).count() as u64
+}
+
+/// When a second client first holds, in seconds: read from the lanes rather than the events.
+pub fn second_holder_at(trace: &Trace) -> Option<f64> {
+    let mut firsts: Vec<u64> = trace
+        .lanes
+        .iter()
+        .filter_map(|l| l.spans.iter().find(|s| s.state.holds()).map(|s| s.start_ms))
+        .collect();
+    firsts.sort_unstable();
+    firsts.get(1).map(|at| *at as f64 / 1000.0)
 }
 
 /// Runs the built binary in English with no language or data folder from the environment, so

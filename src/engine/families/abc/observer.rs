@@ -136,6 +136,8 @@ impl AbcObserver {
                 stale_writes_rejected: stale_rejected,
                 current_writes_refused,
                 believed_holders: 0,
+                successor_acquire: None,
+                believers_overlap_ms: 0,
                 lost_updates: data.as_ref().map(|d| d.lost_updates()),
                 data,
                 violations,
