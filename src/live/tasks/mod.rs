@@ -1,0 +1,200 @@
+//! The task claims on a real PostgreSQL: each worker is a thread with a connection of its own
+//! that runs the lesson's statements on the preset's schedule, a pause is a real stopped
+//! thread, the table's clock is the database's, and every statement is recorded with the rows it
+//! affected and the row it left, so it can be held beside the model's.
+//!
+//! Two things are arranged so that the live run tells the preset's story rather than a race's:
+//! the table counts its clock in whole seconds of the story ([`sql`]), and worker B's schedule
+//! runs [`STAGGER`] behind A's on the wall clock, so that when both claim "at once" A's
+//! statement reaches the table first, as in the model. In production either could win.
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::engine::msg::{RowOp, RowState};
+use crate::engine::params::TasksParams;
+use crate::engine::time::Millis;
+use crate::live::UserError;
+use crate::live::pg::Database;
+
+pub mod compare;
+pub mod sql;
+pub mod words;
+mod worker;
+
+/// How far each worker's wall-clock schedule runs behind the one before it.
+pub const STAGGER: Duration = Duration::from_millis(5);
+
+/// The time scales a task run takes: a story second is at least 50 ms of wall time, many
+/// times what a statement takes on the loopback.
+pub const SCALES: std::ops::RangeInclusive<f64> = 0.05..=4.0;
+
+/// A row as the table returned it after a statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Row {
+    pub state: RowState,
+    pub owner: Option<String>,
+    pub version: u64,
+    pub attempt: u32,
+    /// On the store's clock (ms).
+    pub lease_until_ms: Option<Millis>,
+    pub result: Option<String>,
+    pub cancel_requested: bool,
+}
+
+/// One statement that changed or tried to change a row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Statement {
+    /// When it was sent, in the story's time since the run began.
+    pub at_ms: Millis,
+    /// The store's clock as the statement read it.
+    pub store_ms: Millis,
+    pub by: String,
+    pub op: RowOp,
+    /// The task, from 0.
+    pub task: u8,
+    /// The claim version its worker held when it sent it (the WHERE clause may not use it).
+    pub carried: Option<u64>,
+    pub sql: &'static str,
+    pub affected: u64,
+    /// The row just after it.
+    pub row: Row,
+}
+
+/// One call to the payment provider.
+#[derive(Debug, Clone, Serialize)]
+pub struct Payment {
+    pub at_ms: Millis,
+    pub by: String,
+    pub task: u8,
+    pub attempt: u32,
+    pub key: Option<String>,
+    /// The provider took the money (a new row), or recognised the key (none).
+    pub charged: bool,
+}
+
+/// A live run of a task preset.
+#[derive(Debug, Clone, Serialize)]
+pub struct Run {
+    pub server: String,
+    pub scale: f64,
+    pub statements: Vec<Statement>,
+    pub payments: Vec<Payment>,
+    /// Scans that ran (each a `SELECT` of the claimable tasks).
+    pub scans: u32,
+    /// Every task's row when the run ended.
+    pub rows: Vec<Row>,
+}
+
+/// The run's time on one worker's schedule: the story's milliseconds on the wall clock.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Clock {
+    pub start: Instant,
+    pub scale: f64,
+}
+
+impl Clock {
+    pub fn instant(&self, ms: Millis) -> Instant {
+        self.start + Duration::from_secs_f64(ms as f64 / 1000.0 * self.scale)
+    }
+
+    pub fn now(&self) -> Millis {
+        let since = Instant::now().saturating_duration_since(self.start);
+        (since.as_secs_f64() * 1000.0 / self.scale).round() as Millis
+    }
+
+    pub fn sleep_until(&self, ms: Millis) {
+        let until = self.instant(ms);
+        std::thread::sleep(until.saturating_duration_since(Instant::now()));
+    }
+
+    pub fn sleep(&self, ms: Millis) {
+        std::thread::sleep(Duration::from_secs_f64(ms as f64 / 1000.0 * self.scale));
+    }
+}
+
+pub(crate) fn failed(e: postgres::Error) -> UserError {
+    UserError::failed(format!("the task run on PostgreSQL failed: {e}"))
+}
+
+/// What a live task run refuses, if anything.
+pub fn unsupported(p: &TasksParams) -> Option<&'static str> {
+    (p.delay_ms > 0).then_some(
+        "a one-way delay to the table (delay) is not run live: the statements go over the loopback",
+    )
+}
+
+/// Runs `p` on `db` at `scale` (wall time per story time).
+pub fn run(p: &TasksParams, db: &Database, scale: f64) -> Result<Run, UserError> {
+    let mut admin = db.connect()?;
+    admin.batch_execute(sql::SCHEMA).map_err(failed)?;
+    for i in 0..p.tasks {
+        let due = (p.store_clock_ms + u64::from(i) * p.task_every_ms) as i64;
+        admin
+            .execute(sql::ADD_TASK, &[&(i32::from(i) + 1), &due])
+            .map_err(failed)?;
+    }
+    let mut clients = Vec::new();
+    for _ in 0..p.workers + u8::from(p.cancel) {
+        clients.push(db.connect()?);
+    }
+    let start_ms = p.store_clock_ms as i64;
+    admin
+        .execute(sql::START_CLOCK, &[&scale, &start_ms])
+        .map_err(failed)?;
+    let clock = Clock {
+        start: Instant::now(),
+        scale,
+    };
+    let mut threads = Vec::new();
+    for (i, client) in clients.into_iter().enumerate() {
+        let p = p.clone();
+        let own = Clock {
+            start: clock.start + STAGGER * i as u32,
+            ..clock
+        };
+        let t = std::thread::Builder::new()
+            .name(format!("live-task-{i}"))
+            .spawn(move || {
+                if i < usize::from(p.workers) {
+                    worker::Worker::new(i as u8, client, &p, own, clock).run(p.duration_ms)
+                } else {
+                    worker::operator(client, &p, own, clock)
+                }
+            })
+            .map_err(|e| UserError::failed(format!("cannot start the live run: {e}")))?;
+        threads.push(t);
+    }
+    let mut out = Run {
+        server: db.version.clone(),
+        scale,
+        statements: Vec::new(),
+        payments: Vec::new(),
+        scans: 0,
+        rows: Vec::new(),
+    };
+    let mut failure = None;
+    for t in threads {
+        match t.join() {
+            Ok(Ok(r)) => {
+                out.statements.extend(r.statements);
+                out.payments.extend(r.payments);
+                out.scans += r.scans;
+            }
+            Ok(Err(e)) => failure = Some(e),
+            Err(_) => failure = Some(UserError::failed("a live worker stopped unexpectedly")),
+        }
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    // In the order the table took them; a tie (A's and B's claim) keeps the stagger's order.
+    out.statements.sort_by_key(|s| (s.at_ms, s.by.clone()));
+    out.payments.sort_by_key(|s| s.at_ms);
+    for i in 0..p.tasks {
+        out.rows
+            .push(worker::read(&mut admin, i).map_err(failed)?.0);
+    }
+    Ok(out)
+}
