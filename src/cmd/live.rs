@@ -84,7 +84,7 @@ fn tasks_cmd(args: LiveTasksArgs, lang: Lang, source: &Source) -> Result<(), Use
     drop(db);
     let params = Params::Tasks(p.clone());
     let model = crate::engine::run(&params);
-    let pairs = tasks::compare::pairs(&model, &live);
+    let pairs = tasks::compare::pairs(&model, &live, p.store_clock_ms);
     let facts = tasks::compare::facts(&model, &live);
     if json {
         let run = LiveTasks {

@@ -58,15 +58,40 @@ pub struct Database {
 }
 
 impl Database {
-    /// A new connection to the server.
+    /// A new connection to the server's default database.
     pub fn connect(&self) -> Result<Client, UserError> {
-        connect(self.addr)
+        connect(self.addr, "postgres")
+    }
+
+    /// A new connection to the database `name`.
+    pub fn connect_to(&self, name: &str) -> Result<Client, UserError> {
+        connect(self.addr, name)
+    }
+
+    /// Makes a database of its own for one run, so runs can share the server at once; returns
+    /// its name.
+    pub fn create(&self, what: &str) -> Result<String, UserError> {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let name = format!("{what}_{}_{nanos}", std::process::id());
+        self.connect()?
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .map_err(|e| UserError::failed(format!("cannot make a database on PostgreSQL: {e}")))?;
+        Ok(name)
+    }
+
+    /// Removes a run's database, best effort (the whole cluster goes with the server anyway).
+    pub fn drop_database(&self, name: &str) {
+        if let Ok(mut c) = self.connect() {
+            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
     }
 }
 
-fn connect(addr: SocketAddr) -> Result<Client, UserError> {
+fn connect(addr: SocketAddr, dbname: &str) -> Result<Client, UserError> {
     let spec = format!(
-        "host={} port={} user={USER} dbname=postgres connect_timeout=5",
+        "host={} port={} user={USER} dbname={dbname} connect_timeout=5",
         addr.ip(),
         addr.port()
     );
@@ -193,7 +218,7 @@ fn start_on(bin: &Path, run_as: Option<RunAs>, port: u16) -> Result<Database, St
     let addr = SocketAddr::from(([127, 0, 0, 1], port));
     let started = Instant::now();
     loop {
-        if let Ok(mut c) = connect(addr) {
+        if let Ok(mut c) = connect(addr, "postgres") {
             let version = c
                 .query_one("SHOW server_version", &[])
                 .ok()

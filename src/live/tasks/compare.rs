@@ -1,7 +1,7 @@
 //! The live statements beside the model's: one row per statement in the order the table took
-//! them (who, what, rows affected, the row it left, and when, within [`TOLERANCE_MS`]), then the
-//! facts of the run: task 1's final row, payments charged and recognised, and late statements
-//! refused.
+//! them (who, what, rows affected, the row it left, and the second of the table's clock it read),
+//! then the facts of the run: task 1's final row, payments charged and recognised, and late
+//! statements refused.
 
 use serde::Serialize;
 
@@ -10,14 +10,14 @@ use crate::engine::msg::RowOp;
 use crate::engine::time::Millis;
 use crate::engine::trace::{EventKind, Trace};
 
-/// How far a live statement's instant may be from the model's: under the table's one-second
-/// resolution, so an instant within it cannot change what the table decides.
-pub const TOLERANCE_MS: Millis = 500;
-
 /// One statement as a run gave it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Side {
+    /// When it was sent, in the story's time since the run began.
     pub at_ms: Millis,
+    /// The whole second of the table's clock it read (ms): what the table decided by. Two
+    /// statements agree in time when they read the same second.
+    pub second_ms: Millis,
     pub by: String,
     pub op: RowOp,
     pub task: u8,
@@ -58,7 +58,7 @@ impl FactRow {
 }
 
 /// The model's statements, as [`Side`]s.
-pub fn model_statements(t: &Trace) -> Vec<Side> {
+pub fn model_statements(t: &Trace, store_clock_ms: Millis) -> Vec<Side> {
     t.events
         .iter()
         .filter_map(|e| match &e.kind {
@@ -71,6 +71,7 @@ pub fn model_statements(t: &Trace) -> Vec<Side> {
                 ..
             } => Some(Side {
                 at_ms: e.at_ms,
+                second_ms: (e.at_ms + store_clock_ms) / 1000 * 1000,
                 by: t.name(*by).to_string(),
                 op: *op,
                 task: *row,
@@ -96,6 +97,7 @@ pub fn live_statements(r: &Run) -> Vec<Side> {
         .iter()
         .map(|s| Side {
             at_ms: s.at_ms,
+            second_ms: s.store_ms,
             by: s.by.clone(),
             op: s.op,
             task: s.task,
@@ -106,8 +108,8 @@ pub fn live_statements(r: &Run) -> Vec<Side> {
 }
 
 /// Statement by statement.
-pub fn pairs(model: &Trace, live: &Run) -> Vec<Pair> {
-    let m = model_statements(model);
+pub fn pairs(model: &Trace, live: &Run, store_clock_ms: Millis) -> Vec<Pair> {
+    let m = model_statements(model, store_clock_ms);
     let l = live_statements(live);
     (0..m.len().max(l.len()))
         .map(|i| {
@@ -119,7 +121,7 @@ pub fn pairs(model: &Trace, live: &Run) -> Vec<Pair> {
                         && a.task == b.task
                         && a.affected == b.affected
                         && a.row == b.row
-                        && a.at_ms.abs_diff(b.at_ms) <= TOLERANCE_MS
+                        && a.second_ms == b.second_ms
                 }
                 _ => false,
             };
@@ -171,7 +173,7 @@ fn late(statements: &[Side], carried: impl Fn(usize) -> Option<u64>) -> (u32, u3
 pub fn facts(model: &Trace, live: &Run) -> Vec<FactRow> {
     let m = crate::engine::families::tasks::metrics(model);
     let mut rows = Vec::new();
-    let model_row = model_statements(model)
+    let model_row = model_statements(model, 0)
         .iter()
         .rev()
         .find(|s| s.task == 0)

@@ -4,9 +4,10 @@
 //! affected and the row it left, so it can be held beside the model's.
 //!
 //! Two things are arranged so that the live run tells the preset's story rather than a race's:
-//! the table counts its clock in whole seconds of the story ([`sql`]), and worker B's schedule
-//! runs [`STAGGER`] behind A's on the wall clock, so that when both claim "at once" A's
-//! statement reaches the table first, as in the model. In production either could win.
+//! the table counts its clock in whole seconds of the story ([`sql`]), and a scan's claims go
+//! out [`STAGGER`] of wall time after the scan's instant for A, twice that for B, so that scans
+//! due at the same instant all read the table before any claims, and A's claim reaches the table
+//! first, as in the model. In production either could win.
 
 use std::time::{Duration, Instant};
 
@@ -23,12 +24,15 @@ pub mod sql;
 pub mod words;
 mod worker;
 
-/// How far each worker's wall-clock schedule runs behind the one before it.
-pub const STAGGER: Duration = Duration::from_millis(5);
+/// How long after its scan's instant worker A sends its claim; B waits twice as long.
+pub const STAGGER: Duration = Duration::from_millis(20);
 
-/// The time scales a task run takes: a story second is at least 50 ms of wall time, many
-/// times what a statement takes on the loopback.
-pub const SCALES: std::ops::RangeInclusive<f64> = 0.05..=4.0;
+/// How long before the story's first instant the run starts its threads.
+const LEAD: Duration = Duration::from_millis(100);
+
+/// The time scales a task run takes: a story second is at least 100 ms of wall time, so the
+/// claims of one scan instant, [`STAGGER`] apart, fall in the same second of the table's clock.
+pub const SCALES: std::ops::RangeInclusive<f64> = 0.1..=4.0;
 
 /// A row as the table returned it after a statement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -125,9 +129,39 @@ pub fn unsupported(p: &TasksParams) -> Option<&'static str> {
     )
 }
 
+/// Plans every statement once on a new connection, so that the first claim of each worker
+/// costs the same, a statement's usual fraction of a millisecond, not a fresh backend's
+/// catalogue lookups (which would decide the race of the first claim instead of the stagger).
+fn warm(c: &mut postgres::Client, p: &TasksParams) -> Result<(), postgres::Error> {
+    for q in [
+        sql::SCAN,
+        sql::CLAIM,
+        sql::RENEW,
+        sql::complete(p.complete),
+        sql::READ,
+        sql::PAY,
+        sql::BACK_OUT,
+        sql::FAIL,
+        sql::CANCEL,
+        sql::REQUEST_CANCEL,
+    ] {
+        c.prepare(q)?;
+    }
+    // Before the clock starts, store_now() is NULL and the scan finds nothing.
+    c.query(sql::SCAN, &[])?;
+    Ok(())
+}
+
 /// Runs `p` on `db` at `scale` (wall time per story time).
 pub fn run(p: &TasksParams, db: &Database, scale: f64) -> Result<Run, UserError> {
-    let mut admin = db.connect()?;
+    let name = db.create("tasks")?;
+    let out = run_in(p, db, &name, scale);
+    db.drop_database(&name);
+    out
+}
+
+fn run_in(p: &TasksParams, db: &Database, name: &str, scale: f64) -> Result<Run, UserError> {
+    let mut admin = db.connect_to(name)?;
     admin.batch_execute(sql::SCHEMA).map_err(failed)?;
     for i in 0..p.tasks {
         let due = (p.store_clock_ms + u64::from(i) * p.task_every_ms) as i64;
@@ -137,23 +171,24 @@ pub fn run(p: &TasksParams, db: &Database, scale: f64) -> Result<Run, UserError>
     }
     let mut clients = Vec::new();
     for _ in 0..p.workers + u8::from(p.cancel) {
-        clients.push(db.connect()?);
+        let mut c = db.connect_to(name)?;
+        warm(&mut c, p).map_err(failed)?;
+        clients.push(c);
     }
     let start_ms = p.store_clock_ms as i64;
+    // Every thread is up and waiting when the story's first instant comes.
+    let lead = LEAD.as_secs_f64() * 1000.0;
     admin
-        .execute(sql::START_CLOCK, &[&scale, &start_ms])
+        .execute(sql::START_CLOCK, &[&scale, &start_ms, &lead])
         .map_err(failed)?;
     let clock = Clock {
-        start: Instant::now(),
+        start: Instant::now() + LEAD,
         scale,
     };
     let mut threads = Vec::new();
     for (i, client) in clients.into_iter().enumerate() {
         let p = p.clone();
-        let own = Clock {
-            start: clock.start + STAGGER * i as u32,
-            ..clock
-        };
+        let own = clock;
         let t = std::thread::Builder::new()
             .name(format!("live-task-{i}"))
             .spawn(move || {

@@ -46,8 +46,9 @@ fn pad(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))))
 }
 
-/// One run's statement in a cell: `100 A claim 1 row RUNNING/A/v1/#1 until 130`.
-fn cell(s: &Side, offset: Millis, lang: Lang) -> String {
+/// One run's statement in a cell: `100 A claim 1 row RUNNING/A/v1/#1 until 130`, at the second
+/// of the table's clock it read.
+fn cell(s: &Side, lang: Lang) -> String {
     let until = s
         .row
         .lease_until_ms
@@ -63,7 +64,7 @@ fn cell(s: &Side, offset: Millis, lang: Lang) -> String {
     };
     format!(
         "{} {} {} {} {}{until}",
-        pad(&fmt_secs(s.at_ms + offset), 7),
+        pad(&fmt_secs(s.second_ms), 7),
         pad(&s.by, 8),
         pad(op(s.op, lang), 14),
         pad(&rows, 7),
@@ -89,24 +90,10 @@ pub fn report(
             "The statements, in the order the table took them (times on the table's clock, s):"
         )
     );
-    for (i, p) in pairs.iter().enumerate() {
+    for p in pairs {
         let mark = if p.same { " " } else { "≠" };
-        // The live side at the table's own reading of its clock.
-        let live = p.live.as_ref().map_or("-".to_string(), |s| {
-            let store = run.statements.get(i).map_or(0, |x| x.store_ms);
-            cell(
-                &Side {
-                    at_ms: store,
-                    ..s.clone()
-                },
-                0,
-                lang,
-            )
-        });
-        let model = p
-            .model
-            .as_ref()
-            .map_or("-".to_string(), |s| cell(s, store_clock_ms, lang));
+        let live = p.live.as_ref().map_or("-".to_string(), |s| cell(s, lang));
+        let model = p.model.as_ref().map_or("-".to_string(), |s| cell(s, lang));
         let _ = writeln!(
             out,
             "  {mark} {} {}",
@@ -210,15 +197,16 @@ fn notes(run: &Run, lang: Lang) -> String {
         Lang::Zh => format!(
             "表的时钟就是数据库的时钟：store_now() 读 PostgreSQL 的 statement_timestamp()，按故事的倍率换算，\
              以整秒计（租约 130 在 130 这一秒仍然有效，131 才能被接管）；模型的时钟精确到毫秒。\
-             两个 worker “同时”领取时，B 的时间表在墙钟上比 A 晚 {stagger} 毫秒，所以 A 的语句先到，和模型一样；\
-             生产环境里谁先到都有可能。一共扫描 {} 次（每次一条 SELECT，不逐条列出）。",
+             同一时刻到期的扫描都先读完表，再发领取：A 在扫描时刻之后 {stagger} 毫秒（墙钟）发出，B 再晚 {stagger} 毫秒，\
+             所以 A 的语句先到，和模型一样；生产环境里谁先到都有可能。一共扫描 {} 次（每次一条 SELECT，不逐条列出）。",
             run.scans
         ),
         Lang::En => format!(
             "The table's clock is the database's: store_now() reads PostgreSQL's statement_timestamp(), on the \
              story's scale, in whole seconds (a lease until 130 still holds during 130 and can be taken over at 131); \
-             the model's clock counts milliseconds. When both workers claim \"at once\", B's schedule runs {stagger} ms \
-             behind A's on the wall clock, so A's statement arrives first, as in the model; in production either may win. \
+             the model's clock counts milliseconds. Scans due at the same instant all read the table before any claims: \
+             A's claim goes out {stagger} ms of wall time after the scan's instant, B's {stagger} ms later, so A's \
+             statement arrives first, as in the model; in production either may win. \
              {} scans ran (one SELECT each, not listed).",
             run.scans
         ),

@@ -84,6 +84,7 @@ fn exec(
 
 pub(super) struct Worker<'a> {
     name: &'static str,
+    index: u8,
     c: Client,
     p: &'a TasksParams,
     /// This worker's schedule, and the run's (for the instants recorded).
@@ -101,6 +102,7 @@ impl<'a> Worker<'a> {
     pub fn new(i: u8, c: Client, p: &'a TasksParams, own: Clock, run: Clock) -> Self {
         Self {
             name: NAMES[usize::from(i)],
+            index: i,
             c,
             p,
             own,
@@ -297,12 +299,19 @@ impl<'a> Worker<'a> {
     /// Reads the claimable tasks and claims them in order, stopping at the first that takes.
     fn scan(&mut self) -> Result<(), postgres::Error> {
         self.rec.scans += 1;
+        let started = std::time::Instant::now();
         let ids: Vec<i32> = self
             .c
             .query(sql::SCAN, &[])?
             .iter()
             .map(|r| r.get(0))
             .collect();
+        if !ids.is_empty() {
+            // Scans due at the same instant all read the table before any of them claims, and
+            // A's claim goes first: the model's order, made on the wall clock.
+            let claim_at = started + super::STAGGER * (u32::from(self.index) + 1);
+            std::thread::sleep(claim_at.saturating_duration_since(std::time::Instant::now()));
+        }
         let lease = self.p.lease_ms as i64;
         for id in ids {
             let task = (id - 1) as u8;
