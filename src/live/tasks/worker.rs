@@ -2,7 +2,8 @@
 //! renewals, the outside call and the completion by claim version; and the operator's cancel.
 //! Every timer runs on the wall clock, so a worker that was paused does, the moment it wakes,
 //! everything that fell due meanwhile, in the order it fell due, and only then reads the
-//! answers: the statements were already on their way.
+//! answers: the statements were already on their way. Otherwise each timer's statement is
+//! answered before the next goes out.
 
 use postgres::Client;
 use postgres::types::ToSql;
@@ -92,7 +93,11 @@ pub(super) struct Worker<'a> {
     run: Clock,
     step: Step,
     scan_at: Option<Millis>,
-    due: Vec<(Millis, Due)>,
+    /// The claim's timers: when, the order they were set in, and what.
+    due: Vec<(Millis, u32, Due)>,
+    set: u32,
+    /// Just woke from a pause: what fell due meanwhile goes out at once.
+    thawed: bool,
     freeze: Option<(Millis, Millis)>,
     effect_done: bool,
     rec: Recorded,
@@ -110,6 +115,8 @@ impl<'a> Worker<'a> {
             step: Step::Idle,
             scan_at: Some(p.scan_start_ms),
             due: Vec::new(),
+            set: 0,
+            thawed: false,
             // Worker A pauses.
             freeze: (i == 0 && p.pause_len_ms > 0).then_some((p.pause_at_ms, p.pause_len_ms)),
             effect_done: false,
@@ -134,6 +141,7 @@ impl<'a> Worker<'a> {
                 // A stop-the-world pause: the thread and its timers stop whole.
                 self.freeze = None;
                 self.own.sleep(at + len - next);
+                self.thawed = true;
                 continue;
             }
             let now = self.own.now();
@@ -165,14 +173,19 @@ impl<'a> Worker<'a> {
         });
     }
 
-    /// Everything due by `now`: first the claim's statements in the order they fell due, all
-    /// sent before any answer is read, then the scan.
+    /// What is due by `now`: the claim's next timer (and, just after a pause, every one that
+    /// fell due meanwhile, in the order it fell due, all sent before any answer is read), then
+    /// the scan.
     fn fire(&mut self, now: Millis) -> Result<(), postgres::Error> {
-        let mut due: Vec<(Millis, Due)> = self.due.iter().copied().filter(|d| d.0 <= now).collect();
-        self.due.retain(|d| d.0 > now);
+        let mut due: Vec<(Millis, u32, Due)> =
+            self.due.iter().copied().filter(|d| d.0 <= now).collect();
         due.sort();
+        if !std::mem::take(&mut self.thawed) {
+            due.truncate(1);
+        }
+        self.due.retain(|d| !due.contains(d));
         let mut answers = Vec::new();
-        for (_, what) in due {
+        for (_, _, what) in due {
             if let Some(a) = self.send(what)? {
                 answers.push(a);
             }
@@ -238,7 +251,7 @@ impl<'a> Worker<'a> {
         match what {
             Due::Renew if affected == 1 => {
                 let at = self.own.now() + self.p.renew_every_ms;
-                self.due.push((at, Due::Renew));
+                self.timer(at, Due::Renew);
             }
             // The renewal affected no row: the claim is gone.
             Due::Renew if self.p.stop_on_loss => self.drop_claim(Step::Lost),
@@ -246,6 +259,11 @@ impl<'a> Worker<'a> {
             // Done, or refused: either way this claim is over.
             Due::Work => self.drop_claim(Step::Idle),
         }
+    }
+
+    fn timer(&mut self, at: Millis, what: Due) {
+        self.set += 1;
+        self.due.push((at, self.set, what));
     }
 
     fn drop_claim(&mut self, next: Step) {
@@ -356,11 +374,11 @@ impl<'a> Worker<'a> {
             return Ok(());
         }
         let now = self.own.now();
-        self.due.push((now + self.p.renew_every_ms, Due::Renew));
+        self.timer(now + self.p.renew_every_ms, Due::Renew);
         if self.p.effect {
-            self.due.push((now + self.p.effect_after_ms, Due::Effect));
+            self.timer(now + self.p.effect_after_ms, Due::Effect);
         }
-        self.due.push((now + self.p.work_ms, Due::Work));
+        self.timer(now + self.p.work_ms, Due::Work);
         Ok(())
     }
 }
