@@ -43,13 +43,17 @@ pub fn needs_postgres(name: impl Into<String>, f: impl FnOnce() + Send + 'static
     })
 }
 
+/// A statement as the test reads it: the table's second, who, what, rows, and the row's version,
+/// attempt and lease.
+type Seen<'a> = (u64, &'a str, RowOp, u64, u64, u32, Option<u64>);
+
 /// The lesson's worked example, on PostgreSQL: A claims T7 at 100 with version 1 and a lease
 /// until 130; B's claim at the same moment affects 0 rows; at 131 B takes over with version 2,
 /// attempt 2, lease until 161; A wakes at 138 and its renewal and completion under version 1
 /// each affect 0 rows. Two payments, both charged: nothing carried a key.
 fn live_tasks_t7_takes_over_at_131_and_the_old_workers_statements_affect_0_rows() {
     let run = tasks::run(&preset("task-t7"), db(), SCALE).expect("the live run completes");
-    let seen: Vec<(u64, &str, RowOp, u64, u64, u32, Option<u64>)> = run
+    let seen: Vec<Seen> = run
         .statements
         .iter()
         .take(5)
