@@ -28,7 +28,7 @@ mod worker;
 pub const STAGGER: Duration = Duration::from_millis(20);
 
 /// How long before the story's first instant the run starts its threads.
-const LEAD: Duration = Duration::from_millis(100);
+const LEAD: Duration = Duration::from_millis(200);
 
 /// The time scales a task run takes: a story second is at least 100 ms of wall time, so the
 /// claims of one scan instant, [`STAGGER`] apart, fall in the same second of the table's clock.
@@ -176,13 +176,18 @@ fn run_in(p: &TasksParams, db: &Database, name: &str, scale: f64) -> Result<Run,
         clients.push(c);
     }
     let start_ms = p.store_clock_ms as i64;
-    // Every thread is up and waiting when the story's first instant comes.
-    let lead = LEAD.as_secs_f64() * 1000.0;
+    // Every thread is up and waiting when the story's first instant comes. The table's clock
+    // and the workers' start at the same instant of this machine's clock, so a statement never
+    // reads a second before the one it was sent in.
+    let (wall, mono) = (std::time::SystemTime::now(), Instant::now());
+    let t0 = (wall + LEAD)
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64());
     admin
-        .execute(sql::START_CLOCK, &[&scale, &start_ms, &lead])
+        .execute(sql::START_CLOCK, &[&scale, &start_ms, &t0])
         .map_err(failed)?;
     let clock = Clock {
-        start: Instant::now() + LEAD,
+        start: mono + LEAD,
         scale,
     };
     let mut threads = Vec::new();

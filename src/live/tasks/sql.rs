@@ -35,10 +35,10 @@ CREATE FUNCTION store_now() RETURNS bigint LANGUAGE sql STABLE AS $$
 $$;
 ";
 
-/// Starts the store's clock `$3` ms of wall time from now: `$1` the scale, `$2` its first
-/// reading (ms).
-pub const START_CLOCK: &str = "INSERT INTO clock (t0, scale, start_ms) \
-     VALUES (statement_timestamp() + $3 * interval '1 millisecond', $1, $2)";
+/// Starts the store's clock at `$3`, seconds since 1970 on this machine's clock, which the
+/// database on the loopback shares: `$1` the scale, `$2` its first reading (ms).
+pub const START_CLOCK: &str =
+    "INSERT INTO clock (t0, scale, start_ms) VALUES (to_timestamp($3), $1, $2)";
 
 pub const ADD_TASK: &str = "INSERT INTO tasks (id, due) VALUES ($1, $2)";
 
