@@ -191,6 +191,84 @@ fn the_private_postgres_listens_on_loopback_only_and_leaves_nothing_behind() {
     assert!(!left, "no process still names {needle}");
 }
 
+fn locklab() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_locklab"));
+    c.env("LANG", "en_US.UTF-8");
+    c
+}
+
+/// The private cluster's directory whose server listens on `port`, if one is left.
+fn cluster_on(port: u16) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(std::env::temp_dir())
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("locklab-pg-"))
+        })
+        .find(|p| {
+            // The second line of postmaster.pid is the data directory, the fourth the port.
+            std::fs::read_to_string(p.join("data/postmaster.pid"))
+                .is_ok_and(|s| s.lines().nth(3) == Some(&port.to_string()))
+        })
+}
+
+/// Ctrl-C in the middle of a run: the server stops and its directory goes, with locklab.
+fn ctrl_c_during_a_task_run_stops_postgres_and_removes_its_directory() {
+    use std::io::{BufRead, BufReader};
+    let mut child = locklab()
+        .args(["live", "tasks", "task-t7", "--time-scale", "0.5"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("locklab starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("its output"))
+        .read_line(&mut first)
+        .expect("a first line");
+    // "PostgreSQL 15.x (...) on 127.0.0.1:PORT (locklab's own, ...)"
+    let port: u16 = first
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("the server's port in {first:?}"));
+    let dir = cluster_on(port).expect("the server's directory while it runs");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let _ = child.wait();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    while dir.exists() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(!dir.exists(), "{} was removed", dir.display());
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "nothing listens on {port} any more"
+    );
+}
+
+/// Input a run cannot take is refused at once with status 2, before any server starts.
+fn a_task_run_refuses_a_bad_scale_and_another_familys_preset_with_status_2() {
+    for (args, says) in [
+        (
+            ["live", "tasks", "task-t7", "--time-scale", "0.05"],
+            "must be 0.1 to 4",
+        ),
+        (["live", "tasks", "chain", "--time-scale", "1"], "chain"),
+    ] {
+        let out = locklab().args(args).output().expect("locklab runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 pub fn trials() -> Vec<Trial> {
     let mut v = vec![
         needs_postgres(
@@ -200,6 +278,17 @@ pub fn trials() -> Vec<Trial> {
         needs_postgres(
             "live_tasks_an_idempotency_key_makes_the_second_payment_a_recognised_repeat",
             live_tasks_an_idempotency_key_makes_the_second_payment_a_recognised_repeat,
+        ),
+        needs_postgres(
+            "ctrl_c_during_a_task_run_stops_postgres_and_removes_its_directory",
+            ctrl_c_during_a_task_run_stops_postgres_and_removes_its_directory,
+        ),
+        Trial::test(
+            "a_task_run_refuses_a_bad_scale_and_another_familys_preset_with_status_2",
+            || {
+                a_task_run_refuses_a_bad_scale_and_another_familys_preset_with_status_2();
+                Ok(())
+            },
         ),
         needs_postgres(
             "a_fenced_row_takes_only_a_higher_token",
