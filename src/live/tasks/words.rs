@@ -46,7 +46,7 @@ fn pad(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))))
 }
 
-/// One run's statement in a cell: `100 A claim 1 row RUNNING/A/v1/#1 until 130`, at the second
+/// One run's statement in a cell: `100 A claim task 1 1 row RUNNING/A/v1/#1 until 130`, at the second
 /// of the table's clock it read.
 fn cell(s: &Side, lang: Lang) -> String {
     let until = s
@@ -62,11 +62,16 @@ fn cell(s: &Side, lang: Lang) -> String {
         Lang::En if s.affected == 1 => "1 row".to_string(),
         Lang::En => format!("{} rows", s.affected),
     };
+    let task = match lang {
+        Lang::Zh => format!("任务 {}", u32::from(s.task) + 1),
+        Lang::En => format!("task {}", u32::from(s.task) + 1),
+    };
     format!(
-        "{} {} {} {} {}{until}",
+        "{} {} {} {} {} {}{until}",
         pad(&fmt_secs(s.second_ms), 7),
         pad(&s.by, 8),
         pad(op(s.op, lang), 14),
+        pad(&task, 7),
         pad(&rows, 7),
         row_text(&s.row)
     )
@@ -112,6 +117,9 @@ pub fn report(
         "{}",
         lang.pick("支付服务收到的调用：", "Calls to the payment provider:")
     );
+    if run.payments.is_empty() {
+        let _ = writeln!(out, "    {}", lang.pick("（没有）", "(none)"));
+    }
     for p in &run.payments {
         let key = p.key.as_deref().unwrap_or("-");
         let what = match (p.charged, lang) {
@@ -176,15 +184,26 @@ pub fn report(
         "{}",
         lang.pick("实际执行的语句：", "The statements as they ran:")
     );
+    let colon = lang.pick("：", ": ");
     let mut seen: Vec<&str> = Vec::new();
     for s in &run.statements {
         if !seen.contains(&s.sql) {
             seen.push(s.sql);
-            let _ = writeln!(out, "  {}: {}", op(s.op, lang), s.sql);
+            let _ = writeln!(out, "  {}{colon}{}", op(s.op, lang), s.sql);
         }
     }
-    let _ = writeln!(out, "  {}: {}", lang.pick("扫描", "scan"), super::sql::SCAN);
-    let _ = writeln!(out, "  {}: {}", lang.pick("付款", "pay"), super::sql::PAY);
+    let _ = writeln!(
+        out,
+        "  {}{colon}{}",
+        lang.pick("扫描", "scan"),
+        super::sql::SCAN
+    );
+    let _ = writeln!(
+        out,
+        "  {}{colon}{}",
+        lang.pick("付款", "pay"),
+        super::sql::PAY
+    );
     for line in crate::text::wrap(&notes(run, lang), 100) {
         let _ = writeln!(out, "{line}");
     }
