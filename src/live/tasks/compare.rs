@@ -207,3 +207,56 @@ pub fn facts(model: &Trace, live: &Run) -> Vec<FactRow> {
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::msg::RowState;
+
+    fn side(by: &str, op: RowOp, affected: u64, version: u64) -> Side {
+        Side {
+            at_ms: 0,
+            second_ms: 0,
+            by: by.into(),
+            op,
+            task: 0,
+            affected,
+            row: Row {
+                state: RowState::Running,
+                owner: Some(by.into()),
+                version,
+                attempt: version as u32,
+                lease_until_ms: None,
+                result: None,
+                cancel_requested: false,
+            },
+        }
+    }
+
+    #[test]
+    fn only_statements_under_an_overtaken_version_count_as_late() {
+        use RowOp::*;
+        // A claims version 1, B takes over with version 2; A's renewal under 1 is refused and
+        // its unconditional completion under 1 goes through; B's renewal under 2 is on time.
+        let statements = [
+            side("A", Claim, 1, 1),
+            side("A", Renew, 1, 1),
+            side("B", Claim, 1, 2),
+            side("A", Renew, 0, 2),
+            side("A", Complete, 1, 2),
+            side("B", Renew, 1, 2),
+        ];
+        let carried = [None, Some(1), None, Some(1), Some(1), Some(2)];
+        assert_eq!(late(&statements, |i| carried[i]), (1, 1));
+    }
+
+    #[test]
+    fn a_row_reads_state_owner_version_and_attempt() {
+        let mut r = side("B", RowOp::Claim, 1, 2).row;
+        r.state = RowState::Done;
+        assert_eq!(row_text(&r), "DONE/B/v2/#2");
+        r.owner = None;
+        r.state = RowState::Cancelled;
+        assert_eq!(row_text(&r), "CANCELLED/-/v2/#2");
+    }
+}
