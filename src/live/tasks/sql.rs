@@ -7,7 +7,7 @@
 //! decides every comparison itself.
 
 use crate::engine::actors::worker::CompleteRule;
-use crate::engine::msg::{RowOp, RowState};
+use crate::engine::msg::RowState;
 
 pub const SCHEMA: &str = "
 CREATE TABLE tasks (
@@ -52,16 +52,6 @@ pub const CLAIM: &str = "UPDATE tasks SET state = 'RUNNING', owner = $1, \
      lease_until = store_now() + $2, version = version + 1, attempt = attempt + 1 \
      WHERE id = $3 AND ((state = 'READY' AND due <= store_now()) \
         OR (state = 'RUNNING' AND lease_until < store_now()))";
-
-/// The claim as a queue users meet in practice: the first claimable task, skipping rows another
-/// transaction has locked. `$1` worker, `$2` lease (ms).
-pub const CLAIM_SKIP_LOCKED: &str = "UPDATE tasks SET state = 'RUNNING', owner = $1, \
-     lease_until = store_now() + $2, version = version + 1, attempt = attempt + 1 \
-     WHERE id = (SELECT id FROM tasks \
-        WHERE (state = 'READY' AND due <= store_now()) \
-           OR (state = 'RUNNING' AND lease_until < store_now()) \
-        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) \
-     RETURNING id";
 
 /// The renewal by claim version: `$1` lease (ms), `$2` task, `$3` version.
 pub const RENEW: &str = "UPDATE tasks SET lease_until = store_now() + $1 \
@@ -117,18 +107,5 @@ pub fn state(s: &str) -> RowState {
         "CANCELLED" => RowState::Cancelled,
         "FAILED" => RowState::Failed,
         _ => RowState::Ready,
-    }
-}
-
-/// The statement each operation runs (the claim's plain form).
-pub fn statement(op: RowOp, rule: CompleteRule) -> &'static str {
-    match op {
-        RowOp::Claim => CLAIM,
-        RowOp::Renew => RENEW,
-        RowOp::Complete => complete(rule),
-        RowOp::Cancel => CANCEL,
-        RowOp::RequestCancel => REQUEST_CANCEL,
-        RowOp::Fail => FAIL,
-        _ => "",
     }
 }
