@@ -1,4 +1,4 @@
-//! `locklab live`: which story, and which ZooKeeper server runs it.
+//! `locklab live`: which story, and which ZooKeeper server runs it (the task claims start a private PostgreSQL).
 
 use clap::{Args, Subcommand};
 
