@@ -11,6 +11,9 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+#[path = "live/pg.rs"]
+mod pg;
 use locklab::engine::params::{HerdParams, Params};
 use locklab::engine::trace::EventKind;
 use locklab::live::diff::{Aspect, compare};
@@ -623,6 +626,7 @@ fn main() -> ExitCode {
             Ok(())
         })
     }));
+    trials.extend(pg::trials());
     libtest_mimic::run(&args, trials).exit_code()
 }
 

@@ -1,4 +1,4 @@
-//! `locklab live`: which story, and which ZooKeeper server runs it.
+//! `locklab live`: which story, and which ZooKeeper server runs it (the task claims start a private PostgreSQL).
 
 use clap::{Args, Subcommand};
 
@@ -13,6 +13,9 @@ pub enum LiveCommand {
     Abc(LiveAbcArgs),
     /// Herd versus chain with one real session per waiter.
     Herd(LiveHerdArgs),
+    /// A task-claim preset on a private PostgreSQL: the lesson's statements, one connection
+    /// per worker, the database's clock as the table's.
+    Tasks(LiveTasksArgs),
 }
 
 /// Which ZooKeeper server a live run uses.
@@ -83,6 +86,37 @@ pub struct LiveHerdArgs {
     pub server: ServerArgs,
     #[command(flatten)]
     pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct LiveTasksArgs {
+    /// The task preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Tasks)), hide_possible_values = true)]
+    pub preset: String,
+    /// Multiply every time in the preset by this factor (0.05 to 4, default 1): 0.1 runs a
+    /// story second in 100 ms.
+    #[arg(
+        long,
+        value_name = "F",
+        value_parser = task_scale,
+        allow_negative_numbers = true
+    )]
+    pub time_scale: Option<f64>,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+fn task_scale(s: &str) -> Result<f64, String> {
+    let range = crate::live::tasks::SCALES;
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("must be a number, {} to {}", range.start(), range.end()))?;
+    if range.contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("must be {} to {}", range.start(), range.end()))
+    }
 }
 
 fn time_scale(s: &str) -> Result<f64, String> {

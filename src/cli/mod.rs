@@ -18,7 +18,7 @@ mod study;
 mod tests;
 
 pub use knobs::command;
-pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, ServerArgs};
+pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveTasksArgs, ServerArgs};
 pub use sim::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 pub use study::{
     InterviewArgs, ProgressArgs, ProgressCommand, ProgressFormat, QuizArgs, QuizKind, SelfTestArgs,

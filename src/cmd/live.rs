@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, ServerArgs};
+use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveTasksArgs, ServerArgs};
 use crate::engine::params::{HerdParams, Params};
 use crate::engine::trace::Trace;
 use crate::export;
@@ -14,7 +14,7 @@ use crate::live::diff::{self, Row};
 use crate::live::scale::{self, Scaling, fit};
 use crate::live::server::{self, Server};
 use crate::live::words;
-use crate::live::{abc, herd};
+use crate::live::{abc, herd, pg, tasks};
 use crate::scenario::{self, Preset};
 use crate::source::Source;
 
@@ -37,7 +37,79 @@ pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), UserErro
     match cmd {
         LiveCommand::Abc(args) => abc_cmd(args, lang, source),
         LiveCommand::Herd(args) => herd_cmd(args, lang),
+        LiveCommand::Tasks(args) => tasks_cmd(args, lang, source),
     }
+}
+
+/// Everything a live task run printed, as JSON.
+#[derive(Serialize)]
+struct LiveTasks<'a> {
+    preset: &'a str,
+    params: &'a Params,
+    live: &'a tasks::Run,
+    model: &'a Trace,
+    statements: Vec<tasks::compare::Pair>,
+    facts: Vec<tasks::compare::FactRow>,
+}
+
+fn tasks_cmd(args: LiveTasksArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
+    let preset = every
+        .iter()
+        .find(|p| p.name == args.preset && matches!(p.params, Params::Tasks(_)))
+        .ok_or_else(|| UserError::usage(format!("`{}` is not a task preset", args.preset)))?;
+    let Params::Tasks(p) = &preset.params else {
+        return Err(UserError::usage("not a task preset"));
+    };
+    if let Some(why) = tasks::unsupported(p) {
+        return Err(UserError::usage(format!("`{}`: {why}", args.preset)));
+    }
+    let scale = args.time_scale.unwrap_or(1.0);
+    let json = args.output.json;
+    let db = pg::start()?;
+    if !json {
+        say(&tasks::words::server_line(
+            &db.version,
+            &db.addr.to_string(),
+            lang,
+        ))?;
+        say(&tasks::words::running(
+            &preset.name,
+            p.duration_ms,
+            scale,
+            lang,
+        ))?;
+    }
+    let live = tasks::run(p, &db, scale)?;
+    drop(db);
+    let params = Params::Tasks(p.clone());
+    let model = crate::engine::run(&params);
+    let pairs = tasks::compare::pairs(&model, &live, p.store_clock_ms);
+    let facts = tasks::compare::facts(&model, &live);
+    if json {
+        let run = LiveTasks {
+            preset: &preset.name,
+            params: &params,
+            live: &live,
+            model: &model,
+            statements: pairs,
+            facts,
+        };
+        let mut buf =
+            serde_json::to_vec_pretty(&run).map_err(|e| UserError::failed(e.to_string()))?;
+        buf.push(b'\n');
+        return write_stdout(&buf);
+    }
+    let about = lang.pick(&preset.about.zh, &preset.about.en);
+    let mut out = format!("\n{}\n{about}\n\n", words::title(&preset.name, lang));
+    out.push_str(&tasks::words::report(
+        &live,
+        &pairs,
+        &facts,
+        p.store_clock_ms,
+        lang,
+    ));
+    write_stdout(out.as_bytes())
 }
 
 /// Everything a live run printed or would print as JSON.

@@ -12,14 +12,17 @@ pub mod abc;
 mod client;
 pub mod diff;
 mod finish;
+pub mod guard;
 pub mod herd;
 pub mod instants;
 pub mod log;
 pub mod net;
+pub mod pg;
 pub mod proxy;
 pub mod scale;
 pub mod server;
 pub mod stuck;
+pub mod tasks;
 pub mod tick;
 pub mod words;
 

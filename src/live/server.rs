@@ -3,18 +3,13 @@
 //!
 //! The private server is Debian's `zookeeperd` started by hand in standalone mode, with its own
 //! data directory, tick and configuration file, which binds it to 127.0.0.1 alone: it has no
-//! authentication, so nobody else may reach it. It runs under a small shell guard in a process
-//! group of its own, so a Ctrl-C at the terminal reaches locklab alone. The guard holds the read
-//! end of a pipe whose write end only locklab has: when locklab drops it, exits, is interrupted
-//! or is killed, the guard reads end-of-file, stops the server and removes the data directory.
-//! The server runs in a session of its own, and the guard stops all of it, so a `java` that is a
-//! wrapper script (and does not `exec`) leaves no JVM behind. Nothing outlives a run, however it
-//! ends.
+//! authentication, so nobody else may reach it. It runs under the [guard](super::guard), so a
+//! `java` that is a wrapper script (and does not `exec`) leaves no JVM behind, and nothing
+//! outlives a run, however it ends.
 
+use std::ffi::OsStr;
 use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::UserError;
@@ -26,30 +21,6 @@ pub const CONF: &str = "/etc/zookeeper/conf";
 
 /// How long a server may take to answer `srvr` after it was started.
 const START_TIMEOUT: Duration = Duration::from_secs(40);
-
-/// The shell guard: starts the server in a process group of its own (`setsid`), waits for
-/// locklab's pipe to close, then stops that whole group, waits until every process in it is
-/// gone (a wrapper `java` may have exited before its JVM; after 5 s the rest is killed, and
-/// after 10 s, zombies no one reaps are left to the system) and removes the directory. `$1` is the
-/// data directory, the rest is the server's command.
-const GUARD: &str = r#"dir=$1; shift
-exec 3<&0 </dev/null
-setsid "$@" >"$dir/server.log" 2>&1 &
-child=$!
-{ read -r _ <&3; kill -TERM -"$child" 2>/dev/null || kill -TERM "$child" 2>/dev/null; } &
-reader=$!
-exec 3<&-
-wait "$child"
-: >"$dir/exited"
-wait "$reader"
-n=0
-while [ "$n" -lt 100 ] && kill -0 -"$child" 2>/dev/null; do
-  n=$((n + 1))
-  if [ "$n" -eq 50 ]; then kill -KILL -"$child" 2>/dev/null; fi
-  sleep 0.1
-done
-rm -rf "$dir"
-"#;
 
 /// The private server's configuration: loopback only, no admin server, the two four-letter
 /// words locklab uses, and no cap on connections from one address (a herd opens one session per
@@ -99,26 +70,8 @@ pub struct PrivateServer {
     pub addr: SocketAddr,
     pub tick_ms: u64,
     pub dir: PathBuf,
-    guard: Child,
     /// Dropping this ends the server.
-    pipe: Option<ChildStdin>,
-}
-
-impl Drop for PrivateServer {
-    fn drop(&mut self) {
-        drop(self.pipe.take());
-        // The guard stops the server and removes the directory; wait so that a caller who
-        // returns has nothing left behind.
-        let until = Instant::now() + Duration::from_secs(15);
-        while Instant::now() < until {
-            match self.guard.try_wait() {
-                Ok(Some(_)) | Err(_) => return,
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            }
-        }
-        let _ = self.guard.kill();
-        let _ = self.guard.wait();
-    }
+    _guard: super::guard::Guarded,
 }
 
 /// Whether Debian's package is there, and `java` to run it.
@@ -176,7 +129,7 @@ pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, UserError
     )))
 }
 
-fn free_port() -> Result<u16, UserError> {
+pub(crate) fn free_port() -> Result<u16, UserError> {
     TcpListener::bind(("127.0.0.1", 0))
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -200,32 +153,22 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
         StartError::Failed(format!("cannot write the server's configuration: {e}"))
     })?;
     let classpath = format!("{CONF}:{JAR}");
-    let mut guard = Command::new("sh")
-        .arg("-c")
-        .arg(GUARD)
-        .arg("locklab-zk")
-        .arg(&dir)
-        .arg(java)
-        .arg("-cp")
-        .arg(classpath)
-        .arg("org.apache.zookeeper.server.ZooKeeperServerMain")
-        .arg(&cfg)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| {
-            let _ = std::fs::remove_dir_all(&dir);
-            StartError::Failed(format!("cannot start the ZooKeeper server: {e}"))
-        })?;
-    let pipe = guard.stdin.take();
+    let command: [&OsStr; 5] = [
+        java.as_os_str(),
+        "-cp".as_ref(),
+        classpath.as_ref(),
+        "org.apache.zookeeper.server.ZooKeeperServerMain".as_ref(),
+        cfg.as_os_str(),
+    ];
+    let guard = super::guard::spawn("locklab-zk", &dir, &command, None).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&dir);
+        StartError::Failed(format!("cannot start the ZooKeeper server: {e}"))
+    })?;
     let server = PrivateServer {
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
         tick_ms,
         dir: dir.clone(),
-        guard,
-        pipe,
+        _guard: guard,
     };
     let started = Instant::now();
     loop {
