@@ -99,12 +99,45 @@ pub struct PrivateServer {
     pub addr: SocketAddr,
     pub tick_ms: u64,
     pub dir: PathBuf,
+    _guard: Guarded,
+}
+
+/// A server process under the shell guard: dropping this ends the server and removes its
+/// directory, and so does locklab's end however it comes (the guard reads end-of-file).
+pub struct Guarded {
     guard: Child,
     /// Dropping this ends the server.
     pipe: Option<ChildStdin>,
 }
 
-impl Drop for PrivateServer {
+impl Guarded {
+    /// Starts `program args` under the guard in `dir` (its log goes to `dir/server.log`; the
+    /// guard writes `dir/exited` when the server stops), marked as this locklab's.
+    pub fn spawn(
+        dir: &Path,
+        name: &str,
+        program: &Path,
+        args: &[&std::ffi::OsStr],
+    ) -> std::io::Result<Guarded> {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(GUARD)
+            .arg(name)
+            .arg(dir)
+            .arg(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0);
+        super::children::mark(&mut cmd);
+        let mut guard = cmd.spawn()?;
+        let pipe = guard.stdin.take();
+        Ok(Guarded { guard, pipe })
+    }
+}
+
+impl Drop for Guarded {
     fn drop(&mut self) {
         drop(self.pipe.take());
         // The guard stops the server and removes the directory; wait so that a caller who
@@ -135,7 +168,7 @@ pub fn installed() -> Result<PathBuf, UserError> {
     }
 }
 
-fn find_on_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|d| d.join(name))
@@ -176,7 +209,7 @@ pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, UserError
     )))
 }
 
-fn free_port() -> Result<u16, UserError> {
+pub(crate) fn free_port() -> Result<u16, UserError> {
     TcpListener::bind(("127.0.0.1", 0))
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -200,32 +233,21 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
         StartError::Failed(format!("cannot write the server's configuration: {e}"))
     })?;
     let classpath = format!("{CONF}:{JAR}");
-    let mut guard = Command::new("sh")
-        .arg("-c")
-        .arg(GUARD)
-        .arg("locklab-zk")
-        .arg(&dir)
-        .arg(java)
-        .arg("-cp")
-        .arg(classpath)
-        .arg("org.apache.zookeeper.server.ZooKeeperServerMain")
-        .arg(&cfg)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| {
-            let _ = std::fs::remove_dir_all(&dir);
-            StartError::Failed(format!("cannot start the ZooKeeper server: {e}"))
-        })?;
-    let pipe = guard.stdin.take();
+    let args: [&std::ffi::OsStr; 4] = [
+        "-cp".as_ref(),
+        classpath.as_ref(),
+        "org.apache.zookeeper.server.ZooKeeperServerMain".as_ref(),
+        cfg.as_os_str(),
+    ];
+    let guard = Guarded::spawn(&dir, "locklab-zk", java, &args).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&dir);
+        StartError::Failed(format!("cannot start the ZooKeeper server: {e}"))
+    })?;
     let server = PrivateServer {
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
         tick_ms,
         dir: dir.clone(),
-        guard,
-        pipe,
+        _guard: guard,
     };
     let started = Instant::now();
     loop {
