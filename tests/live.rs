@@ -535,6 +535,9 @@ fn a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind() {
     assert!(left.is_empty(), "the data directory was removed: {left:?}");
 }
 
+#[path = "live/redis.rs"]
+mod redis;
+
 /// Every test, as the harness runs them: those that need a ZooKeeper server are ignored, with
 /// the reason, where none is installed.
 fn main() -> ExitCode {
@@ -623,6 +626,7 @@ fn main() -> ExitCode {
             Ok(())
         })
     }));
+    trials.extend(redis::trials());
     libtest_mimic::run(&args, trials).exit_code()
 }
 

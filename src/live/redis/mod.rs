@@ -22,6 +22,8 @@ pub struct Story {
     pub params: RedlockParams,
     pub live: Trace,
     pub model: Trace,
+    /// The servers the run started, each with its directory: all gone by now.
+    pub servers: Vec<(std::net::SocketAddr, std::path::PathBuf)>,
 }
 
 impl Story {
@@ -40,5 +42,6 @@ pub fn story(p: &RedlockParams, exe: &Path) -> Result<Story, UserError> {
         params: p.clone(),
         live,
         model,
+        servers: gathered.servers,
     })
 }

@@ -106,6 +106,11 @@ impl Node {
         std::fs::rename(&tmp, f)
     }
 
+    /// Tells the server to stop, without waiting (dropping the node waits).
+    pub fn stop_soon(&mut self) {
+        self._guard.stop_soon();
+    }
+
     /// Kills the server with SIGKILL, as a crash does: nothing it held in memory is kept. The
     /// guard then removes the directory.
     pub fn kill(self) {

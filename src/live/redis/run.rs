@@ -14,7 +14,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -59,6 +59,9 @@ pub struct Gathered {
     pub faults: Vec<(Millis, Fault)>,
     pub seen: Vec<Seen>,
     pub end_ms: Millis,
+    /// Every server's address and directory in the run (a restart is a new directory), all
+    /// gone when the run returns.
+    pub servers: Vec<(SocketAddr, PathBuf)>,
 }
 
 /// How often the watcher asks each node, and how long it waits for one.
@@ -79,6 +82,8 @@ enum Slot {
 
 struct Nodes {
     slots: Vec<Slot>,
+    /// Every server started, with its directory.
+    started: Vec<(SocketAddr, PathBuf)>,
     addrs: Vec<SocketAddr>,
     /// Whether the watcher may ask each node (not while it is down or restarting).
     up: Arc<Vec<AtomicBool>>,
@@ -88,6 +93,7 @@ impl Nodes {
     fn start(p: &RedlockParams, clock: Option<&FakeClock>) -> Result<Nodes, UserError> {
         let mut slots = Vec::new();
         let mut addrs = Vec::new();
+        let mut started = Vec::new();
         for i in 1..=p.nodes {
             if p.down.contains(&i) {
                 let hole = black_hole()?;
@@ -99,6 +105,7 @@ impl Nodes {
             } else {
                 let c = clock.filter(|_| p.jump_node == i);
                 let n = Node::start(None, c)?;
+                started.push((n.addr, n.dir.clone()));
                 addrs.push(n.addr);
                 slots.push(Slot::Up(n));
             }
@@ -109,6 +116,7 @@ impl Nodes {
             .collect();
         Ok(Nodes {
             slots,
+            started,
             addrs,
             up: Arc::new(up),
         })
@@ -119,6 +127,7 @@ impl Nodes {
         // The port must be free before the server binds it.
         self.slots[i] = Slot::Gone;
         let n = Node::start(Some(self.addrs[i].port()), clock)?;
+        self.started.push((n.addr, n.dir.clone()));
         self.slots[i] = Slot::Up(n);
         self.up[i].store(true, Ordering::Relaxed);
         Ok(())
@@ -137,6 +146,16 @@ impl Nodes {
                 .set_clock(by_ms)
                 .map_err(|e| UserError::failed(format!("cannot move the node's clock: {e}"))),
             _ => Ok(()),
+        }
+    }
+}
+
+impl Drop for Nodes {
+    fn drop(&mut self) {
+        for s in &mut self.slots {
+            if let Slot::Up(n) = s {
+                n.stop_soon();
+            }
         }
     }
 }
@@ -370,6 +389,10 @@ pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
     for r in readers {
         let _ = r.join();
     }
+    let mut servers = std::mem::take(&mut nodes.started);
+    servers.push((resource.addr, resource.dir.clone()));
+    let mut resource = resource;
+    resource.stop_soon();
     drop(nodes);
     drop(resource);
     result?;
@@ -380,5 +403,6 @@ pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
         faults,
         seen: seen.into_iter().filter(|s| s.at <= end_ms).collect(),
         end_ms,
+        servers,
     })
 }
