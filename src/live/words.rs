@@ -331,6 +331,13 @@ pub fn screen_hint(lang: Lang) -> &'static str {
     )
 }
 
+pub fn redis_not_installed(lang: Lang) -> &'static str {
+    lang.pick(
+        "这台机器上没有 Redis 服务器。安装 Debian 的 redis-server（sudo apt-get install -y redis-server）后，这里就能在五台真实节点上重演 Redlock 预设；时钟跳变那个预设还要 faketime。",
+        "No Redis server on this machine. Install Debian's redis-server (sudo apt-get install -y redis-server) and the Redlock presets run here on five real nodes; the clock-jump preset also needs faketime.",
+    )
+}
+
 pub fn not_installed(lang: Lang) -> &'static str {
     lang.pick(
         "这台机器上没有 ZooKeeper 服务器。安装 Debian 的 zookeeperd（sudo apt-get install -y zookeeperd）后再来；也可以在命令行用 locklab live ... --zk 主机:端口 连接已有的服务器。",
