@@ -292,6 +292,20 @@ fn a_preset_without_a_live_counterpart_is_refused_with_status_2() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+fn without_redis_the_error_names_the_package_to_install() {
+    let out = Command::new(exe())
+        .args(["live", "redlock", "redlock-restart"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no Redis server found") && err.contains("apt-get install -y redis-server"),
+        "{err}"
+    );
+}
+
 /// The Redis tests, each ignored with the reason where what it needs is not installed.
 pub fn trials() -> Vec<Trial> {
     let with: [(&str, fn(), bool); 6] = [
@@ -325,6 +339,13 @@ pub fn trials() -> Vec<Trial> {
             })
         })
         .collect();
+    out.push(Trial::test(
+        "without_redis_the_live_redlock_error_names_the_package_to_install",
+        || {
+            without_redis_the_error_names_the_package_to_install();
+            Ok(())
+        },
+    ));
     out.push(Trial::test(
         "a_preset_without_a_live_redlock_counterpart_is_refused_with_status_2",
         || {

@@ -33,7 +33,9 @@ enum Step {
 
 struct ClientState {
     step: Step,
+    /// The current attempt's value in the keys, and the number in it.
     value: String,
+    number: u32,
     started_ms: Millis,
     valid_until: Option<Millis>,
     validity_noted: bool,
@@ -310,6 +312,7 @@ impl<'a> Builder<'a> {
                 let s = &mut self.clients[c];
                 s.step = Step::Acquiring { ok: 0, asked: 0 };
                 s.value = super::client::key_value(REDLOCK_CLIENTS[c], *value);
+                s.number = *value;
                 s.started_ms = at;
                 self.rl(
                     at,
@@ -332,7 +335,7 @@ impl<'a> Builder<'a> {
                         id,
                         RedlockEvent::KeySet {
                             owner: me,
-                            value: 0,
+                            value: self.clients[c].number,
                             ttl_ms: self.p.ttl_ms,
                             expires_ms: at + self.p.ttl_ms,
                         },
@@ -553,6 +556,7 @@ pub fn trace(p: &RedlockParams, g: &Gathered) -> Trace {
             .map(|_| ClientState {
                 step: Step::Idle,
                 value: String::new(),
+                number: 0,
                 started_ms: 0,
                 valid_until: None,
                 validity_noted: false,
