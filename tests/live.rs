@@ -3,6 +3,8 @@
 //! leaves nothing running. Where Debian's `zookeeperd` is not installed, every test that needs
 //! it is reported as ignored, with the reason, and the others still run: this file has a harness
 //! of its own (`harness = false`) so that a skip is counted as one instead of passing silently.
+//! The Redlock presets on real Redis servers are in `live/redis.rs`, ignored the same way where
+//! Debian's redis-server is not installed.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};

@@ -284,6 +284,23 @@ fn kill_9_of_locklab_mid_run_leaves_nothing_behind() {
     }
 }
 
+fn a_redis_node_listens_on_loopback_only() {
+    let _side = side_by_side();
+    let n = node::Node::start(None, None).expect("a node starts");
+    let port = n.addr.port();
+    let addrs = super::listening_addresses(port);
+    let dir = n.dir.clone();
+    drop(n);
+    assert!(!addrs.is_empty(), "something listens on {port}");
+    for a in &addrs {
+        assert!(
+            a == "0100007F" || a == "0000000000000000FFFF00000100007F",
+            "port {port} listens on {a}, not 127.0.0.1 alone: {addrs:?}"
+        );
+    }
+    assert!(!dir.exists(), "{} was removed", dir.display());
+}
+
 fn a_preset_without_a_live_counterpart_is_refused_with_status_2() {
     let out = Command::new(exe())
         .args(["live", "redlock", "chain"])
@@ -308,7 +325,12 @@ fn without_redis_the_error_names_the_package_to_install() {
 
 /// The Redis tests, each ignored with the reason where what it needs is not installed.
 pub fn trials() -> Vec<Trial> {
-    let with: [(&str, fn(), bool); 6] = [
+    let with: [(&str, fn(), bool); 7] = [
+        (
+            "a_redis_node_listens_on_loopback_only",
+            a_redis_node_listens_on_loopback_only,
+            false,
+        ),
         ("live_redlock_restart", live_redlock_restart, false),
         ("live_redlock_gc_pause", live_redlock_gc_pause, false),
         ("live_redlock_clock_jump", live_redlock_clock_jump, true),
