@@ -94,7 +94,28 @@ impl Nodes {
         let mut slots = Vec::new();
         let mut addrs = Vec::new();
         let mut started = Vec::new();
+        // The servers start side by side: each takes a few tens of milliseconds to answer.
+        let servers: Vec<Option<Result<Node, UserError>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..=p.nodes)
+                .map(|i| {
+                    let c = clock.filter(|_| p.jump_node == i);
+                    (!p.down.contains(&i)).then(|| scope.spawn(move || Node::start(None, c)))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(UserError::failed("a Redis server's start failed"))
+                        })
+                    })
+                })
+                .collect()
+        });
+        let mut servers = servers.into_iter();
         for i in 1..=p.nodes {
+            let server = servers.next().flatten();
             if p.down.contains(&i) {
                 let hole = black_hole()?;
                 addrs.push(
@@ -103,8 +124,7 @@ impl Nodes {
                 );
                 slots.push(Slot::Hole { _listener: hole });
             } else {
-                let c = clock.filter(|_| p.jump_node == i);
-                let n = Node::start(None, c)?;
+                let n = server.unwrap_or_else(|| Err(UserError::failed("a node did not start")))?;
                 started.push((n.addr, n.dir.clone()));
                 addrs.push(n.addr);
                 slots.push(Slot::Up(n));
