@@ -3,6 +3,8 @@
 //! leaves nothing running. Where Debian's `zookeeperd` is not installed, every test that needs
 //! it is reported as ignored, with the reason, and the others still run: this file has a harness
 //! of its own (`harness = false`) so that a skip is counted as one instead of passing silently.
+//! The Redlock presets on real Redis servers are in `live/redis.rs`, ignored the same way where
+//! Debian's redis-server is not installed.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
@@ -538,6 +540,9 @@ fn a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind() {
     assert!(left.is_empty(), "the data directory was removed: {left:?}");
 }
 
+#[path = "live/redis.rs"]
+mod redis;
+
 /// Every test, as the harness runs them: those that need a ZooKeeper server are ignored, with
 /// the reason, where none is installed.
 fn main() -> ExitCode {
@@ -627,6 +632,7 @@ fn main() -> ExitCode {
         })
     }));
     trials.extend(pg::trials());
+    trials.extend(redis::trials());
     libtest_mimic::run(&args, trials).exit_code()
 }
 

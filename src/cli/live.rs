@@ -16,6 +16,18 @@ pub enum LiveCommand {
     /// A task-claim preset on a private PostgreSQL: the lesson's statements, one connection
     /// per worker, the database's clock as the table's.
     Tasks(LiveTasksArgs),
+    /// A Redlock preset on five real Redis servers, one process per client, its faults made
+    /// for real.
+    Redlock(LiveRedlockArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LiveRedlockArgs {
+    /// The Redlock preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Redlock)), hide_possible_values = true)]
+    pub preset: String,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Which ZooKeeper server a live run uses.

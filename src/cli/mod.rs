@@ -18,7 +18,7 @@ mod study;
 mod tests;
 
 pub use knobs::command;
-pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveTasksArgs, ServerArgs};
+pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs};
 pub use sim::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 pub use study::{
     InterviewArgs, ProgressArgs, ProgressCommand, ProgressFormat, QuizArgs, QuizKind, SelfTestArgs,
@@ -113,6 +113,12 @@ pub enum Command {
     },
     /// Print the manual page (roff), made from these same definitions: `locklab man | man -l -`.
     Man,
+    /// One Redlock client of a live run, started by `locklab live redlock` (not for direct use).
+    #[command(hide = true)]
+    RedlockClient {
+        /// The client's configuration, as JSON.
+        config: String,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveTasksArgs, ServerArgs};
+use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs};
 use crate::engine::params::{HerdParams, Params};
 use crate::engine::trace::Trace;
 use crate::export;
@@ -38,6 +38,7 @@ pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), UserErro
         LiveCommand::Abc(args) => abc_cmd(args, lang, source),
         LiveCommand::Herd(args) => herd_cmd(args, lang),
         LiveCommand::Tasks(args) => tasks_cmd(args, lang, source),
+        LiveCommand::Redlock(args) => redlock_cmd(args, lang, source),
     }
 }
 
@@ -109,6 +110,62 @@ fn tasks_cmd(args: LiveTasksArgs, lang: Lang, source: &Source) -> Result<(), Use
         p.store_clock_ms,
         lang,
     ));
+    write_stdout(out.as_bytes())
+}
+
+fn redlock_cmd(args: LiveRedlockArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
+    let Some(preset) = every.iter().find(|p| p.name == args.preset) else {
+        return Err(UserError::usage(format!(
+            "no preset named `{}`",
+            args.preset
+        )));
+    };
+    let Params::Redlock(p) = &preset.params else {
+        return Err(UserError::usage("not a Redlock preset"));
+    };
+    if let Some(why) = crate::live::redis::run::unsupported(p) {
+        return Err(UserError::usage(format!("`{}`: {why}", args.preset)));
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| UserError::failed(format!("cannot find locklab's own program: {e}")))?;
+    let json = args.output.json;
+    if !json {
+        let secs = crate::engine::time::fmt_secs(p.duration_ms);
+        say(&words::redis_line(p.nodes, lang))?;
+        say(&words::running(&preset.name, &secs, lang))?;
+    }
+    let story = crate::live::redis::story(p, &exe)?;
+    let rows = story.rows();
+    let params = Params::Redlock(story.params.clone());
+    let about = lang.pick(&preset.about.zh, &preset.about.en);
+    if json {
+        return emit(
+            "127.0.0.1",
+            Some(&preset.name),
+            Some(about),
+            None,
+            &params,
+            (&story.live, &story.model, rows),
+            None,
+            true,
+            lang,
+        );
+    }
+    let mut out = String::from("\n");
+    out.push_str(&export::text::report(
+        &words::title(&preset.name, lang),
+        Some(about),
+        &params,
+        &story.live,
+        lang,
+    ));
+    out.push('\n');
+    out.push_str(&table(&rows, lang));
+    for line in crate::text::wrap(words::redlock_note(lang), 100) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     write_stdout(out.as_bytes())
 }
 
@@ -299,18 +356,38 @@ fn emit(
 /// The side-by-side table: one fact or instant a row, a mark where the two runs disagree;
 /// `phase`: for A/B/C, the server's tick phase if known.
 fn comparison_table(rows: &[Row], phase: Option<Option<u64>>, lang: Lang) -> String {
+    let mut out = table(rows, lang);
+    if let Some(phase) = phase {
+        for line in crate::text::wrap(&words::instants_note(phase, lang), 100) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    for line in crate::text::wrap(words::library_note(lang), 100) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// The rows, a mark where the two runs disagree, the verdict and why a row differs.
+fn table(rows: &[Row], lang: Lang) -> String {
     let (title, fact, model, live) = words::compare_header(lang);
     let pad =
         |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))));
+    let cells: Vec<[String; 4]> = rows.iter().map(|r| words::row_cells(r, lang)).collect();
+    let w = cells
+        .iter()
+        .map(|c| crate::text::width(&c[0]) + 2)
+        .max()
+        .unwrap_or(0)
+        .max(26);
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
-    let _ = writeln!(out, "    {}{}{live}", pad(fact, 26), pad(model, 24));
-    for r in rows {
+    let _ = writeln!(out, "    {}{}{live}", pad(fact, w), pad(model, 24));
+    for (r, [what, m, l, verdict]) in rows.iter().zip(cells) {
         let mark = if r.same() { " " } else { "≠" };
-        let [what, m, l, verdict] = words::row_cells(r, lang);
         let line = format!(
             "  {mark} {}{}{}{verdict}",
-            pad(&what, 26),
+            pad(&what, w),
             pad(&m, 24),
             pad(&l, 24)
         );
@@ -326,14 +403,6 @@ fn comparison_table(rows: &[Row], phase: Option<Option<u64>>, lang: Lang) -> Str
         for line in crate::text::wrap(why, 100) {
             let _ = writeln!(out, "{line}");
         }
-    }
-    if let Some(phase) = phase {
-        for line in crate::text::wrap(&words::instants_note(phase, lang), 100) {
-            let _ = writeln!(out, "{line}");
-        }
-    }
-    for line in crate::text::wrap(words::library_note(lang), 100) {
-        let _ = writeln!(out, "{line}");
     }
     out
 }

@@ -39,6 +39,9 @@ pub fn run(cli: Cli, lang: Lang, source: &Source) -> Result<(), UserError> {
         Some(Command::Live(cmd)) => live::run(cmd, lang, source),
         Some(Command::Completions { shell }) => completions::run(shell),
         Some(Command::Man) => man::run(),
+        Some(Command::RedlockClient { config }) => {
+            std::process::exit(crate::live::redis::client::main(&config))
+        }
         Some(Command::Frozen { preset }) => open(Start::Frozen(preset)),
         Some(Command::Abc { preset }) => open(Start::Abc(preset)),
         Some(Command::Herd) => open(Start::Herd),

@@ -30,8 +30,14 @@ pub enum Aspect {
     Wasted,
     /// Herd: releases in the run.
     Releases,
-    /// A/B/C: one instant of each run, within its tolerance or not.
+    /// A/B/C and Redlock: one instant of each run, within its tolerance or not.
     Instant,
+    /// Redlock: the most clients that believed at once that they held with validity left.
+    MaxHolders,
+    /// Redlock: keys deleted by a client they did not belong to.
+    ForeignDeletes,
+    /// Redlock: whose value the resource held at the end.
+    FinalValue,
 }
 
 /// One fact, as each run gives it.

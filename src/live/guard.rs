@@ -67,12 +67,21 @@ pub fn spawn(
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0);
+    super::children::mark(&mut cmd);
     if let Some(u) = run_as {
         cmd.uid(u.uid).gid(u.gid);
     }
     let mut guard = cmd.spawn()?;
     let pipe = guard.stdin.take();
     Ok(Guarded { guard, pipe })
+}
+
+impl Guarded {
+    /// Tells the guard to stop the server now, without waiting: dropping waits for it. Many
+    /// servers stop at once when each is told before any is waited for.
+    pub fn stop_soon(&mut self) {
+        drop(self.pipe.take());
+    }
 }
 
 impl Drop for Guarded {

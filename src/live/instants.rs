@@ -64,6 +64,12 @@ pub enum Kind {
     /// A write's arrival at the resource: measured from its writer's grant, or from the wake
     /// or the reconnect that let a held-back write go.
     Write,
+    /// Redlock: an acquisition, at its instant, with the time its attempt took.
+    Acquire,
+    /// Redlock: the validity an acquisition computed, and the instant it runs out.
+    Validity,
+    /// Redlock: how long two or more clients believed they held at once.
+    Overlap,
 }
 
 /// One instant of one run: when, and how long after what it is measured from.
@@ -218,6 +224,8 @@ fn tolerance(
             model.after_ms.unwrap_or(0) + a.delay_ms + slowest_answer_ms(lt)
         }
         Kind::Write => a.delay_ms,
+        // Redlock's rows carry their tolerance from `live::redis::compare`; an A/B/C run has none.
+        Kind::Acquire | Kind::Validity | Kind::Overlap => 0,
         Kind::Expiry => {
             // The server sees its boundary, wakes its session tracker, commits the close and
             // notifies: all after the boundary, none in the model. Up to half a tick of that

@@ -1,4 +1,5 @@
-//! The live lab: the model's stories on a real ZooKeeper.
+//! The live lab: the model's stories on a real ZooKeeper, and Redlock on real Redis servers
+//! ([`redis`]).
 //!
 //! A run starts a private ZooKeeper server (Debian's `zookeeperd`) on a loopback port, or uses
 //! one given with `--zk`, opens one real session per lock client, makes the preset's faults for
@@ -9,6 +10,7 @@
 //! Nothing here runs until a live run starts: no runtime, no thread, no server.
 
 pub mod abc;
+pub mod children;
 mod client;
 pub mod diff;
 mod finish;
@@ -19,6 +21,7 @@ pub mod log;
 pub mod net;
 pub mod pg;
 pub mod proxy;
+pub mod redis;
 pub mod scale;
 pub mod server;
 pub mod stuck;

@@ -61,6 +61,18 @@ pub fn scaling_line(s: &Scaling, lang: Lang) -> String {
     }
 }
 
+/// The servers of a Redlock run.
+pub fn redis_line(nodes: u32, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => {
+            format!("启动 {nodes} 台私有 Redis 节点和一台存放资源的 Redis（127.0.0.1，不落盘）。")
+        }
+        Lang::En => format!(
+            "Starting {nodes} private Redis nodes and one Redis for the resource (127.0.0.1, no persistence)."
+        ),
+    }
+}
+
 pub fn running(what: &str, secs: &str, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!("正在真实会话上运行 {what}，约 {secs} 秒……"),
@@ -99,6 +111,9 @@ pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
         Aspect::Wasted => lang.pick("无效唤醒", "wasted wake-ups"),
         Aspect::Releases => lang.pick("释放次数", "releases"),
         Aspect::Instant => lang.pick("时间点", "instant"),
+        Aspect::MaxHolders => lang.pick("同时自认持锁的最多客户端数", "most holders at once"),
+        Aspect::ForeignDeletes => lang.pick("被别人删掉的键", "keys deleted by another client"),
+        Aspect::FinalValue => lang.pick("资源里最后的值", "the resource's final value"),
     }
 }
 
@@ -137,6 +152,12 @@ pub fn instant_label(i: &Instant, lang: Lang) -> String {
         (Kind::Expiry, Lang::En) => format!("expiry of {who}"),
         (Kind::Write, Lang::Zh) => format!("{who} 的写入到达"),
         (Kind::Write, Lang::En) => format!("write by {who}"),
+        (Kind::Acquire, Lang::Zh) => format!("{who} 拿到多数派"),
+        (Kind::Acquire, Lang::En) => format!("{who} wins a majority"),
+        (Kind::Validity, Lang::Zh) => format!("{who} 的有效时间"),
+        (Kind::Validity, Lang::En) => format!("validity of {who}"),
+        (Kind::Overlap, Lang::Zh) => "两个客户端同时自认持锁的时长".to_string(),
+        (Kind::Overlap, Lang::En) => "time two clients both held".to_string(),
     }
 }
 
@@ -186,6 +207,14 @@ pub fn instant_verdict(i: &Instant, lang: Lang) -> String {
         Some(d) => format!("{d} > {t} {unit}"),
         None => lang.pick("只有一边有", "in one run only").to_string(),
     }
+}
+
+/// How a Redlock run's instants are held side by side, and what each may differ by.
+pub fn redlock_note(lang: Lang) -> &'static str {
+    lang.pick(
+        "时间点各行：拿到多数派按时刻比（括号里是这次加锁花的时间），有效时间比毫秒数（括号外是它用完的时刻），写入从拿锁算起，最后一行比两个客户端同时自认持锁的总时长。允许的差：每个节点一次往返，模型给每次 SET 两倍网络延迟，本机回环几乎为零，请求超时两边都真等；再加 50 毫秒留给机器调度进程。重试的客户端每次尝试都比模型早这么一点，所以拿锁时刻按它到那时为止的尝试次数乘上这份允许；写入允许一次往返；同时持锁时长允许本次所有拿锁的允许之和再加一次往返。",
+        "Instant rows: a majority is compared by its instant (in brackets, the time the attempt took), a validity by its milliseconds (outside the brackets, when it runs out), a write from its writer's acquisition, and the last row the time two clients both believed they held. Allowed: one round trip per node, since the model gives each SET twice its network delay and loopback almost none (a request timeout is waited for in both), plus 50 ms for the machine's scheduling of the processes. A client that retries starts each attempt that much before the model's, so an acquisition's instant is allowed that much once per attempt the client made by then; a write one round trip; the time of two holders the sum of the run's acquisition allowances and one round trip.",
+    )
 }
 
 /// How the instants are held side by side, and the tick grid the model used.
@@ -299,6 +328,13 @@ pub fn screen_hint(lang: Lang) -> &'static str {
     lang.pick(
         "上下键选择，回车开始。locklab 会在本机回环地址上启动一个自己的 ZooKeeper 服务器，每个客户端一个真实会话；运行期间界面照常响应，结束后服务器和数据目录都会删除。",
         "Up and Down choose, Enter starts. locklab starts a ZooKeeper server of its own on loopback, with one real session per client; the screen stays responsive while it runs, and the server and its data directory are removed afterwards.",
+    )
+}
+
+pub fn redis_not_installed(lang: Lang) -> &'static str {
+    lang.pick(
+        "这台机器上没有 Redis 服务器。安装 Debian 的 redis-server（sudo apt-get install -y redis-server）后，这里就能在五台真实节点上重演 Redlock 预设；时钟跳变那个预设还要 faketime。",
+        "No Redis server on this machine. Install Debian's redis-server (sudo apt-get install -y redis-server) and the Redlock presets run here on five real nodes; the clock-jump preset also needs faketime.",
     )
 }
 

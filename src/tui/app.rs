@@ -212,6 +212,9 @@ impl App {
                     .copied()
                     .filter(|p| match &p.params {
                         crate::engine::Params::Abc(a) => crate::live::unsupported(a).is_none(),
+                        crate::engine::Params::Redlock(r) => {
+                            crate::live::redis::run::unsupported(r).is_none()
+                        }
                         _ => false,
                     })
                     .collect(),

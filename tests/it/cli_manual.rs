@@ -14,7 +14,9 @@ fn subcommands(path: &[&str]) -> Vec<String> {
             .unwrap_or_else(|| panic!("no subcommand {name}"))
             .clone();
     }
+    // A hidden subcommand is locklab's own (a live run's client process), not the user's.
     cmd.get_subcommands()
+        .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_string())
         .filter(|n| n != "help")
         .collect()

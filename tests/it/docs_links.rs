@@ -148,7 +148,11 @@ fn every_chapter_is_in_the_summary() {
 
 /// Every subcommand path clap knows, such as `sim frozen` and `progress merge`.
 fn subcommand_paths(cmd: &clap::Command, prefix: &str, out: &mut Vec<String>) {
-    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+    // A hidden subcommand is locklab's own (a live run's client process), not the user's.
+    for sub in cmd
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help" && !s.is_hide_set())
+    {
         let path = format!("{prefix}{}", sub.get_name());
         out.push(path.clone());
         subcommand_paths(sub, &format!("{path} "), out);

@@ -43,6 +43,55 @@ impl Layout {
     }
 }
 
+/// The properties every Redlock run is checked against, the model's and a live one's.
+pub fn checks() -> Vec<InvariantReport> {
+    vec![
+        InvariantReport::always(invariant::ONE_HOLDER),
+        InvariantReport::always(invariant::HOLDER_HAS_MAJORITY),
+        InvariantReport::always(invariant::NO_STALE_WRITE_ACCEPTED),
+        InvariantReport::always(invariant::RELEASES_OWN_KEY_ONLY),
+        InvariantReport::sometimes(invariant::MAJORITY_ACQUIRED),
+        InvariantReport::sometimes(invariant::SUCCESSOR_GRANTED),
+        InvariantReport::sometimes(invariant::HOLDER_RELEASED),
+    ]
+}
+
+/// Who is in a run: the clients (A, B, ...), then the nodes (N1, N2, ...), then the resource.
+pub fn actors(clients: usize, nodes: usize) -> Vec<ActorInfo> {
+    let l = Layout { clients, nodes };
+    let mut actors: Vec<ActorInfo> = (0..clients)
+        .map(|i| ActorInfo {
+            id: ActorId(i as u8),
+            name: REDLOCK_CLIENTS[i].into(),
+            role: Role::Client,
+        })
+        .collect();
+    actors.extend((0..nodes).map(|i| ActorInfo {
+        id: l.node(i),
+        name: REDLOCK_NODES[i].into(),
+        role: Role::Node,
+    }));
+    actors.push(ActorInfo {
+        id: l.resource(),
+        name: "resource".into(),
+        role: Role::Resource,
+    });
+    actors
+}
+
+/// The judgement of a write to a resource with no token to check: `fresh` when its writer
+/// still held with validity left and a majority of its keys; `replaced`, the writer whose
+/// accepted value it would replace.
+pub fn judge(fresh: bool, accepted: bool, writer: ActorId, replaced: Option<ActorId>) -> Judgement {
+    match (fresh, accepted) {
+        (true, true) => Judgement::Fresh,
+        (true, false) => Judgement::Refused,
+        (false, false) => Judgement::StaleRejected,
+        (false, true) if replaced.is_some_and(|r| r != writer) => Judgement::Overwrote,
+        (false, true) => Judgement::StaleAccepted,
+    }
+}
+
 pub fn build(p: &RedlockParams) -> (World, Plan) {
     let l = Layout::of(p);
     let nodes: Vec<ActorId> = (0..l.nodes).map(|i| l.node(i)).collect();
@@ -185,15 +234,7 @@ impl RedlockObserver {
         for i in 0..=l.clients + l.nodes {
             lanes.add(ActorId(i as u8), 0, lane_state(world, l, i));
         }
-        let checks = vec![
-            InvariantReport::always(invariant::ONE_HOLDER),
-            InvariantReport::always(invariant::HOLDER_HAS_MAJORITY),
-            InvariantReport::always(invariant::NO_STALE_WRITE_ACCEPTED),
-            InvariantReport::always(invariant::RELEASES_OWN_KEY_ONLY),
-            InvariantReport::sometimes(invariant::MAJORITY_ACQUIRED),
-            InvariantReport::sometimes(invariant::SUCCESSOR_GRANTED),
-            InvariantReport::sometimes(invariant::HOLDER_RELEASED),
-        ];
+        let checks = checks();
         Self {
             l,
             quorum,
@@ -294,15 +335,7 @@ impl RedlockObserver {
                         .rev()
                         .find(|x| x.accepted)
                         .map(|x| (x.writer, x.token));
-                    let judgement = match (fresh, accepted) {
-                        (true, true) => Judgement::Fresh,
-                        (true, false) => Judgement::Refused,
-                        (false, false) => Judgement::StaleRejected,
-                        (false, true) if replaced.is_some_and(|(r, _)| r != *writer) => {
-                            Judgement::Overwrote
-                        }
-                        (false, true) => Judgement::StaleAccepted,
-                    };
+                    let judgement = judge(fresh, *accepted, *writer, replaced.map(|(r, _)| r));
                     if !fresh && *accepted {
                         let name = REDLOCK_CLIENTS[w];
                         self.check(invariant::NO_STALE_WRITE_ACCEPTED, e.at_ms, || {
@@ -406,23 +439,7 @@ impl RedlockObserver {
         let l = self.l;
         rec.event(end, l.resource(), EventKind::RunEnded);
         let moments = super::moments::moments(&rec, &self.writes, &self.checks);
-        let mut actors: Vec<ActorInfo> = (0..l.clients)
-            .map(|i| ActorInfo {
-                id: ActorId(i as u8),
-                name: REDLOCK_CLIENTS[i].into(),
-                role: Role::Client,
-            })
-            .collect();
-        actors.extend((0..l.nodes).map(|i| ActorInfo {
-            id: l.node(i),
-            name: REDLOCK_NODES[i].into(),
-            role: Role::Node,
-        }));
-        actors.push(ActorInfo {
-            id: l.resource(),
-            name: "resource".into(),
-            role: Role::Resource,
-        });
+        let actors = actors(l.clients, l.nodes);
         let stale = self
             .writes
             .iter()

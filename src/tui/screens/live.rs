@@ -83,9 +83,30 @@ impl std::fmt::Debug for LiveState {
     }
 }
 
-/// Whether the live lab can start a server here at all.
-fn available() -> bool {
-    server::installed().is_ok()
+/// Whether the live lab can start the servers this preset needs here: Redis for a Redlock
+/// preset, ZooKeeper for the rest.
+fn redlock(p: &Preset) -> bool {
+    matches!(p.params, Params::Redlock(_))
+}
+
+impl LiveState {
+    fn available(&self, c: Choice) -> bool {
+        match c {
+            Choice::Preset(i) if self.presets.get(i).is_some_and(|p| redlock(p)) => {
+                crate::live::redis::node::installed().is_ok()
+            }
+            _ => server::installed().is_ok(),
+        }
+    }
+
+    fn not_installed(&self, c: Choice, lang: Lang) -> &'static str {
+        match c {
+            Choice::Preset(i) if self.presets.get(i).is_some_and(|p| redlock(p)) => {
+                words::redis_not_installed(lang)
+            }
+            _ => words::not_installed(lang),
+        }
+    }
 }
 
 impl LiveState {
@@ -119,10 +140,10 @@ impl LiveState {
 
     fn name(&self, c: Choice, lang: Lang) -> String {
         match c {
-            Choice::Preset(i) => self
-                .presets
-                .get(i)
-                .map_or_else(String::new, |p| format!("A/B/C  {}", p.name)),
+            Choice::Preset(i) => self.presets.get(i).map_or_else(String::new, |p| {
+                let family = if redlock(p) { "Redlock" } else { "A/B/C" };
+                format!("{family}  {}", p.name)
+            }),
             Choice::Herd { waiters, fanout } => words::herd_choice(waiters, fanout, lang),
         }
     }
@@ -140,12 +161,12 @@ impl LiveState {
     /// Starts the chosen run on a worker thread; does nothing while one is running or where no
     /// server is installed (the screen says how to install one).
     pub fn start(&mut self) {
-        if self.running() || !available() {
-            return;
-        }
         let Some(&choice) = self.choices.get(self.selected) else {
             return;
         };
+        if self.running() || !self.available(choice) {
+            return;
+        }
         let slot: Slot = Arc::default();
         let (expect_ms, work): (u64, Box<dyn FnOnce() -> Result<Outcome, String> + Send>) =
             match choice {
@@ -153,14 +174,18 @@ impl LiveState {
                     let Some(p) = self.presets.get(i).copied() else {
                         return;
                     };
-                    let Params::Abc(params) = p.params.clone() else {
-                        return;
-                    };
                     let name = p.name.clone();
-                    (
-                        params.duration_ms + 2000,
-                        Box::new(move || run_abc(choice, name, params)),
-                    )
+                    match p.params.clone() {
+                        Params::Abc(params) => (
+                            params.duration_ms + 2000,
+                            Box::new(move || run_abc(choice, name, params)),
+                        ),
+                        Params::Redlock(params) => (
+                            params.duration_ms + 1000,
+                            Box::new(move || run_redlock(choice, name, params)),
+                        ),
+                        _ => return,
+                    }
                 }
                 Choice::Herd { waiters, fanout } => {
                     let p = HerdParams {
@@ -240,6 +265,27 @@ fn run_abc(
     })
 }
 
+fn run_redlock(
+    choice: Choice,
+    name: String,
+    p: crate::engine::params::RedlockParams,
+) -> Result<Outcome, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let story = crate::live::redis::story(&p, &exe).map_err(|e| e.message)?;
+    Ok(Outcome {
+        choice,
+        command: format!("locklab live redlock {name}"),
+        name,
+        version: "Redis".to_string(),
+        addr: "127.0.0.1".to_string(),
+        scaling: None,
+        rows: story.rows(),
+        tick_phase: None,
+        live: story.live,
+        model: story.model,
+    })
+}
+
 fn run_herd(choice: Choice, p: HerdParams) -> Result<Outcome, String> {
     let server = private(2000)?;
     let live = herd::run(&p, server.addr()).map_err(|e| e.message)?;
@@ -309,8 +355,10 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         outcome::render(o, &s.name(o.choice, lang), lang, theme, right, buf);
         return;
     }
-    if !available() {
-        wrapped(buf, right, words::not_installed(lang), theme.bad());
+    if let Some(&c) = s.choices.get(s.selected)
+        && !s.available(c)
+    {
+        wrapped(buf, right, s.not_installed(c, lang), theme.bad());
         return;
     }
     if let Some(Err(e)) = &s.result {
@@ -401,6 +449,43 @@ mod tests {
             model,
         }));
         s
+    }
+
+    #[test]
+    fn a_redlock_preset_is_offered_and_its_result_shows_the_comparison_in_both_languages() {
+        let p = crate::scenario::find("redlock-restart").expect("a preset");
+        let Params::Redlock(r) = &p.params else {
+            panic!("a Redlock preset")
+        };
+        let mut s = LiveState::new(vec![p]);
+        assert_eq!(
+            s.name(Choice::Preset(0), Lang::En),
+            "Redlock  redlock-restart"
+        );
+        let t = crate::engine::run(&p.params);
+        s.result = Some(Ok(Outcome {
+            choice: Choice::Preset(0),
+            name: p.name.clone(),
+            command: "locklab live redlock redlock-restart".into(),
+            version: "Redis".into(),
+            addr: "127.0.0.1".into(),
+            scaling: None,
+            rows: crate::live::redis::compare::compare(r, &t, &t),
+            tick_phase: None,
+            live: t.clone(),
+            model: t,
+        }));
+        for (lang, holders) in [
+            (Lang::En, "most holders at once"),
+            (Lang::Zh, "同时自认持锁"),
+        ] {
+            let text = screen(&s, lang, 160, 60).join("\n");
+            assert!(text.contains(holders), "{text}");
+            assert!(
+                text.contains("locklab live redlock redlock-restart"),
+                "{text}"
+            );
+        }
     }
 
     fn screen(s: &LiveState, lang: Lang, w: u16, h: u16) -> Vec<String> {

@@ -1,0 +1,379 @@
+//! Redlock on real Redis servers: each live preset shows its failure on the real servers and
+//! agrees with the model within the stated tolerances, and no run, however it ends, leaves a
+//! server, a client, a port or a directory behind. Ignored, with the reason, where Debian's
+//! redis-server (or, for the clock jump, faketime) is not installed.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Completion, Failed, Trial};
+use locklab::engine::params::{Params, RedlockParams};
+use locklab::engine::trace::redlock::RedlockEvent;
+use locklab::engine::trace::{EventKind, Metrics, Trace};
+use locklab::live::children;
+use locklab::live::redis::{self, Story, node};
+
+fn exe() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_locklab"))
+}
+
+/// Preset runs go side by side; a check that counts what runs are left waits for them all.
+static RUNS: RwLock<()> = RwLock::new(());
+
+fn side_by_side() -> RwLockReadGuard<'static, ()> {
+    RUNS.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn alone() -> RwLockWriteGuard<'static, ()> {
+    RUNS.write().unwrap_or_else(|e| e.into_inner())
+}
+
+fn preset(name: &str) -> RedlockParams {
+    let p = locklab::scenario::find(name).expect("a shipped preset");
+    let Params::Redlock(p) = &p.params else {
+        panic!("{name} is not a Redlock preset")
+    };
+    p.clone()
+}
+
+fn metrics(t: &Trace) -> &locklab::engine::trace::redlock::RedlockMetrics {
+    match &t.metrics {
+        Metrics::Redlock(m) => m,
+        _ => panic!("a Redlock trace"),
+    }
+}
+
+/// Runs the preset live and checks the comparison agrees row for row.
+fn agreed(name: &str) -> Story {
+    let story = {
+        let _side = side_by_side();
+        redis::story(&preset(name), exe()).expect("the live run completes")
+    };
+    let rows = story.rows();
+    assert!(
+        rows.iter().any(|r| r.instant.is_some()),
+        "{name}: no instants"
+    );
+    let differ: Vec<_> = rows.iter().filter(|r| !r.same()).collect();
+    assert!(
+        differ.is_empty(),
+        "{name}: the live run differs from the model:\n{differ:#?}"
+    );
+    for (addr, dir) in &story.servers {
+        assert!(!dir.exists(), "{name}: {} was removed", dir.display());
+        assert!(
+            std::net::TcpStream::connect_timeout(addr, Duration::from_millis(200)).is_err(),
+            "{name}: nothing listens on {addr} any more"
+        );
+    }
+    story
+}
+
+/// The events node `n` (1-based) had in the live run.
+fn node_events(t: &Trace, n: usize) -> Vec<(u64, &EventKind)> {
+    let id = t.actor_named(&format!("N{n}")).expect("the node");
+    t.events
+        .iter()
+        .filter(|e| e.actor == id)
+        .map(|e| (e.at_ms, &e.kind))
+        .collect()
+}
+
+/// Two clients believed they held at once, and B's majority counted N4, whose key of A's the
+/// fault had removed.
+fn two_holders_through_n4(t: &Trace) {
+    let m = metrics(t);
+    assert_eq!(m.max_holders, 2, "{m:#?}");
+    let b = m
+        .acquisitions
+        .iter()
+        .find(|a| a.client == "B")
+        .expect("B acquired");
+    assert!(b.ok_nodes.contains(&"N4".to_string()), "{b:?}");
+    let a = &m.acquisitions[0];
+    assert_eq!(a.client, "A");
+    assert!(
+        b.acquired_ms < a.valid_until_ms,
+        "B acquired while A's validity ran: {a:?} {b:?}"
+    );
+}
+
+fn live_redlock_restart() {
+    let s = agreed("redlock-restart");
+    two_holders_through_n4(&s.live);
+    let n4 = node_events(&s.live, 4);
+    assert!(
+        n4.iter().any(|(_, k)| matches!(k, EventKind::Crashed)),
+        "{n4:?}"
+    );
+    assert!(
+        n4.iter().any(|(_, k)| matches!(
+            k,
+            EventKind::Redlock(RedlockEvent::NodeRecovered { kept: None, .. })
+        )),
+        "{n4:?}"
+    );
+}
+
+fn live_redlock_clock_jump() {
+    let s = agreed("redlock-clock-jump");
+    two_holders_through_n4(&s.live);
+    // The real server expired A's key when its clock jumped, not 10 s after it was set.
+    let n4 = node_events(&s.live, 4);
+    let jumped = n4
+        .iter()
+        .find(|(_, k)| matches!(k, EventKind::Redlock(RedlockEvent::ClockJumped { .. })))
+        .map(|(at, _)| *at)
+        .expect("N4's clock jumped");
+    let expired = n4
+        .iter()
+        .find(|(_, k)| matches!(k, EventKind::Redlock(RedlockEvent::KeyExpired { .. })))
+        .map(|(at, _)| *at)
+        .expect("A's key expired on N4");
+    assert!(
+        expired >= jumped && expired < jumped + 500,
+        "expired at {expired}, the clock jumped at {jumped}"
+    );
+}
+
+fn live_redlock_gc_pause() {
+    let s = agreed("redlock-gc-pause");
+    let m = metrics(&s.live);
+    assert_eq!(m.stale_writes_accepted, 1, "{m:#?}");
+    // A's write reached the real resource after its validity had run out while it was stopped.
+    let a = &m.acquisitions[0];
+    let id = s.live.actor_named("A").expect("A");
+    let w = s
+        .live
+        .writes
+        .iter()
+        .find(|w| w.writer == id)
+        .expect("A wrote");
+    assert!(w.accepted && w.at_ms > a.valid_until_ms, "{w:?} {a:?}");
+    let froze = s
+        .live
+        .events
+        .iter()
+        .any(|e| e.actor == id && e.kind == EventKind::Froze);
+    assert!(froze, "A's process was stopped");
+}
+
+fn live_redlock_naive_del() {
+    let s = agreed("redlock-naive-del");
+    let m = metrics(&s.live);
+    assert_eq!(m.max_holders, 2, "{m:#?}");
+    // B's failed attempt deleted A's key on all five nodes, and A's release then B's.
+    assert_eq!(m.foreign_deletes, 10, "{m:#?}");
+}
+
+/// A short run with every fault, for the checks that count what is left.
+fn short(i: usize) -> RedlockParams {
+    let mut p = RedlockParams {
+        duration_ms: 400,
+        work_ms: 100,
+        start_gap_ms: 60,
+        retry_ms: 50,
+        ttl_ms: 1_000,
+        ..RedlockParams::default()
+    };
+    match i % 4 {
+        0 => p.pause_client = Some(0),
+        1 => p.crash_node = 4,
+        2 if node::fake_clock().is_ok() => p.jump_node = 4,
+        _ => p.down = vec![3, 5],
+    }
+    p.pause_at_ms = 20;
+    p.pause_len_ms = 200;
+    p.crash_at_ms = 50;
+    p.restart_after_ms = 50;
+    p.jump_at_ms = 50;
+    p.down_until_ms = 100;
+    p
+}
+
+/// This process's servers and clients still running, by the mark they carry.
+fn ours() -> Vec<String> {
+    children::left_by(std::process::id())
+        .into_iter()
+        .filter_map(|pid| {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            (cmd.contains("redis") || cmd.contains("redlock-client"))
+                .then_some(format!("{pid}: {cmd}"))
+        })
+        .collect()
+}
+
+fn twenty_runs_in_a_row_leave_nothing_behind() {
+    let _alone = alone();
+    for i in 0..20 {
+        let s = redis::story(&short(i), exe()).expect("a short live run");
+        let left = ours();
+        assert!(left.is_empty(), "after run {i}: {left:#?}");
+        for (addr, dir) in &s.servers {
+            assert!(!dir.exists(), "run {i}: {} was removed", dir.display());
+            assert!(
+                std::net::TcpStream::connect_timeout(addr, Duration::from_millis(200)).is_err(),
+                "run {i}: nothing listens on {addr}"
+            );
+        }
+    }
+}
+
+/// The directories named on the command lines of `pids` (a Redis server's `--dir`).
+fn dirs_of(pids: &[u32]) -> Vec<std::path::PathBuf> {
+    pids.iter()
+        .filter_map(|pid| {
+            let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let args: Vec<String> = cmd
+                .split(|b| *b == 0)
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect();
+            let i = args.iter().position(|a| a == "--dir")?;
+            args.get(i + 1).map(std::path::PathBuf::from)
+        })
+        .collect()
+}
+
+fn kill_9_of_locklab_mid_run_leaves_nothing_behind() {
+    let _side = side_by_side();
+    let mut child = Command::new(exe())
+        .args(["live", "redlock", "redlock-gc-pause", "--json"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("locklab starts");
+    let of = child.id();
+    // Wait for the six servers and the two clients to be up, then kill locklab mid-run.
+    let until = Instant::now() + Duration::from_secs(20);
+    let mut seen = Vec::new();
+    while Instant::now() < until {
+        seen = children::left_by(of);
+        let clients = seen
+            .iter()
+            .filter(|p| {
+                std::fs::read(format!("/proc/{p}/cmdline"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains("redlock-client"))
+            })
+            .count();
+        if clients == 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(1_500));
+    let dirs = dirs_of(&children::left_by(of));
+    assert!(
+        dirs.len() >= 6,
+        "six servers with a directory each: {dirs:?} of {seen:?}"
+    );
+    child.kill().expect("SIGKILL");
+    let _ = child.wait();
+    let until = Instant::now() + Duration::from_secs(15);
+    while Instant::now() < until
+        && (!children::left_by(of).is_empty() || dirs.iter().any(|d| d.exists()))
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let left = children::left_by(of);
+    assert!(left.is_empty(), "left running: {left:?}");
+    for d in &dirs {
+        assert!(!d.exists(), "{} was removed", d.display());
+    }
+}
+
+fn a_redis_node_listens_on_loopback_only() {
+    let _side = side_by_side();
+    let n = node::Node::start(None, None).expect("a node starts");
+    let port = n.addr.port();
+    let addrs = super::listening_addresses(port);
+    let dir = n.dir.clone();
+    drop(n);
+    assert!(!addrs.is_empty(), "something listens on {port}");
+    for a in &addrs {
+        assert!(
+            a == "0100007F" || a == "0000000000000000FFFF00000100007F",
+            "port {port} listens on {a}, not 127.0.0.1 alone: {addrs:?}"
+        );
+    }
+    assert!(!dir.exists(), "{} was removed", dir.display());
+}
+
+fn a_preset_without_a_live_counterpart_is_refused_with_status_2() {
+    let out = Command::new(exe())
+        .args(["live", "redlock", "chain"])
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+fn without_redis_the_error_names_the_package_to_install() {
+    let out = Command::new(exe())
+        .args(["live", "redlock", "redlock-restart"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("locklab runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no Redis server found") && err.contains("apt-get install -y redis-server"),
+        "{err}"
+    );
+}
+
+/// The Redis tests, each ignored with the reason where what it needs is not installed.
+pub fn trials() -> Vec<Trial> {
+    let with: [(&str, fn(), bool); 7] = [
+        (
+            "a_redis_node_listens_on_loopback_only",
+            a_redis_node_listens_on_loopback_only,
+            false,
+        ),
+        ("live_redlock_restart", live_redlock_restart, false),
+        ("live_redlock_gc_pause", live_redlock_gc_pause, false),
+        ("live_redlock_clock_jump", live_redlock_clock_jump, true),
+        ("live_redlock_naive_del", live_redlock_naive_del, false),
+        (
+            "twenty_redlock_runs_in_a_row_leave_nothing_behind",
+            twenty_runs_in_a_row_leave_nothing_behind,
+            false,
+        ),
+        (
+            "kill_9_of_locklab_mid_redlock_run_leaves_nothing_behind",
+            kill_9_of_locklab_mid_run_leaves_nothing_behind,
+            false,
+        ),
+    ];
+    let mut out: Vec<Trial> = with
+        .into_iter()
+        .map(|(name, f, clock)| {
+            Trial::ignorable_test(name, move || -> Result<Completion, Failed> {
+                if let Err(e) = node::installed() {
+                    return Ok(Completion::ignored_with(e.message));
+                }
+                if clock && let Err(e) = node::fake_clock() {
+                    return Ok(Completion::ignored_with(e.message));
+                }
+                f();
+                Ok(Completion::Completed)
+            })
+        })
+        .collect();
+    out.push(Trial::test(
+        "without_redis_the_live_redlock_error_names_the_package_to_install",
+        || {
+            without_redis_the_error_names_the_package_to_install();
+            Ok(())
+        },
+    ));
+    out.push(Trial::test(
+        "a_preset_without_a_live_redlock_counterpart_is_refused_with_status_2",
+        || {
+            a_preset_without_a_live_counterpart_is_refused_with_status_2();
+            Ok(())
+        },
+    ));
+    out
+}
