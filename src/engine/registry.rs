@@ -7,6 +7,7 @@ use super::params::{
     SemaphoreParams, SnowflakeParams, TasksParams,
 };
 use super::trace::Family;
+use super::trace::metric_table::{self as metrics, MetricSpec};
 
 /// A family as the rest of locklab looks it up.
 pub trait FamilyEntry: Sync {
@@ -36,12 +37,18 @@ pub trait FamilyEntry: Sync {
 
     /// Its parameters when nothing is set.
     fn defaults(&self) -> Params;
+
+    /// The metrics its runs report, each with its unit, as questions and reports ask for them.
+    fn metrics(&self) -> &'static [MetricSpec];
 }
 
 struct Frozen;
 impl FamilyEntry for Frozen {
     fn family(&self) -> Family {
         Family::Frozen
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::FROZEN
     }
     fn keys(&self) -> Vec<&'static str> {
         FrozenParams::keys()
@@ -55,6 +62,9 @@ struct Abc;
 impl FamilyEntry for Abc {
     fn family(&self) -> Family {
         Family::Abc
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::ABC
     }
     fn takes_faults(&self) -> bool {
         true
@@ -72,6 +82,9 @@ impl FamilyEntry for Herd {
     fn family(&self) -> Family {
         Family::Herd
     }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::HERD
+    }
     fn keys(&self) -> Vec<&'static str> {
         HerdParams::keys()
     }
@@ -84,6 +97,9 @@ struct Rwlock;
 impl FamilyEntry for Rwlock {
     fn family(&self) -> Family {
         Family::Rwlock
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::RWLOCK
     }
     fn knobs(&self) -> Option<&'static [Knob]> {
         Some(RwLockParams::knobs())
@@ -101,6 +117,9 @@ impl FamilyEntry for Semaphore {
     fn family(&self) -> Family {
         Family::Semaphore
     }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::SEMAPHORE
+    }
     fn knobs(&self) -> Option<&'static [Knob]> {
         Some(SemaphoreParams::knobs())
     }
@@ -117,6 +136,9 @@ impl FamilyEntry for Election {
     fn family(&self) -> Family {
         Family::Election
     }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::ELECTION
+    }
     fn knobs(&self) -> Option<&'static [Knob]> {
         Some(ElectionParams::knobs())
     }
@@ -129,6 +151,9 @@ struct Tasks;
 impl FamilyEntry for Tasks {
     fn family(&self) -> Family {
         Family::Tasks
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::TASKS
     }
     fn knobs(&self) -> Option<&'static [Knob]> {
         Some(TasksParams::knobs())
@@ -143,6 +168,9 @@ impl FamilyEntry for Redlock {
     fn family(&self) -> Family {
         Family::Redlock
     }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::REDLOCK
+    }
     fn knobs(&self) -> Option<&'static [Knob]> {
         Some(RedlockParams::knobs())
     }
@@ -155,6 +183,9 @@ struct Snowflake;
 impl FamilyEntry for Snowflake {
     fn family(&self) -> Family {
         Family::Snowflake
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::SNOWFLAKE
     }
     fn knobs(&self) -> Option<&'static [Knob]> {
         Some(SnowflakeParams::knobs())
