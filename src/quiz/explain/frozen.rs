@@ -5,7 +5,6 @@ use super::*;
 
 pub(super) fn frozen(p: &FrozenParams, m: &FrozenMetrics, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
-    let ttl = s(p.ttl_ms);
     let mut out = Vec::new();
     if let Some((from, to)) = facts::pause(trace, "A") {
         out.push(if zh {
@@ -14,68 +13,7 @@ pub(super) fn frozen(p: &FrozenParams, m: &FrozenMetrics, trace: &Trace, lang: L
             format!("A froze at {} s and woke at {} s.", s(from), s(to))
         });
     }
-    let renewal = facts::last_renewal(trace);
-    out.push(match (m.lease_expiry, renewal) {
-        (Some(e), Some((k, d))) if (d as f64 / 1000.0 - e).abs() < 1e-9 => {
-            if zh {
-                format!(
-                    "服务端最后接受的续约在 {} 秒到达，把截止时间定为 {} + {ttl} = {} 秒；此后没有续约赶在截止前到达，租约在 {} 秒过期。",
-                    s(k),
-                    s(k),
-                    s(d),
-                    f(e)
-                )
-            } else {
-                format!(
-                    "The last keepalive the service accepted arrived at {} s and set the deadline to {} + {ttl} = {} s; none arrived before that deadline, so the lease expired at {} s.",
-                    s(k),
-                    s(k),
-                    s(d),
-                    f(e)
-                )
-            }
-        }
-        (Some(e), None) => {
-            if zh {
-                format!(
-                    "服务端没有接受过任何续约，租约在最初的截止时间 {} 秒（TTL {ttl} 秒）过期。",
-                    f(e)
-                )
-            } else {
-                format!(
-                    "The service accepted no keepalive, so the lease expired at its first deadline, {} s (TTL {ttl} s).",
-                    f(e)
-                )
-            }
-        }
-        (Some(e), Some(_)) => {
-            if zh {
-                format!("租约在 {} 秒过期。", f(e))
-            } else {
-                format!("The lease expired at {} s.", f(e))
-            }
-        }
-        (None, Some((k, _))) => {
-            if zh {
-                format!(
-                    "租约始终没有过期：每次续约都在截止前到达（最后一次在 {} 秒）。",
-                    s(k)
-                )
-            } else {
-                format!(
-                    "The lease never expired: every keepalive arrived before its deadline (the last at {} s).",
-                    s(k)
-                )
-            }
-        }
-        (None, None) => {
-            if zh {
-                "租约始终没有过期。".to_string()
-            } else {
-                "The lease never expired.".to_string()
-            }
-        }
-    });
+    out.push(lease_sentence(p, m, trace, lang));
     if let Some(r) = facts::keepalive_refused(trace) {
         out.push(if zh {
             format!("{} 秒到达的续约已经太迟，被服务端拒绝。", s(r))
@@ -169,4 +107,72 @@ pub(super) fn frozen(p: &FrozenParams, m: &FrozenMetrics, trace: &Trace, lang: L
         )
     });
     join(out, lang)
+}
+
+/// When and why the lease expired: the last keepalive the service accepted and the deadline it
+/// set, or the first deadline when none was accepted.
+fn lease_sentence(p: &FrozenParams, m: &FrozenMetrics, trace: &Trace, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let ttl = s(p.ttl_ms);
+    match (m.lease_expiry, facts::last_renewal(trace)) {
+        (Some(e), Some((k, d))) if (d as f64 / 1000.0 - e).abs() < 1e-9 => {
+            if zh {
+                format!(
+                    "服务端最后接受的续约在 {} 秒到达，把截止时间定为 {} + {ttl} = {} 秒；此后没有续约赶在截止前到达，租约在 {} 秒过期。",
+                    s(k),
+                    s(k),
+                    s(d),
+                    f(e)
+                )
+            } else {
+                format!(
+                    "The last keepalive the service accepted arrived at {} s and set the deadline to {} + {ttl} = {} s; none arrived before that deadline, so the lease expired at {} s.",
+                    s(k),
+                    s(k),
+                    s(d),
+                    f(e)
+                )
+            }
+        }
+        (Some(e), None) => {
+            if zh {
+                format!(
+                    "服务端没有接受过任何续约，租约在最初的截止时间 {} 秒（TTL {ttl} 秒）过期。",
+                    f(e)
+                )
+            } else {
+                format!(
+                    "The service accepted no keepalive, so the lease expired at its first deadline, {} s (TTL {ttl} s).",
+                    f(e)
+                )
+            }
+        }
+        (Some(e), Some(_)) => {
+            if zh {
+                format!("租约在 {} 秒过期。", f(e))
+            } else {
+                format!("The lease expired at {} s.", f(e))
+            }
+        }
+        (None, Some((k, _))) => {
+            if zh {
+                format!(
+                    "租约始终没有过期：每次续约都在截止前到达（最后一次在 {} 秒）。",
+                    s(k)
+                )
+            } else {
+                format!(
+                    "The lease never expired: every keepalive arrived before its deadline (the last at {} s).",
+                    s(k)
+                )
+            }
+        }
+        (None, None) => {
+            if zh {
+                "租约始终没有过期。".to_string()
+            } else {
+                "The lease never expired.".to_string()
+            }
+        }
+    }
 }
