@@ -24,30 +24,7 @@ pub(super) fn frozen(p: &FrozenParams, m: &FrozenMetrics, trace: &Trace, lang: L
             )
         });
     }
-    if let Some(a) = m.successor_acquire {
-        out.push(match (m.lease_expiry, m.handover_delay) {
-            (Some(e), Some(d)) if zh => format!(
-                "B 在 {} 秒获准持锁，交接延迟 {} - {} = {} 秒。",
-                f(a),
-                f(a),
-                f(e),
-                f(d)
-            ),
-            (Some(e), Some(d)) => format!(
-                "B was granted the lock at {} s: a handover delay of {} - {} = {} s.",
-                f(a),
-                f(a),
-                f(e),
-                f(d)
-            ),
-            _ if zh => format!("B 在 {} 秒获准持锁。", f(a)),
-            _ => format!("B was granted the lock at {} s.", f(a)),
-        });
-    } else if zh {
-        out.push("B 在运行结束前没有拿到锁。".into());
-    } else {
-        out.push("B was not granted the lock before the run ended.".into());
-    }
+    out.push(handover_sentence(m, lang));
     if let (Some(l), Some(_)) = (
         facts::learned_lease_lost(trace),
         facts::write_abandoned(trace),
@@ -174,5 +151,36 @@ fn lease_sentence(p: &FrozenParams, m: &FrozenMetrics, trace: &Trace, lang: Lang
                 "The lease never expired.".to_string()
             }
         }
+    }
+}
+
+/// When B was granted the lock and the handover delay, or that it never was.
+fn handover_sentence(m: &FrozenMetrics, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let Some(a) = m.successor_acquire else {
+        return lang
+            .pick(
+                "B 在运行结束前没有拿到锁。",
+                "B was not granted the lock before the run ended.",
+            )
+            .into();
+    };
+    match (m.lease_expiry, m.handover_delay) {
+        (Some(e), Some(d)) if zh => format!(
+            "B 在 {} 秒获准持锁，交接延迟 {} - {} = {} 秒。",
+            f(a),
+            f(a),
+            f(e),
+            f(d)
+        ),
+        (Some(e), Some(d)) => format!(
+            "B was granted the lock at {} s: a handover delay of {} - {} = {} s.",
+            f(a),
+            f(a),
+            f(e),
+            f(d)
+        ),
+        _ if zh => format!("B 在 {} 秒获准持锁。", f(a)),
+        _ => format!("B was granted the lock at {} s.", f(a)),
     }
 }
