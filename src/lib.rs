@@ -13,6 +13,7 @@ pub mod error;
 pub mod explore;
 pub mod export;
 pub mod i18n;
+#[cfg(feature = "live")]
 pub mod live;
 pub mod plain;
 pub mod progress;

@@ -10,6 +10,7 @@ use std::io::{self, BufRead, Write};
 use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
 use crate::progress::store::Store;
+use crate::progress::words as pwords;
 use crate::quiz::item::{Body, FollowUpText, Item, ModelInput, PointText, hint_cap, letter};
 use crate::quiz::report;
 use crate::quiz::sched::{SelfRating, Time};
@@ -253,14 +254,14 @@ pub fn run(
         store.data_mut().record_session(&summary);
         match store.save() {
             Ok(_) => unsaved = 0,
-            Err(e) => writeln!(r.out, "! {}", text::cannot_save(&e, lang))?,
+            Err(e) => writeln!(r.out, "! {}", pwords::cannot_save(&e, lang))?,
         }
     }
     if session.kind() == SessionKind::SelfTest {
         show_self_tests(r.out, store, lang)?;
     }
     if unsaved > 0 {
-        writeln!(r.out, "! {}", text::unsaved(unsaved, lang))?;
+        writeln!(r.out, "! {}", pwords::unsaved(unsaved, lang))?;
     }
     r.out.flush()?;
     Ok(Outcome { summary, unsaved })
@@ -296,16 +297,16 @@ fn offer_run<R: BufRead, W: Write>(
 fn save(out: &mut impl Write, store: &mut Store, lang: Lang, pending: usize) -> io::Result<usize> {
     let left = match store.save() {
         Ok(true) => {
-            writeln!(out, "{}", text::saved(store.data().answers.len(), lang))?;
+            writeln!(out, "{}", pwords::saved(store.data().answers.len(), lang))?;
             0
         }
         Ok(false) => {
-            writeln!(out, "{}", text::not_saved(lang))?;
+            writeln!(out, "{}", pwords::not_saved(lang))?;
             0
         }
         // The answer stays in memory and the session goes on; the next save may succeed.
         Err(e) => {
-            writeln!(out, "! {}", text::cannot_save(&e, lang))?;
+            writeln!(out, "! {}", pwords::cannot_save(&e, lang))?;
             pending
         }
     };
@@ -608,13 +609,13 @@ fn show_report(
 
 /// Every self-test taken, newest last, so this one can be compared with the others.
 fn show_self_tests(out: &mut impl Write, store: &Store, lang: Lang) -> io::Result<()> {
-    let runs = crate::quiz::selftest::history(store.data());
+    let runs = store.data().self_tests();
     if runs.is_empty() {
         return Ok(());
     }
     writeln!(out, "{}", text::label(Label::SelfTestHistory, lang))?;
     for s in runs.iter().rev().take(5).rev() {
-        writeln!(out, "  {}", text::self_test_run(s, lang))?;
+        writeln!(out, "  {}", pwords::self_test_run(s, lang))?;
     }
     Ok(())
 }

@@ -10,27 +10,18 @@ use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches};
 
 use super::{Cli, Command};
-use crate::engine::params::knobs::{Knob, Knobs};
-use crate::engine::params::{
-    ElectionParams, RedlockParams, RwLockParams, SemaphoreParams, SnowflakeParams, TasksParams,
-};
+use crate::engine::params::knobs::Knob;
+use crate::engine::registry;
 
 /// Each knob family's subcommand of `locklab sim` and its knob table.
-fn families() -> [(&'static str, &'static [Knob]); 6] {
-    [
-        ("rwlock", RwLockParams::knobs()),
-        ("semaphore", SemaphoreParams::knobs()),
-        ("election", ElectionParams::knobs()),
-        ("tasks", TasksParams::knobs()),
-        ("redlock", RedlockParams::knobs()),
-        ("snowflake", SnowflakeParams::knobs()),
-    ]
+fn families() -> impl Iterator<Item = (&'static str, &'static [Knob])> {
+    registry::knob_families().map(|(f, knobs)| (f.name(), knobs))
 }
 
 /// The command line: the derived definitions, with every knob family's options added.
 pub fn command() -> clap::Command {
     Cli::command().mut_subcommand("sim", |sim| {
-        families().into_iter().fold(sim, |sim, (name, knobs)| {
+        families().fold(sim, |sim, (name, knobs)| {
             sim.mut_subcommand(name, |family| family.args(knobs.iter().map(arg)))
         })
     })
@@ -94,7 +85,7 @@ impl Cli {
             && let Some((name, family)) = matches
                 .subcommand_matches("sim")
                 .and_then(ArgMatches::subcommand)
-            && let Some((_, knobs)) = families().into_iter().find(|(n, _)| *n == name)
+            && let Some((_, knobs)) = families().find(|(n, _)| *n == name)
         {
             knob_args.params = given(family, knobs);
         }
@@ -139,7 +130,7 @@ fn with_valid_options(e: clap::Error, args: &[OsString]) -> clap::Error {
         .iter()
         .position(|w| w == "sim")
         .and_then(|i| words.get(i + 1))
-        .and_then(|f| families().into_iter().find(|(n, _)| n == f));
+        .and_then(|f| families().find(|(n, _)| n == f));
     let Some((name, knobs)) = family else {
         return e;
     };

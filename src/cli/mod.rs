@@ -10,6 +10,7 @@ use crate::engine::trace::Family;
 use presets::{PresetName, Takes};
 
 mod knobs;
+#[cfg(feature = "live")]
 mod live;
 mod presets;
 mod sim;
@@ -18,6 +19,7 @@ mod study;
 mod tests;
 
 pub use knobs::command;
+#[cfg(feature = "live")]
 pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs};
 pub use sim::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 pub use study::{
@@ -103,8 +105,16 @@ pub enum Command {
     /// Your progress: answers, mastery per deck, reviews due; export, merge or reset it.
     Progress(ProgressArgs),
     /// Run a story on a real ZooKeeper server and hold it beside the model's run.
+    #[cfg(feature = "live")]
     #[command(subcommand)]
     Live(LiveCommand),
+    /// The live lab on a real ZooKeeper: not in this build (built without the `live` feature).
+    #[cfg(not(feature = "live"))]
+    Live {
+        /// Whatever follows `live`; this build has no live lab to hand it to.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
     /// Print a shell completion script: `source <(locklab completions bash)`.
     Completions {
         /// The shell to complete for.

@@ -7,6 +7,7 @@ mod completions;
 pub mod error;
 mod explore;
 mod export;
+#[cfg(feature = "live")]
 mod live;
 mod man;
 pub mod output;
@@ -36,7 +37,12 @@ pub fn run(cli: Cli, lang: Lang, source: &Source) -> Result<(), UserError> {
         Some(Command::Interview(args)) => study::interview(&args, lang, source, data_dir),
         Some(Command::SelfTest(args)) => study::self_test(&args, lang, source, data_dir),
         Some(Command::Progress(args)) => study::progress(&args, lang, source, data_dir),
+        #[cfg(feature = "live")]
         Some(Command::Live(cmd)) => live::run(cmd, lang, source),
+        #[cfg(not(feature = "live"))]
+        Some(Command::Live { .. }) => Err(UserError::usage(
+            "this locklab was built without the live lab (the `live` feature); build it with the default features to run `locklab live`",
+        )),
         Some(Command::Completions { shell }) => completions::run(shell),
         Some(Command::Man) => man::run(),
         Some(Command::RedlockClient { config }) => {

@@ -8,6 +8,7 @@ use crate::cmd::output::write_stdout;
 use crate::i18n::Lang;
 use crate::progress::stats::{self, Overview};
 use crate::progress::store::read_progress;
+use crate::progress::words as pwords;
 use crate::progress::{export, fmt_utc};
 use crate::quiz::clock::{calendar, now};
 use crate::quiz::words::{self as text, Label};
@@ -48,8 +49,8 @@ pub fn run(
             }
             store
                 .save()
-                .map_err(|e| UserError::failed(crate::quiz::words::cannot_save(&e, lang)))?;
-            let msg = text::merged(added, store.data().answers.len(), lang);
+                .map_err(|e| UserError::failed(crate::progress::words::cannot_save(&e, lang)))?;
+            let msg = pwords::merged(added, store.data().answers.len(), lang);
             write_stdout(msg.as_bytes())
         }
         Some(ProgressCommand::Reset { yes }) => reset(*yes, lang, data_dir),
@@ -64,7 +65,7 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     if !yes {
         eprintln!(
             "{}",
-            text::confirm_reset(store.path(), store.data().answers.len(), lang)
+            pwords::confirm_reset(store.path(), store.data().answers.len(), lang)
         );
         let line =
             crate::source::read_line(&mut std::io::stdin().lock(), crate::source::LINE_LIMIT)
@@ -86,8 +87,8 @@ fn reset(yes: bool, lang: Lang, data_dir: &Path) -> Result<(), UserError> {
     }
     let backup = store
         .reset(now())
-        .map_err(|e| UserError::failed(crate::quiz::words::cannot_save(&e, lang)))?;
-    write_stdout(text::reset_done(backup.as_deref(), lang).as_bytes())
+        .map_err(|e| UserError::failed(crate::progress::words::cannot_save(&e, lang)))?;
+    write_stdout(pwords::reset_done(backup.as_deref(), lang).as_bytes())
 }
 
 fn summary(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
@@ -112,7 +113,7 @@ pub fn render(o: &Overview, bank: Option<&Bank>, path: &Path, lang: Lang) -> Str
     let _ = writeln!(
         s,
         "{}",
-        text::overview_line(o.answers, o.questions_seen, o.sessions, o.streak, lang)
+        pwords::overview_line(o.answers, o.questions_seen, o.sessions, o.streak, lang)
     );
     let _ = writeln!(s, "{} {}", text::label(Label::DueToday, lang), o.due_today);
     let days: Vec<String> = o.forecast.iter().map(|n| n.to_string()).collect();

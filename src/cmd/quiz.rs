@@ -8,6 +8,7 @@ use crate::cmd::error::UserError;
 use crate::i18n::Lang;
 use crate::plain;
 use crate::progress::store::Store;
+use crate::progress::words as pwords;
 use crate::quiz::clock::{calendar, now};
 use crate::quiz::item::Rounds;
 use crate::quiz::sched::Time;
@@ -19,7 +20,7 @@ use crate::source::Source;
 /// Opens the store in `dir`, telling the user (on stderr) anything worth knowing.
 pub fn open_store(dir: &Path, lang: Lang, bank: Option<&Bank>) -> Result<Store, UserError> {
     let mut store = Store::open(dir, now()).map_err(|e| {
-        let message = text::cannot_open(dir, &e, lang);
+        let message = pwords::cannot_open(dir, &e, lang);
         // A pipe, a folder or an oversized file where the progress file goes is input to fix.
         if e.kind() == std::io::ErrorKind::InvalidInput {
             UserError::usage(message)
@@ -28,7 +29,7 @@ pub fn open_store(dir: &Path, lang: Lang, bank: Option<&Bank>) -> Result<Store, 
         }
     })?;
     for n in &store.notices {
-        eprintln!("locklab: {}", text::notice(n, lang));
+        eprintln!("locklab: {}", pwords::notice(n, lang));
     }
     if let Some(b) = bank {
         // Renamed questions keep their history; written back on the next save.
@@ -167,7 +168,7 @@ fn play(
             )
         });
     match result {
-        Ok(o) if o.unsaved > 0 => Err(UserError::failed(text::unsaved(o.unsaved, lang))),
+        Ok(o) if o.unsaved > 0 => Err(UserError::failed(pwords::unsaved(o.unsaved, lang))),
         Ok(_) => Ok(()),
         // A reader that went away ends the session; every answer was already saved.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

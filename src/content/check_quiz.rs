@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 
 use super::Located;
 use super::deck::{DeckFile, Kind, Question};
+use super::deck::{Target, parse_target};
 use super::lesson::Lesson;
 use super::model::{self, CASE_PLACEHOLDER, ModelAnswer};
+use super::selftest;
 use crate::i18n::Lang;
-use crate::quiz::report::{Target, parse_target};
-use crate::quiz::selftest;
 use crate::scenario::Preset;
 use crate::source::Source;
 

@@ -229,14 +229,35 @@ fn parse_file(f: &SourceFile) -> Result<DeckFile, Located> {
 }
 
 /// Every deck under `quizzes/`, each parsed or with the problem that stopped it. The
-/// self-test's list ([`crate::quiz::selftest::FILE`]) is not a deck.
+/// self-test's list ([`super::selftest::FILE`]) is not a deck.
 pub fn load_all(source: &Source) -> std::io::Result<Vec<Result<DeckFile, Located>>> {
     Ok(source
         .files("quizzes", "toml")?
         .iter()
-        .filter(|f| f.rel != crate::quiz::selftest::FILE)
+        .filter(|f| f.rel != super::selftest::FILE)
         .map(parse_file)
         .collect())
+}
+
+/// A `see` entry split into its lesson id and optional section number, or a preset name.
+pub enum Target<'a> {
+    Lesson(&'a str, Option<usize>),
+    Sim(&'a str),
+}
+
+/// Reads a `see` entry; `None` when it is neither form.
+pub fn parse_target(s: &str) -> Option<Target<'_>> {
+    if let Some(p) = s.strip_prefix("sim:") {
+        return (!p.is_empty()).then_some(Target::Sim(p));
+    }
+    let rest = s.strip_prefix("lesson:")?;
+    match rest.split_once('#') {
+        None => (!rest.is_empty()).then_some(Target::Lesson(rest, None)),
+        Some((id, n)) => {
+            let n: usize = n.parse().ok().filter(|n| *n >= 1)?;
+            (!id.is_empty()).then_some(Target::Lesson(id, Some(n)))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod model;
 pub mod model_abc;
 pub mod model_knobs;
 pub mod model_text;
+pub mod selftest;
 pub mod vocab;
 
 use std::fmt;

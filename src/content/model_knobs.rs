@@ -12,28 +12,20 @@ use crate::engine::params::{
     ElectionParams, NumSpec, Params, RedlockParams, RwLockParams, SemaphoreParams, SnowflakeParams,
     TasksParams,
 };
+use crate::engine::registry;
 use crate::engine::trace::Family;
 use crate::scenario::Preset;
 use crate::scenario::table;
 
 /// Whether `family` is one of the knob families a question's settings are read for.
 pub fn is_knob_family(family: &str) -> bool {
-    matches!(
-        family,
-        "rwlock" | "semaphore" | "election" | "tasks" | "redlock" | "snowflake"
-    )
+    registry::named(family).is_some_and(|e| e.knobs().is_some())
 }
 
 fn knobs(family: &str) -> &'static [Knob] {
-    match family {
-        "rwlock" => RwLockParams::knobs(),
-        "semaphore" => SemaphoreParams::knobs(),
-        "election" => ElectionParams::knobs(),
-        "tasks" => TasksParams::knobs(),
-        "redlock" => RedlockParams::knobs(),
-        "snowflake" => SnowflakeParams::knobs(),
-        _ => &[],
-    }
+    registry::named(family)
+        .and_then(|e| e.knobs())
+        .unwrap_or(&[])
 }
 
 /// A numeric knob's spec, for draws and placeholders.

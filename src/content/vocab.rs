@@ -52,8 +52,8 @@ pub const UI_SOURCES: [(&str, &str); 14] = [
         include_str!("../quiz/words/lines.rs"),
     ),
     (
-        "src/quiz/words/progress.rs",
-        include_str!("../quiz/words/progress.rs"),
+        "src/progress/words.rs",
+        include_str!("../progress/words.rs"),
     ),
 ];
 

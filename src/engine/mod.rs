@@ -9,6 +9,7 @@ pub mod families;
 pub mod invariants;
 pub mod msg;
 pub mod params;
+pub mod registry;
 pub mod time;
 pub mod trace;
 pub mod world;

@@ -210,37 +210,15 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
 /// (its start, each node's answer and refusal, the keys its cleanup left alone). What the
 /// attempt got, its failure and anything it set or deleted stay.
 pub fn routine_events(trace: &Trace) -> Vec<bool> {
-    use crate::engine::trace::EventKind;
-    use crate::engine::trace::redlock::RedlockEvent as R;
     let mut hidden = vec![false; trace.events.len()];
     if trace.family != Family::Redlock {
         return hidden;
     }
-    let n = trace.actors.len();
-    let mut attempt: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut cleaning = vec![false; n];
-    for (i, e) in trace.events.iter().enumerate() {
-        let EventKind::Redlock(ev) = &e.kind else {
-            continue;
-        };
-        let me = e.actor.0 as usize;
-        match ev {
-            R::AttemptStarted { .. } => {
-                attempt[me] = vec![i];
-                cleaning[me] = false;
+    for g in trace.redlock_attempts() {
+        if g.acquired == Some(false) {
+            for &i in g.asks.iter().chain(&g.cleanup_kept) {
+                hidden[i] = true;
             }
-            R::SetAnswered { .. } | R::SetTimedOut { .. } => attempt[me].push(i),
-            R::SetRefused { by, .. } => attempt[by.0 as usize].push(i),
-            R::AttemptFailed { .. } => {
-                for &j in &attempt[me] {
-                    hidden[j] = true;
-                }
-                attempt[me].clear();
-                cleaning[me] = true;
-            }
-            R::Acquired { .. } => attempt[me].clear(),
-            R::KeyKept { by, .. } if cleaning[by.0 as usize] => hidden[i] = true,
-            _ => {}
         }
     }
     hidden

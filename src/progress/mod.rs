@@ -10,6 +10,7 @@ pub mod export;
 pub mod file;
 pub mod stats;
 pub mod store;
+pub mod words;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -138,6 +139,14 @@ impl Progress {
         });
         let card = sched::review(self.cards.get(&g.id), g.rating, g.at);
         self.cards.insert(g.id.clone(), card);
+    }
+
+    /// Every self-test in the progress file, oldest first.
+    pub fn self_tests(&self) -> Vec<&SessionRecord> {
+        self.sessions
+            .iter()
+            .filter(|s| s.kind == SessionKind::SelfTest)
+            .collect()
     }
 
     pub fn record_session(&mut self, s: &Summary) {

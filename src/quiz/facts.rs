@@ -23,41 +23,15 @@ pub fn keepalive_refused(trace: &Trace) -> Option<Millis> {
     })
 }
 
-/// The first time `actor` logged `start`, and the next time after it that it logged `end`.
-fn interval(
-    trace: &Trace,
-    actor: &str,
-    start: impl Fn(&EventKind) -> bool,
-    end: impl Fn(&EventKind) -> bool,
-) -> Option<(Millis, Millis)> {
-    let id = trace.actor_named(actor)?;
-    let mine = || trace.events.iter().filter(move |e| e.actor == id);
-    let from = mine().find(|e| start(&e.kind))?.at_ms;
-    let to = mine()
-        .find(|e| e.at_ms >= from && end(&e.kind))
-        .map_or(trace.end_ms, |e| e.at_ms);
-    Some((from, to))
-}
-
-/// When `actor` froze and when it woke (the first pause).
+/// When `actor` froze and when it woke (the engine's first pause).
 pub fn pause(trace: &Trace, actor: &str) -> Option<(Millis, Millis)> {
-    interval(
-        trace,
-        actor,
-        |k| matches!(k, EventKind::Froze),
-        |k| matches!(k, EventKind::Woke),
-    )
+    trace.pause_of(trace.actor_named(actor)?)
 }
 
 /// When the link between `actor` and the service went silent and when it came back (the
-/// first cut).
+/// engine's first cut).
 pub fn disconnection(trace: &Trace, actor: &str) -> Option<(Millis, Millis)> {
-    interval(
-        trace,
-        actor,
-        |k| matches!(k, EventKind::LinkCut),
-        |k| matches!(k, EventKind::LinkRestored),
-    )
+    trace.cut_of(trace.actor_named(actor)?)
 }
 
 /// When the frozen holder learned that its lease was lost.

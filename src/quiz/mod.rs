@@ -13,7 +13,8 @@ pub mod report;
 pub mod sched;
 pub mod score;
 pub mod select;
-pub mod selftest;
+/// The self-test's list is content; the quiz reaches it by its old name too.
+pub use crate::content::selftest;
 pub mod session;
 pub mod summary;
 pub mod words;

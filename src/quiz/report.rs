@@ -6,6 +6,9 @@
 
 use std::collections::BTreeMap;
 
+/// A `see` entry is read where decks are.
+pub use crate::content::deck::{Target, parse_target};
+
 use super::item::Item;
 use super::session::Graded;
 use crate::content::lesson::Lesson;
@@ -63,27 +66,6 @@ impl StudyLink {
             (StudyLink::Lesson { title, .. }, Lang::En) => format!("lesson \"{title}\""),
             (StudyLink::Sim(p), Lang::Zh) => format!("模拟 {p}"),
             (StudyLink::Sim(p), Lang::En) => format!("simulation {p}"),
-        }
-    }
-}
-
-/// A `see` entry split into its lesson id and optional section number, or a preset name.
-pub enum Target<'a> {
-    Lesson(&'a str, Option<usize>),
-    Sim(&'a str),
-}
-
-/// Reads a `see` entry; `None` when it is neither form.
-pub fn parse_target(s: &str) -> Option<Target<'_>> {
-    if let Some(p) = s.strip_prefix("sim:") {
-        return (!p.is_empty()).then_some(Target::Sim(p));
-    }
-    let rest = s.strip_prefix("lesson:")?;
-    match rest.split_once('#') {
-        None => (!rest.is_empty()).then_some(Target::Lesson(rest, None)),
-        Some((id, n)) => {
-            let n: usize = n.parse().ok().filter(|n| *n >= 1)?;
-            (!id.is_empty()).then_some(Target::Lesson(id, Some(n)))
         }
     }
 }

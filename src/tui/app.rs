@@ -36,6 +36,7 @@ pub enum ScreenId {
     Abc,
     Herd,
     /// The live lab on a real ZooKeeper.
+    #[cfg(feature = "live")]
     Live,
     Present,
     Reader,
@@ -147,6 +148,7 @@ pub struct App {
     pub abc: AbcState,
     pub herd: HerdState,
     pub explore: ExploreState,
+    #[cfg(feature = "live")]
     pub live: crate::tui::screens::live::LiveState,
     pub present: Option<PresentState>,
     /// The family lab's run, once one was opened.
@@ -206,6 +208,7 @@ impl App {
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
             explore: ExploreState::new(presets.clone()),
+            #[cfg(feature = "live")]
             live: crate::tui::screens::live::LiveState::new(
                 presets
                     .iter()
@@ -261,10 +264,18 @@ impl App {
             .collect()
     }
 
+    /// Whether a live run is under way (never, in a build without the live lab).
+    fn live_running(&self) -> bool {
+        #[cfg(feature = "live")]
+        return self.live.running();
+        #[cfg(not(feature = "live"))]
+        false
+    }
+
     /// Whether a clock is on screen (an interview), so idle wake-ups should redraw it.
     pub fn wants_clock(&self) -> bool {
         (self.screen == ScreenId::Quiz && self.quiz.as_ref().is_some_and(QuizState::timed))
-            || self.live.running()
+            || self.live_running()
     }
 
     /// The home quiz filters as a request, for the review, the exam and the deck quizzes.
@@ -375,6 +386,7 @@ fn apply(app: &mut App, msg: Msg) {
         }
         Msg::Tick => {
             // A live run finishes in the background, whichever screen is up.
+            #[cfg(feature = "live")]
             if app.live.running() {
                 app.live.poll();
             }
@@ -429,6 +441,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 Item::Frozen => app.screen = ScreenId::Frozen,
                 Item::Herd => app.screen = ScreenId::Herd,
                 Item::Explore => app.screen = ScreenId::Explore,
+                #[cfg(feature = "live")]
                 Item::Live => app.screen = ScreenId::Live,
                 Item::Lab => app.open_family(app.home.family, None),
                 Item::Present(i) => {
@@ -496,6 +509,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                 _ => {}
             }
         }
+        #[cfg(feature = "live")]
         ScreenId::Live => match msg {
             Msg::Up => app.live.move_by(-1),
             Msg::Down => app.live.move_by(1),

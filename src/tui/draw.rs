@@ -30,6 +30,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
         ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
         ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
+        #[cfg(feature = "live")]
         ScreenId::Live => screens::live::render(&app.live, lang, theme, area, buf),
         ScreenId::Present => {
             if let Some(s) = &app.present {

@@ -64,6 +64,7 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             }),
             _ => None,
         },
+        #[cfg(feature = "live")]
         ScreenId::Live => match key.code {
             KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use crate::i18n::Lang;
 use crate::progress::stats::{self, Overview};
 use crate::progress::store::Store;
+use crate::progress::words as pwords;
 use crate::quiz::sched::{Calendar, Time};
 use crate::quiz::select::Bank;
 use crate::quiz::session::Graded;
 use crate::quiz::summary::Summary;
-use crate::quiz::words as text;
 use crate::source::Source;
 
 /// The outcome of the last write, shown on the quiz screen.
@@ -132,12 +132,12 @@ impl Learning {
         }
         if let Some(e) = &self.open_error {
             out.push(match &e.dir {
-                Some(d) => text::cannot_open(d, &std::io::Error::other(e.message.clone()), lang),
+                Some(d) => pwords::cannot_open(d, &std::io::Error::other(e.message.clone()), lang),
                 None => e.message.clone(),
             });
         }
         if let Some(s) = &self.store {
-            out.extend(s.notices.iter().map(|n| text::notice(n, lang)));
+            out.extend(s.notices.iter().map(|n| pwords::notice(n, lang)));
         }
         out
     }
@@ -179,9 +179,9 @@ fn save(store: &mut Store) -> Saved {
 /// The save status in words.
 pub fn saved_text(s: &Saved, lang: Lang) -> String {
     match s {
-        Saved::Saved(n) => text::saved(*n, lang),
-        Saved::ReadOnly => text::not_saved(lang).to_string(),
+        Saved::Saved(n) => pwords::saved(*n, lang),
+        Saved::ReadOnly => pwords::not_saved(lang).to_string(),
         Saved::NoStore => crate::i18n::ui(crate::i18n::Ui::QuizNotSavedNoFile, lang).to_string(),
-        Saved::Failed(e) => text::cannot_save(&std::io::Error::other(e.clone()), lang),
+        Saved::Failed(e) => pwords::cannot_save(&std::io::Error::other(e.clone()), lang),
     }
 }

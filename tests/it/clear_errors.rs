@@ -170,12 +170,34 @@ fn a_value_standing_alone_is_explained_with_the_family_s_own_option() {
     }
 }
 
+#[cfg(feature = "live")]
 #[test]
 fn live_herd_waiters_say_the_live_limit() {
     let out = locklab(&["live", "herd", "--waiters", "0", "--fanout", "1"]);
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("1 to 500"), "{err}");
+}
+
+/// A build without the `live` feature still knows the command, and says why it cannot run it,
+/// whatever follows it.
+#[cfg(not(feature = "live"))]
+#[test]
+fn live_in_a_build_without_the_live_lab_says_so() {
+    for args in [
+        &["live"][..],
+        &["live", "abc", "chain"],
+        &["live", "herd", "--waiters", "0", "--fanout", "1"],
+    ] {
+        let out = locklab(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("built without the live lab"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The layers run one way: every `crate::` path in src/ names a module at the same layer or a
-//! lower one. The table is the architecture in one place; an import that runs back up fails
-//! here.
+//! lower one, and no two modules import each other. The table is the architecture in one
+//! place; an import that runs back up, or a circle within a layer, fails here.
 
 use crate::common::rust_files;
 use std::collections::BTreeMap;
@@ -125,6 +125,46 @@ fn no_import_runs_back_up_a_layer() {
         upward.is_empty(),
         "imports that run back up:\n{}",
         upward.join("\n")
+    );
+}
+
+/// Every pair of top-level modules that import each other, with a place for each direction.
+fn circles(imports: &BTreeMap<(String, String), String>) -> Vec<String> {
+    imports
+        .iter()
+        .filter(|((from, to), _)| from < to)
+        .filter_map(|((from, to), there)| {
+            let back = imports.get(&(to.clone(), from.clone()))?;
+            Some(format!(
+                "{from} -> {to} at {there}; {to} -> {from} at {back}"
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn no_two_modules_import_each_other() {
+    let found = circles(&imports());
+    assert!(
+        found.is_empty(),
+        "modules that import each other (move what both need into the lower one):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_check_finds_a_circle_where_there_is_one() {
+    let place = |p: &str| p.to_string();
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    let mut imports = BTreeMap::from([
+        (pair("quiz", "content"), place("src/quiz/item.rs:9")),
+        (pair("progress", "quiz"), place("src/progress/mod.rs:21")),
+    ]);
+    assert!(circles(&imports).is_empty(), "one way each is no circle");
+    imports.insert(pair("content", "quiz"), place("src/content/deck.rs:237"));
+    assert_eq!(
+        circles(&imports),
+        ["content -> quiz at src/content/deck.rs:237; quiz -> content at src/quiz/item.rs:9"]
     );
 }
 

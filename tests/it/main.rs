@@ -41,6 +41,7 @@ mod herd;
 mod interview_order;
 mod layers;
 mod layout;
+#[cfg(feature = "live")]
 mod live_limits;
 mod progress_store;
 mod properties;

@@ -239,7 +239,7 @@ fn the_self_test_asks_its_twelve_in_order_without_follow_ups() {
     let mut p = locklab::progress::Progress::default();
     p.record_session(&sum);
     p.record_session(&Session::new(Vec::new(), NOW).summary(NOW));
-    let history = locklab::quiz::selftest::history(&p);
+    let history = p.self_tests();
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].kind, SessionKind::SelfTest);
     assert_eq!(history[0].tiers, Some(sum.tiers));

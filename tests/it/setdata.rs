@@ -235,6 +235,7 @@ fn the_text_and_svg_exports_show_the_data_node_writes() {
     assert!(zh.contains("A setData(-1) → v10，计数 9"), "{zh}");
 }
 
+#[cfg(feature = "live")]
 #[test]
 fn the_live_lab_refuses_data_node_presets_by_name() {
     for name in ["setdata-any-version", "setdata-conditional"] {

@@ -1,7 +1,8 @@
 //! The facts every view asks of a run, each answered once, here, from the typed trace: who
-//! holds at an instant, who believes it holds, and the most that believed so at once.
+//! holds at an instant, who believes it holds, the most that believed so at once, when a
+//! client was paused or cut off, and the lease deadline in force.
 
-use super::{Role, SpanState, Trace};
+use super::{EventKind, Role, SpanState, Trace};
 use crate::engine::time::Millis;
 use crate::engine::world::ActorId;
 
@@ -35,6 +36,61 @@ impl Trace {
             .filter(|l| l.span_at(at).is_some_and(|s| test(s.state)))
             .map(|l| l.actor)
             .collect()
+    }
+
+    /// When `actor` froze and when it woke: its first pause, to the run's end if it never woke.
+    pub fn pause_of(&self, actor: ActorId) -> Option<(Millis, Millis)> {
+        let froze = self.first_event(actor, |k| matches!(k, EventKind::Froze))?;
+        Some((froze, self.pause_end(actor, froze).unwrap_or(self.end_ms)))
+    }
+
+    /// When the pause of `actor` that began at `froze_ms` ended, if it woke before the run did.
+    pub fn pause_end(&self, actor: ActorId, froze_ms: Millis) -> Option<Millis> {
+        self.event_from(actor, froze_ms, |k| matches!(k, EventKind::Woke))
+    }
+
+    /// When the link between `actor` and the service went silent and when it came back: its
+    /// first blind interval, to the run's end if the link never came back.
+    pub fn cut_of(&self, actor: ActorId) -> Option<(Millis, Millis)> {
+        let cut = self.first_event(actor, |k| matches!(k, EventKind::LinkCut))?;
+        let back = self.event_from(actor, cut, |k| matches!(k, EventKind::LinkRestored));
+        Some((cut, back.unwrap_or(self.end_ms)))
+    }
+
+    /// The lease deadline in force at `at`, with the service that keeps it: the one the last
+    /// grant or accepted keepalive at or before `at` set (none after a grant without one).
+    pub fn lease_deadline_at(&self, at: Millis) -> Option<(ActorId, Millis)> {
+        let mut deadline = None;
+        for e in self.events.iter().take_while(|e| e.at_ms <= at) {
+            match &e.kind {
+                EventKind::LeaseGranted { deadline_ms, .. } => {
+                    deadline = deadline_ms.map(|d| (e.actor, d))
+                }
+                EventKind::KeepaliveRenewed { deadline_ms } => {
+                    deadline = Some((e.actor, *deadline_ms))
+                }
+                _ => {}
+            }
+        }
+        deadline
+    }
+
+    /// When `actor` first logged an event that passes `test`.
+    fn first_event(&self, actor: ActorId, test: impl Fn(&EventKind) -> bool) -> Option<Millis> {
+        self.event_from(actor, 0, test)
+    }
+
+    /// When `actor` first logged, at or after `from`, an event that passes `test`.
+    fn event_from(
+        &self,
+        actor: ActorId,
+        from: Millis,
+        test: impl Fn(&EventKind) -> bool,
+    ) -> Option<Millis> {
+        self.events
+            .iter()
+            .find(|e| e.actor == actor && e.at_ms >= from && test(&e.kind))
+            .map(|e| e.at_ms)
     }
 
     /// Fills in an A/B/C run's `believed_holders` from its lanes and `successor_acquire` from
@@ -180,5 +236,66 @@ mod tests {
             (Judgement::Refused, None)
         );
         assert!(Judgement::Overwrote.stale() && !Judgement::Refused.stale());
+    }
+
+    /// The frozen holder's defaults: a 10 s lease, a keepalive every 3 s from the grant at 0,
+    /// no network delay, and A frozen from 12 s for 14 s.
+    fn frozen() -> super::Trace {
+        crate::engine::families::frozen::run(&crate::engine::params::FrozenParams::default())
+    }
+
+    #[test]
+    fn the_pause_is_the_interval_the_scenario_freezes_the_holder_for() {
+        let t = frozen();
+        let a = t.actor_named("A").expect("A");
+        assert_eq!(t.pause_of(a), Some((12_000, 26_000)));
+        assert_eq!(t.pause_end(a, 12_000), Some(26_000));
+        assert_eq!(t.cut_of(a), None, "the frozen holder's link is never cut");
+        assert_eq!(t.pause_of(t.actor_named("B").expect("B")), None);
+    }
+
+    #[test]
+    fn the_deadline_in_force_is_the_last_renewal_s_arrival_plus_the_ttl() {
+        let t = frozen();
+        // Granted at 0: 0 + 10 s. Renewed on arrival at 3, 6 and 9 s (no delay): 9 + 10 s.
+        let (service, at_start) = t.lease_deadline_at(1_000).expect("granted at 0");
+        assert_eq!(at_start, 10_000);
+        assert_eq!(t.role(service), Some(super::Role::LeaseService));
+        assert_eq!(t.lease_deadline_at(3_000).map(|d| d.1), Some(13_000));
+        assert_eq!(t.lease_deadline_at(10_500).map(|d| d.1), Some(19_000));
+        // Frozen from 12 s, A sends no keepalive then: the deadline stays at 19 s.
+        assert_eq!(t.lease_deadline_at(18_500).map(|d| d.1), Some(19_000));
+    }
+
+    #[test]
+    fn a_cut_and_a_pause_past_the_end_run_to_the_end_of_the_run() {
+        use crate::engine::params::{AbcParams, Fault};
+        let p = AbcParams {
+            faults: vec![
+                Fault::Disconnect {
+                    client: "A".into(),
+                    at_ms: 1_000,
+                    len_ms: 2_500,
+                },
+                Fault::Freeze {
+                    client: "B".into(),
+                    at_ms: 9_000,
+                    len_ms: 30_000,
+                },
+            ],
+            ..AbcParams::default()
+        };
+        let t = crate::engine::families::abc::run(&p);
+        let (a, b) = (
+            t.actor_named("A").expect("A"),
+            t.actor_named("B").expect("B"),
+        );
+        assert_eq!(t.cut_of(a), Some((1_000, 3_500)));
+        assert_eq!(t.pause_of(b), Some((9_000, t.end_ms)));
+        assert_eq!(
+            t.pause_end(b, 9_000),
+            None,
+            "B never woke before the run ended"
+        );
     }
 }

@@ -38,7 +38,7 @@ const fn m(key: &'static str, unit: Unit) -> MetricSpec {
 
 use Unit::{Answer, Count, Millis, Seconds, Years};
 
-const FROZEN: [MetricSpec; 8] = [
+pub(crate) const FROZEN: [MetricSpec; 8] = [
     m("verdict", Answer),
     m("holder_write_accepted", Answer),
     m("final_value", Answer),
@@ -48,12 +48,12 @@ const FROZEN: [MetricSpec; 8] = [
     m("holder_write_arrival", Seconds),
     m("danger_window", Seconds),
 ];
-const HERD: [MetricSpec; 3] = [
+pub(crate) const HERD: [MetricSpec; 3] = [
     m("total_notifications", Count),
     m("wasted_wakeups", Count),
     m("total_time_ms", Millis),
 ];
-const ABC: [MetricSpec; 8] = [
+pub(crate) const ABC: [MetricSpec; 8] = [
     m("stale_writes_accepted", Count),
     m("stale_writes_rejected", Count),
     m("duplicate_nodes", Count),
@@ -63,20 +63,20 @@ const ABC: [MetricSpec; 8] = [
     m("successor_acquire", Seconds),
     m("believers_overlap_ms", Millis),
 ];
-const RWLOCK: [MetricSpec; 4] = [
+pub(crate) const RWLOCK: [MetricSpec; 4] = [
     m("max_holders", Count),
     m("max_concurrent_readers", Count),
     m("writer_wait_ms", Millis),
     m("grants_before_writer", Count),
 ];
-const SEMAPHORE: [MetricSpec; 1] = [m("max_holders", Count)];
-const ELECTION: [MetricSpec; 4] = [
+pub(crate) const SEMAPHORE: [MetricSpec; 1] = [m("max_holders", Count)];
+pub(crate) const ELECTION: [MetricSpec; 4] = [
     m("stale_submits_accepted", Count),
     m("stale_submits_rejected", Count),
     m("final_epoch", Count),
     m("final_version", Count),
 ];
-const TASKS: [MetricSpec; 7] = [
+pub(crate) const TASKS: [MetricSpec; 7] = [
     m("effects_applied", Count),
     m("late_refused", Count),
     m("late_accepted", Count),
@@ -85,7 +85,7 @@ const TASKS: [MetricSpec; 7] = [
     m("tasks_waiting", Count),
     m("max_believers", Count),
 ];
-const REDLOCK: [MetricSpec; 6] = [
+pub(crate) const REDLOCK: [MetricSpec; 6] = [
     m("validity_ms", Millis),
     m("max_holders", Count),
     m("max_holders_nodes_view", Count),
@@ -93,7 +93,7 @@ const REDLOCK: [MetricSpec; 6] = [
     m("stale_writes_accepted", Count),
     m("foreign_deletes", Count),
 ];
-const SNOWFLAKE: [MetricSpec; 6] = [
+pub(crate) const SNOWFLAKE: [MetricSpec; 6] = [
     m("ids_issued", Count),
     m("duplicate_ids", Count),
     m("max_wait_ms", Millis),
@@ -102,19 +102,9 @@ const SNOWFLAKE: [MetricSpec; 6] = [
     m("years", Years),
 ];
 
-/// The metrics a question on `family` may ask for.
+/// The metrics a question on `family` may ask for (its registry entry's table).
 pub fn metrics_of(family: Family) -> &'static [MetricSpec] {
-    match family {
-        Family::Frozen => &FROZEN,
-        Family::Herd => &HERD,
-        Family::Abc => &ABC,
-        Family::Rwlock => &RWLOCK,
-        Family::Semaphore => &SEMAPHORE,
-        Family::Election => &ELECTION,
-        Family::Tasks => &TASKS,
-        Family::Redlock => &REDLOCK,
-        Family::Snowflake => &SNOWFLAKE,
-    }
+    crate::engine::registry::entry(family).metrics()
 }
 
 fn count(n: impl Into<f64>) -> Option<MetricValue> {

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::{EventKind, Trace};
 use crate::engine::time::Millis;
 use crate::engine::world::ActorId;
 
@@ -161,4 +162,130 @@ pub struct RedlockMetrics {
     /// Who wrote the resource's value last.
     pub final_value: Option<String>,
     pub violations: Vec<String>,
+}
+
+/// One Redlock attempt as the trace recorded it, by event index into `Trace::events`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptGroup {
+    pub client: ActorId,
+    /// The attempt's start, each node's answer or timeout, and each refusal it met.
+    pub asks: Vec<usize>,
+    /// How it ended: `Some(true)` acquired, `Some(false)` failed, `None` still asking at the end.
+    pub acquired: Option<bool>,
+    /// After a failure, the keys its release left alone (another client's value).
+    pub cleanup_kept: Vec<usize>,
+}
+
+impl AttemptGroup {
+    fn new(client: ActorId) -> Self {
+        Self {
+            client,
+            asks: Vec::new(),
+            acquired: None,
+            cleanup_kept: Vec::new(),
+        }
+    }
+}
+
+impl Trace {
+    /// Every Redlock attempt, in the order they ended (those still asking last).
+    pub fn redlock_attempts(&self) -> Vec<AttemptGroup> {
+        let mut open: Vec<Option<AttemptGroup>> = vec![None; self.actors.len()];
+        // A client's last failed attempt, while its release runs (until it starts again).
+        let mut cleaning: Vec<Option<usize>> = vec![None; self.actors.len()];
+        let mut done: Vec<AttemptGroup> = Vec::new();
+        // An event of `who`'s attempt under way (one begun without a start, if none is).
+        let push = |open: &mut [Option<AttemptGroup>], who: ActorId, i: usize| {
+            open[who.0 as usize]
+                .get_or_insert_with(|| AttemptGroup::new(who))
+                .asks
+                .push(i)
+        };
+        for (i, e) in self.events.iter().enumerate() {
+            let EventKind::Redlock(ev) = &e.kind else {
+                continue;
+            };
+            let me = e.actor.0 as usize;
+            match ev {
+                RedlockEvent::AttemptStarted { .. } => {
+                    cleaning[me] = None;
+                    open[me] = Some(AttemptGroup::new(e.actor));
+                    push(&mut open, e.actor, i);
+                }
+                RedlockEvent::SetAnswered { .. } | RedlockEvent::SetTimedOut { .. } => {
+                    push(&mut open, e.actor, i)
+                }
+                RedlockEvent::SetRefused { by, .. } => push(&mut open, *by, i),
+                RedlockEvent::AttemptFailed { .. } | RedlockEvent::Acquired { .. } => {
+                    let mut g = open[me]
+                        .take()
+                        .unwrap_or_else(|| AttemptGroup::new(e.actor));
+                    let failed = matches!(ev, RedlockEvent::AttemptFailed { .. });
+                    g.acquired = Some(!failed);
+                    cleaning[me] = failed.then_some(done.len());
+                    done.push(g);
+                }
+                RedlockEvent::KeyKept { by, .. } => {
+                    if let Some(k) = cleaning[by.0 as usize] {
+                        done[k].cleanup_kept.push(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        done.extend(open.into_iter().flatten());
+        done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EventKind, RedlockEvent, ReleaseHow};
+    use crate::engine::params::RedlockParams;
+
+    /// Five nodes, two clients: A starts at 0 and holds every node; B starts 1.5 s later, while
+    /// A still works, and each of the five nodes refuses it.
+    fn run(release: ReleaseHow) -> crate::engine::trace::Trace {
+        crate::engine::families::redlock::run(&RedlockParams {
+            release,
+            ..RedlockParams::default()
+        })
+    }
+
+    #[test]
+    fn an_attempt_groups_its_start_every_node_s_answer_and_every_refusal() {
+        let t = run(ReleaseHow::CompareAndDelete);
+        let (a, b) = (t.actor_named("A").unwrap(), t.actor_named("B").unwrap());
+        let groups = t.redlock_attempts();
+        let first_a = groups.iter().find(|g| g.client == a).expect("A tried");
+        // Its start and five OKs.
+        assert_eq!((first_a.acquired, first_a.asks.len()), (Some(true), 6));
+        let first_b = groups.iter().find(|g| g.client == b).expect("B tried");
+        // Its start, five refusals and five answers that are not OK; its release finds A's
+        // value on all five nodes and leaves each key alone.
+        assert_eq!(first_b.acquired, Some(false));
+        assert_eq!(first_b.asks.len(), 11);
+        assert_eq!(first_b.cleanup_kept.len(), 5);
+        assert!(matches!(
+            t.events[first_b.asks[0]].kind,
+            EventKind::Redlock(RedlockEvent::AttemptStarted { .. })
+        ));
+        assert!(
+            groups
+                .iter()
+                .any(|g| g.client == b && g.acquired == Some(true))
+        );
+    }
+
+    #[test]
+    fn a_plain_del_leaves_no_key_alone_after_a_failed_attempt() {
+        let t = run(ReleaseHow::NaiveDel);
+        let b = t.actor_named("B").unwrap();
+        let groups = t.redlock_attempts();
+        let first_b = groups.iter().find(|g| g.client == b).expect("B tried");
+        assert_eq!(
+            (first_b.acquired, first_b.cleanup_kept.len()),
+            (Some(false), 0)
+        );
+    }
 }

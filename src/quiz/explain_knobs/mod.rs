@@ -169,10 +169,8 @@ fn most_sentence(n: u32, at: Option<(Millis, Vec<String>)>, what: Crowd, lang: L
 /// How long the pause that starts with `froze` lasted, as the trace recorded its end, or that
 /// the client was still frozen when the run ended.
 fn pause_length(trace: &Trace, froze: &Event, lang: Lang) -> String {
-    let woke = trace.events.iter().find(|e| {
-        e.actor == froze.actor && e.at_ms >= froze.at_ms && matches!(e.kind, EventKind::Woke)
-    });
-    match (woke.map(|e| e.at_ms - froze.at_ms), lang) {
+    let woke = trace.pause_end(froze.actor, froze.at_ms);
+    match (woke.map(|at| at - froze.at_ms), lang) {
         (Some(len), Lang::Zh) => format!("这次停顿持续了 {} 秒。", s(len)),
         (Some(len), Lang::En) => format!("The pause lasted {} s.", s(len)),
         (None, Lang::Zh) => format!("直到运行在 {} 秒结束都没醒来。", s(trace.end_ms)),

@@ -249,30 +249,3 @@ pub fn follow_up_line(prompt: &str, round: usize, rounds: usize, lang: Lang) -> 
         format!("{}{colon}{body}", label(Label::FollowUpHeading, lang))
     }
 }
-
-/// One self-test run: `2026-11-30  21/30 (70%)  solid 5 · partial 4 · forgot 3`.
-pub fn self_test_run(r: &crate::progress::SessionRecord, lang: Lang) -> String {
-    let mut tiers = r.tiers.map(|t| tiers(&t, lang)).unwrap_or_default();
-    if let Some(t) = r.scored_tiers {
-        tiers.push_str(&match lang {
-            Lang::Zh => format!("（按要点：{}）", self::tiers(&t, lang)),
-            Lang::En => format!(" (by the points: {})", self::tiers(&t, lang)),
-        });
-    }
-    let date = crate::progress::fmt_utc(r.ended);
-    let mut line = format!(
-        "{}  {}/{} ({:.0}%)  {tiers}",
-        date.get(..10).unwrap_or(&date),
-        r.score,
-        r.max,
-        crate::quiz::summary::percent(r.score, r.max)
-    );
-    // A run stopped early is not comparable with a whole one; say so.
-    if r.answered < r.questions {
-        line.push_str(&match lang {
-            Lang::Zh => format!("  （只答了 {}/{} 题）", r.answered, r.questions),
-            Lang::En => format!("  (only {} of {} answered)", r.answered, r.questions),
-        });
-    }
-    line
-}

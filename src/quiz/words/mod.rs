@@ -1,21 +1,17 @@
-//! The words of quizzes and progress: plain mode, `locklab quiz` and `locklab progress`, and
+//! The words of quizzes: plain mode, `locklab quiz` and `locklab progress`'s tables, and
 //! the quiz screens. Fixed words sit in one table, each key beside its Chinese and English;
-//! [`lines`] builds the session's formatted lines and [`progress`] the progress file's messages.
+//! [`lines`] builds the session's formatted lines; the progress file's messages are
+//! `crate::progress::words`, beside the store they word.
 
 pub mod lines;
-pub mod progress;
 
 use crate::i18n::{Lang, words};
 use crate::quiz::sched::Rating;
 
 pub use lines::{
     clock, duration, follow_up_body, follow_up_line, hint_taken, interview_header, overrated,
-    question_head, question_line, quiz_header, result_line, round_line, rounds_line,
-    self_test_header, self_test_run, tiers, verdict_label,
-};
-pub use progress::{
-    cannot_open, cannot_save, confirm_reset, merged, not_saved, notice, overview_line, reset_done,
-    saved, unsaved,
+    question_head, question_line, quiz_header, result_line, round_line, rounds_line, self_test_header, tiers,
+    verdict_label,
 };
 
 words! {

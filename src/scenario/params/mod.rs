@@ -10,9 +10,9 @@ use super::raw::RawFault;
 use super::table::{self, Refused, Table, refuse};
 use crate::engine::params::knobs::Knobs;
 use crate::engine::params::{
-    AbcParams, ElectionParams, FrozenParams, HerdParams, ParamError, Params, RedlockParams,
-    RwLockParams, SemaphoreParams, SnowflakeParams, TasksParams,
+    FrozenParams, HerdParams, ParamError, Params, RwLockParams, SemaphoreParams,
 };
+use crate::engine::registry;
 use crate::engine::trace::Family;
 
 pub(super) fn family_params(
@@ -42,26 +42,12 @@ pub(super) fn family_params(
 }
 
 pub(super) fn takes_faults(family: Family) -> bool {
-    matches!(family, Family::Abc | Family::Rwlock | Family::Semaphore)
+    registry::entry(family).takes_faults()
 }
 
 /// The keys a file may name for this family in `locked`.
 pub(super) fn valid_keys(family: Family) -> Vec<&'static str> {
-    let with_faults = |mut keys: Vec<&'static str>| {
-        keys.push("faults");
-        keys
-    };
-    match family {
-        Family::Frozen => FrozenParams::keys(),
-        Family::Herd => HerdParams::keys(),
-        Family::Abc => AbcParams::keys(),
-        Family::Rwlock => with_faults(RwLockParams::knob_keys()),
-        Family::Semaphore => with_faults(SemaphoreParams::knob_keys()),
-        Family::Election => ElectionParams::knob_keys(),
-        Family::Tasks => TasksParams::knob_keys(),
-        Family::Redlock => RedlockParams::knob_keys(),
-        Family::Snowflake => SnowflakeParams::knob_keys(),
-    }
+    registry::entry(family).keys()
 }
 
 /// Reads a family's parameters through its table of knobs: each value is checked for its kind

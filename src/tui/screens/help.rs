@@ -22,6 +22,7 @@ fn other_keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
             keys.push(("Enter", Ui::KeyHomeOpen));
             keys.push(("Left/Right h/l", Ui::KeyHomeFilter));
         }
+        #[cfg(feature = "live")]
         ScreenId::Live => {
             keys.push(("Up/Down j/k", Ui::KeyHomeMove));
             keys.push(("Enter", Ui::KeyHomeOpen));

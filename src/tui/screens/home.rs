@@ -26,6 +26,7 @@ pub enum Item {
     /// The explorer.
     Explore,
     /// The live lab on a real ZooKeeper.
+    #[cfg(feature = "live")]
     Live,
     /// The family lab, on the knob family Left/Right choose.
     Lab,
@@ -107,6 +108,7 @@ impl HomeState {
         items.push(Item::Explore);
         // One row for the six knob families, so the list stays short.
         items.push(Item::Lab);
+        #[cfg(feature = "live")]
         items.push(Item::Live);
         if lessons > 0 {
             items.push(Item::Lessons);
@@ -149,8 +151,11 @@ impl HomeState {
         let at = self
             .items
             .iter()
-            .position(|i| *i == Item::Live)
-            .map_or(self.items.len(), |p| p + 1);
+            .position(|i| *i == Item::Lab)
+            // After the live lab's row too, when this build has one.
+            .map_or(self.items.len(), |p| {
+                p + 1 + usize::from(cfg!(feature = "live"))
+            });
         let mut quiz = vec![
             Item::Quizzes,
             Item::Review,
@@ -285,6 +290,7 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeExplore, lang).into(),
             ui(Ui::HomeExploreAbout, lang).into(),
         ),
+        #[cfg(feature = "live")]
         Item::Live => {
             let (name, about) = crate::live::words::home_entry(lang);
             (name.into(), about.into())

@@ -9,6 +9,7 @@ use ratatui::widgets::{Sparkline, Widget};
 
 use super::line;
 use crate::i18n::{Lang, Ui, ui};
+use crate::progress::words as pwords;
 use crate::quiz::words::{self as qtext, Label};
 use crate::tui::learn::Learning;
 use crate::tui::theme::Theme;
@@ -46,7 +47,7 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     line(
         buf,
         row(y),
-        &qtext::overview_line(o.answers, o.questions_seen, o.sessions, o.streak, lang),
+        &pwords::overview_line(o.answers, o.questions_seen, o.sessions, o.streak, lang),
         Style::new(),
     );
     y += 1;
@@ -160,7 +161,7 @@ fn self_tests(
     let Some(store) = &learn.store else {
         return y;
     };
-    let runs = crate::quiz::selftest::history(store.data());
+    let runs = store.data().self_tests();
     let Some(last) = runs.last() else {
         line(
             buf,
@@ -173,7 +174,7 @@ fn self_tests(
     let mut text = format!(
         "{}{}",
         qtext::label(Label::LastSelfTest, lang),
-        qtext::self_test_run(last, lang)
+        pwords::self_test_run(last, lang)
     );
     let earlier: Vec<String> = runs
         .iter()

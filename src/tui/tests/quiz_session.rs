@@ -91,7 +91,7 @@ fn a_whole_session_by_keys_saves_every_answer_and_the_summary() {
             let on_disk = store::read_progress(&dir.path().join(store::FILE_NAME)).unwrap();
             assert_eq!(on_disk.answers.len(), before + n);
             assert_eq!(on_disk.answers.last().unwrap().question, ids[n - 1]);
-            assert!(screen(&a).contains(&crate::quiz::words::saved(before + n, lang)));
+            assert!(screen(&a).contains(&crate::progress::words::saved(before + n, lang)));
             press(&mut a, code(KeyCode::Enter));
         }
         let q = a.quiz.as_ref().unwrap();
@@ -205,7 +205,7 @@ fn a_read_only_store_says_so_on_home_and_in_the_quiz() {
     ));
     assert!(!a.learn.writable());
     let s = screen(&a);
-    let msg = crate::quiz::words::notice(&store::Notice::Locked, Lang::En);
+    let msg = crate::progress::words::notice(&store::Notice::Locked, Lang::En);
     assert!(s.contains(&start(&msg, 30)), "{s}");
     a.start_quiz(
         &QuizRequest {
@@ -215,9 +215,9 @@ fn a_read_only_store_says_so_on_home_and_in_the_quiz() {
         },
         ScreenId::Home,
     );
-    assert!(screen(&a).contains(crate::quiz::words::not_saved(Lang::En)));
+    assert!(screen(&a).contains(crate::progress::words::not_saved(Lang::En)));
     answer_current(&mut a);
-    assert!(screen(&a).contains(crate::quiz::words::not_saved(Lang::En)));
+    assert!(screen(&a).contains(crate::progress::words::not_saved(Lang::En)));
     assert!(!dir.path().join(store::FILE_NAME).exists());
 }
 

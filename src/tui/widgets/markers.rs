@@ -1,6 +1,7 @@
 //! The markers a lane carries, read off the trace: writes with their judgement and token,
 //! grants, wake-ups and fired notifications, keepalives, expiries, and the lease deadline in
-//! force at the cursor. Nothing here is worked out: each marker is one recorded fact.
+//! force at the cursor (the engine's `Trace::lease_deadline_at`). Nothing here is worked out: each
+//! marker is one recorded fact.
 
 use crate::engine::time::Millis;
 use crate::engine::trace::{EventKind, Judgement, Role, Trace};
@@ -39,22 +40,13 @@ pub fn markers(trace: &Trace, cursor: Millis) -> Vec<Marker> {
             known_ahead: false,
         })
     };
-    let mut deadline = None;
     for e in &trace.events {
         match &e.kind {
             EventKind::Acquired { .. } | EventKind::LearnedGrant { .. } => {
                 put(e.at_ms, e.actor, Mark::Grant, None)
             }
-            EventKind::LeaseGranted { deadline_ms, .. } => {
-                if e.at_ms > 0 {
-                    put(e.at_ms, e.actor, Mark::Grant, None);
-                }
-                if e.at_ms <= cursor {
-                    deadline = deadline_ms.map(|d| (e.actor, d));
-                }
-            }
-            EventKind::KeepaliveRenewed { deadline_ms } if e.at_ms <= cursor => {
-                deadline = Some((e.actor, *deadline_ms));
+            EventKind::LeaseGranted { .. } if e.at_ms > 0 => {
+                put(e.at_ms, e.actor, Mark::Grant, None)
             }
             EventKind::WokeUp { .. } => put(e.at_ms, e.actor, Mark::Wake, None),
             EventKind::NodeDeleted { notified, .. } if !notified.is_empty() => put(
@@ -80,7 +72,7 @@ pub fn markers(trace: &Trace, cursor: Millis) -> Vec<Marker> {
             _ => {}
         }
     }
-    if let Some((service, at)) = deadline {
+    if let Some((service, at)) = trace.lease_deadline_at(cursor) {
         out.push(Marker {
             at_ms: at,
             actor: service,

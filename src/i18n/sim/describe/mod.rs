@@ -8,8 +8,80 @@ use super::*;
 
 mod tasks;
 
-/// One or two plain sentences explaining an event.
+/// One or two plain sentences explaining an event. Each kind of event is worded by one of the
+/// functions below, and this match names every kind, so a new one must be given its words.
 pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
+    use EventKind::*;
+    match &e.kind {
+        Froze | Woke | LinkCut | LinkRestored | ConnectionReset | Crashed | Restarted
+        | Redlock(..) | Snowflake(..) => faults(e, trace, lang),
+        SessionOpened { .. }
+        | NoticedDisconnect { .. }
+        | ConnectionLoss { .. }
+        | Reconnecting
+        | Reconnected
+        | LearnedSessionExpired
+        | CreateSent { .. }
+        | GotNode { .. }
+        | CreateOutcomeUnknown
+        | RecoveredNode { .. }
+        | DuplicateDeleted { .. }
+        | ChildrenRead { .. }
+        | ExistsChecked { .. }
+        | WatchChildren
+        | Waiting { .. }
+        | Notified { .. }
+        | WokeUp { .. } => session(e, trace, lang),
+        Acquired { .. }
+        | Admitted { .. }
+        | Elected { .. }
+        | RowUpdated { .. }
+        | EffectSent { .. }
+        | LearnedClaimLost
+        | CancelSeen
+        | ScanFailed { .. }
+        | EffectApplied { .. }
+        | AcquireTimedOut { .. }
+        | DirDeleted { .. }
+        | DirCreated { .. }
+        | Suspended
+        | Revalidated { .. }
+        | ReleaseSent { .. }
+        | ReleasedEarly
+        | Stuck { .. }
+        | Unstuck => lock(e, trace, lang),
+        NodeCreated { .. }
+        | NodeDeleted { .. }
+        | SessionExpired { .. }
+        | PermitsLowered { .. }
+        | SessionClosed { .. } => service(e, trace, lang),
+        LeaseGranted { .. }
+        | LeaseReleaseSent
+        | KeepaliveSent { .. }
+        | KeepaliveRenewed { .. }
+        | KeepaliveRefused
+        | LeaseExpired { .. }
+        | LearnedLeaseLost
+        | AcquireRequested
+        | AcquireRefused { .. }
+        | LearnedGrant { .. }
+        | Released { .. }
+        | ReleaseIgnored => lease(e, trace, lang),
+        WriteSent { .. }
+        | WriteArrived { .. }
+        | DataRead { .. }
+        | DataWriteSent { .. }
+        | DataSet { .. }
+        | DataWriteRefused
+        | WriteAbandoned
+        | WriteDeferred
+        | ReleaseRound { .. }
+        | RunEnded => write(e, trace, lang),
+    }
+}
+
+/// A fault or a crash, and the Redlock and Snowflake events (worded by their families).
+fn faults(e: &Event, trace: &Trace, lang: Lang) -> String {
     let who = actor_name(trace, e.actor, lang);
     let zh = lang == Lang::Zh;
     let pick = |z: String, en: String| if zh { z } else { en };
@@ -59,6 +131,17 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
         ),
         Redlock(ev) => crate::i18n::redlock::describe(ev, e, trace, lang),
         Snowflake(ev) => crate::i18n::snowflake::describe(ev, e, trace, lang),
+        _ => unreachable!("describe hands each function only its own events"),
+    }
+}
+
+/// A client's session and the lock node it creates, reads and watches.
+fn session(e: &Event, trace: &Trace, lang: Lang) -> String {
+    let who = actor_name(trace, e.actor, lang);
+    let zh = lang == Lang::Zh;
+    let pick = |z: String, en: String| if zh { z } else { en };
+    use EventKind::*;
+    match &e.kind {
         SessionOpened {
             session,
             requested_ms,
@@ -190,6 +273,17 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             format!("{who} 被唤醒。唤醒不等于拿到锁：它必须重新读取。"),
             format!("{who} wakes up. A wake-up is not a grant: it must read again."),
         ),
+        _ => unreachable!("describe hands each function only its own events"),
+    }
+}
+
+/// A client that gets, waits for, gives up or releases the lock.
+fn lock(e: &Event, trace: &Trace, lang: Lang) -> String {
+    let who = actor_name(trace, e.actor, lang);
+    let zh = lang == Lang::Zh;
+    let pick = |z: String, en: String| if zh { z } else { en };
+    use EventKind::*;
+    match &e.kind {
         Acquired { node, token } => {
             let n = trace.seq(*node);
             pick(
@@ -299,6 +393,16 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             format!("{who} 等待的事又有了可能，不再卡死。"),
             format!("What {who} waits for can happen again: it is no longer stuck."),
         ),
+        _ => unreachable!("describe hands each function only its own events"),
+    }
+}
+
+/// What the coordination service does to nodes and sessions.
+fn service(e: &Event, trace: &Trace, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let pick = |z: String, en: String| if zh { z } else { en };
+    use EventKind::*;
+    match &e.kind {
         NodeCreated { node, owner } => {
             let n = trace.seq(*node);
             let o = trace.name(*owner);
@@ -371,6 +475,17 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                 )
             }
         }
+        _ => unreachable!("describe hands each function only its own events"),
+    }
+}
+
+/// A lease service and its clients: grants, keepalives, expiry and release.
+fn lease(e: &Event, trace: &Trace, lang: Lang) -> String {
+    let who = actor_name(trace, e.actor, lang);
+    let zh = lang == Lang::Zh;
+    let pick = |z: String, en: String| if zh { z } else { en };
+    use EventKind::*;
+    match &e.kind {
         LeaseGranted {
             holder,
             token,
@@ -461,6 +576,17 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
                 .into(),
         ),
         // Redlock gives its holders no token: there is nothing to send or to check.
+        _ => unreachable!("describe hands each function only its own events"),
+    }
+}
+
+/// Writes to the protected resource, and the end of the run.
+fn write(e: &Event, trace: &Trace, lang: Lang) -> String {
+    let who = actor_name(trace, e.actor, lang);
+    let zh = lang == Lang::Zh;
+    let pick = |z: String, en: String| if zh { z } else { en };
+    use EventKind::*;
+    match &e.kind {
         WriteSent { token: 0 } if trace.family == Family::Redlock => pick(
             format!("{who} 向资源写入；它没有栅栏令牌可带。"),
             format!("{who} writes to the resource; it has no fencing token to send."),
@@ -536,5 +662,6 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
             ),
         ),
         RunEnded => pick("运行结束。".into(), "The run ends.".into()),
+        _ => unreachable!("describe hands each function only its own events"),
     }
 }

@@ -10,6 +10,7 @@ use ratatui::style::Style;
 use super::QuizState;
 use super::body::Lines;
 use crate::i18n::{Lang, Ui, ui};
+use crate::progress::words as pwords;
 use crate::quiz::session::SessionKind;
 use crate::quiz::summary::{self, Summary};
 use crate::quiz::words::{self as qtext, Label};
@@ -156,7 +157,7 @@ fn history(learn: &Learning, lang: Lang, theme: Theme, out: &mut Lines) {
     let Some(store) = &learn.store else {
         return;
     };
-    let runs = crate::quiz::selftest::history(store.data());
+    let runs = store.data().self_tests();
     if runs.is_empty() {
         return;
     }
@@ -164,7 +165,7 @@ fn history(learn: &Learning, lang: Lang, theme: Theme, out: &mut Lines) {
     out.push(qtext::label(Label::SelfTestHistory, lang), theme.title());
     for r in runs.iter().rev().take(5).rev() {
         out.push(
-            &format!("  {}", qtext::self_test_run(r, lang)),
+            &format!("  {}", pwords::self_test_run(r, lang)),
             Style::new(),
         );
     }

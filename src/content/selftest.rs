@@ -1,6 +1,7 @@
-//! The closed-book self-test: a fixed list of twelve recall questions across the topic map
+//! The closed-book self-test's list: twelve recall questions across the topic map
 //! (`quizzes/self-test.toml`), asked in the same order every time, each scored against its
-//! points and rated forgot / partial / solid, so one run can be compared with the last.
+//! points and rated forgot / partial / solid, so one run can be compared with the last. The
+//! list is content, so it is read and checked here; the quiz asks it.
 
 use std::collections::BTreeMap;
 
@@ -9,8 +10,6 @@ use toml::Spanned;
 
 use crate::content::Located;
 use crate::content::deck::Kind;
-use crate::progress::{Progress, SessionRecord};
-use crate::quiz::session::SessionKind;
 use crate::source::Source;
 
 /// Where the list lives, relative to the content root.
@@ -116,12 +115,4 @@ pub fn check(st: &SelfTestFile, known: &BTreeMap<&str, Known>) -> Vec<Located> {
         }
     }
     out
-}
-
-/// Every self-test in the progress file, oldest first.
-pub fn history(p: &Progress) -> Vec<&SessionRecord> {
-    p.sessions
-        .iter()
-        .filter(|s| s.kind == SessionKind::SelfTest)
-        .collect()
 }

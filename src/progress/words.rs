@@ -1,10 +1,11 @@
 //! The progress file's messages: why it was set aside or opened read-only, saving, merging,
-//! resetting, and the overview line of `locklab progress`.
+//! resetting, the overview line of `locklab progress`, and one self-test run's line.
 
 use std::path::Path;
 
+use super::SessionRecord;
+use super::store::Notice;
 use crate::i18n::Lang;
-use crate::progress::store::Notice;
 
 pub fn notice(n: &Notice, lang: Lang) -> String {
     match n {
@@ -69,7 +70,7 @@ pub fn notice(n: &Notice, lang: Lang) -> String {
 
 pub fn cannot_open(path: &Path, e: &std::io::Error, lang: Lang) -> String {
     // An error about the file names the file itself.
-    let file = crate::progress::store::is_file_problem(e);
+    let file = super::store::is_file_problem(e);
     match (lang, file) {
         (Lang::Zh, true) => format!("无法读取进度文件 {e}"),
         (Lang::En, true) => format!("cannot read the progress file {e}"),
@@ -142,4 +143,28 @@ pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: 
             "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} days."
         ),
     }
+}
+
+/// One self-test run: `2026-11-30  21/30 (70%)  solid 5 · partial 4 · forgot 3`.
+pub fn self_test_run(r: &SessionRecord, lang: Lang) -> String {
+    let tiers = r
+        .tiers
+        .map(|t| crate::quiz::words::tiers(&t, lang))
+        .unwrap_or_default();
+    let date = super::fmt_utc(r.ended);
+    let mut line = format!(
+        "{}  {}/{} ({:.0}%)  {tiers}",
+        date.get(..10).unwrap_or(&date),
+        r.score,
+        r.max,
+        crate::quiz::summary::percent(r.score, r.max)
+    );
+    // A run stopped early is not comparable with a whole one; say so.
+    if r.answered < r.questions {
+        line.push_str(&match lang {
+            Lang::Zh => format!("  （只答了 {}/{} 题）", r.answered, r.questions),
+            Lang::En => format!("  (only {} of {} answered)", r.answered, r.questions),
+        });
+    }
+    line
 }
