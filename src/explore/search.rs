@@ -3,7 +3,7 @@
 //!
 //! States are remembered only by a 64-bit fingerprint of the whole state (as TLC and stateright
 //! do): two distinct states sharing one is possible in principle and unlikely at these sizes
-//! (about n²/2⁶⁵ for n states: below one in a hundred thousand for eight million). Each state
+//! (about n²/2⁶⁵ for n states: one in 600,000 for eight million). Each state
 //! keeps its parent's number and the position of the choice that led here among the parent's
 //! choices (6 bytes), so a path is rebuilt by replaying those positions from the first state.
 //! Only the states of the level being expanded and of the next one are kept whole.
