@@ -199,6 +199,15 @@ fn the_explore_screen_stops_at_its_memory_limit_and_the_terminal_is_restored() {
         r.screen().contains("Stopped at the memory limit")
     });
     assert!(!restored(&r.raw()));
+    // The search's 256 MiB went back to the system once it stopped.
+    let resident_kb = std::fs::read_to_string(format!("/proc/{}/status", r.pid()))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmRSS:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .expect("VmRSS");
+    assert!(resident_kb < 128 * 1024, "{resident_kb} KB still resident");
     press(b"qq");
     let start = Instant::now();
     let status = loop {
