@@ -16,12 +16,14 @@ use stateright::{Checker, Model};
 #[path = "../tests/it/support/stateright_abc.rs"]
 mod model;
 
-fn bounds(v: &Variant, faults: u8) -> Bounds {
+/// The bench measures memory itself (no counting allocator here), so no memory limit applies.
+fn bounds(v: &Variant, faults: u8, threads: usize) -> Bounds {
     Bounds {
-        faults,
-        kinds: v.kinds,
         depth: 200,
         max_states: locklab::explore::MAX_STATES,
+        max_memory: locklab::explore::memory::MAX_MAX_MEMORY,
+        threads,
+        ..Bounds::new(faults, v.kinds)
     }
 }
 
@@ -40,30 +42,40 @@ fn peak_rss_mb() -> Option<u64> {
     Some(kb / 1024)
 }
 
-/// Run first, while the process is fresh, so its peak memory is the search's own.
+/// Run first, while the process is fresh, so its peak memory is the search's own (one
+/// thread); then again on two threads, for the speedup.
 fn correct_recipe_two_faults() {
     let v = variant("correct");
-    let start = Instant::now();
-    let mut s = Search::new(&v.params, bounds(&v, 2));
-    s.run(u64::MAX);
-    let took = start.elapsed();
-    println!(
-        "explore/correct_3_clients_2_faults: complete {}, {} distinct states ({} generated), \
-         depth {}, {:.2} s, {} distinct states/s, peak memory {} MB, violations {}",
-        s.complete(),
-        s.progress.distinct,
-        s.progress.states,
-        s.progress.max_depth,
-        took.as_secs_f64(),
-        (s.progress.distinct as f64 / took.as_secs_f64()) as u64,
-        peak_rss_mb().map_or_else(|| "?".into(), |m| m.to_string()),
-        s.violations.len()
-    );
+    let mut one = 0.0;
+    for threads in [1, 2] {
+        let start = Instant::now();
+        let mut s = Search::new(&v.params, bounds(&v, 2, threads));
+        s.run(u64::MAX);
+        let took = start.elapsed().as_secs_f64();
+        if threads == 1 {
+            one = took;
+        }
+        println!(
+            "explore/correct_3_clients_2_faults/{threads}_threads: complete {}, {} distinct \
+             states ({} generated), depth {}, {took:.2} s ({:.2}x one thread), {} distinct \
+             states/s, visited set and parent links {} bytes per distinct state, peak memory \
+             {} MB, violations {}",
+            s.complete(),
+            s.progress.distinct,
+            s.progress.states,
+            s.progress.max_depth,
+            one / took,
+            (s.progress.distinct as f64 / took) as u64,
+            s.table_bytes() / s.progress.distinct.max(1),
+            peak_rss_mb().map_or_else(|| "?".into(), |m| m.to_string()),
+            s.violations.len()
+        );
+    }
 }
 
 fn throughput(c: &mut Criterion) {
     let v = variant("correct");
-    let mut probe = Search::new(&v.params, bounds(&v, 1));
+    let mut probe = Search::new(&v.params, bounds(&v, 1, 1));
     probe.run(u64::MAX);
     let mut group = c.benchmark_group("explore/correct_1_fault");
     group
@@ -72,7 +84,7 @@ fn throughput(c: &mut Criterion) {
         .throughput(Throughput::Elements(probe.progress.distinct));
     group.bench_function("locklab", |b| {
         b.iter(|| {
-            let mut s = Search::new(&v.params, bounds(&v, 1));
+            let mut s = Search::new(&v.params, bounds(&v, 1, 1));
             s.run(u64::MAX);
             assert_eq!(s.progress.distinct, probe.progress.distinct);
         })
@@ -98,7 +110,7 @@ fn first_counterexample(c: &mut Criterion) {
         let name = v.breaks.expect("broken");
         group.bench_function(v.name, |b| {
             b.iter(|| {
-                let mut s = Search::new(&v.params, bounds(&v, v.faults));
+                let mut s = Search::new(&v.params, bounds(&v, v.faults, 1));
                 while !s.violations.iter().any(|f| f.property == name) && !s.run(64) {}
                 assert!(s.violations.iter().any(|f| f.property == name));
             })

@@ -1,12 +1,17 @@
 //! `locklab explore PRESET|FILE`: search, report, and optionally save the shortest
-//! counterexample as a scenario file.
+//! counterexample as a scenario file. Ctrl-C stops the search: what it found so far is
+//! reported, marked incomplete, and the exit status is 130 (a second Ctrl-C ends it at once).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::error::UserError;
 use super::output::{write_file, write_stdout};
 use crate::cli::ExploreArgs;
 use crate::engine::Params;
 use crate::explore::report::Outcome;
-use crate::explore::{self, Bounds, Search, kinds_for, search_params};
+use crate::explore::search::all_threads;
+use crate::explore::{self, Bounds, Search, kinds_for, memory, search_params};
 use crate::i18n::{Lang, explore as words};
 use crate::source::Source;
 
@@ -24,16 +29,20 @@ pub fn run(args: ExploreArgs, lang: Lang, source: &Source) -> Result<(), UserErr
         )));
     };
     let bounds = Bounds {
-        faults: faults as u8,
-        kinds: kinds_for(params),
         depth: depth as u32,
         max_states,
+        max_memory: args.max_memory.unwrap_or(memory::DEFAULT_MAX_MEMORY),
+        threads: args.threads.map_or_else(all_threads, |n| n as usize),
+        ..Bounds::new(faults as u8, kinds_for(params))
     };
+    let interrupted = on_ctrl_c();
     let start = search_params(params);
     let mut search = Search::new(&start, bounds);
-    search.run(u64::MAX);
+    while !search.run(SLICE) && !interrupted.load(Ordering::Relaxed) {}
+    let cancelled = !search.done();
     let name = crate::text::printable(&preset.name, false);
-    let outcome = Outcome::new(&name, &start, &search, false);
+    let outcome = Outcome::new(&name, &start, &search, cancelled);
+    drop(search);
     if let Some(path) = &args.save {
         let Some(first) = outcome.violations.first() else {
             return Err(UserError {
@@ -56,8 +65,28 @@ pub fn run(args: ExploreArgs, lang: Lang, source: &Source) -> Result<(), UserErr
             status: 1,
         })?;
         buf.push(b'\n');
-        write_stdout(&buf)
+        write_stdout(&buf)?;
     } else {
-        write_stdout(outcome.text(lang).as_bytes())
+        write_stdout(outcome.text(lang).as_bytes())?;
     }
+    if cancelled {
+        return Err(UserError {
+            message: words::interrupted(lang).into(),
+            status: 130,
+        });
+    }
+    Ok(())
+}
+
+/// States expanded between two looks at Ctrl-C.
+const SLICE: u64 = 4096;
+
+/// A flag Ctrl-C raises; a second Ctrl-C ends the process at once, as usual.
+fn on_ctrl_c() -> Arc<AtomicBool> {
+    use signal_hook::consts::SIGINT;
+    let flag = Arc::new(AtomicBool::new(false));
+    // Without the handlers Ctrl-C still ends the search, only without a report.
+    let _ = signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&flag));
+    let _ = signal_hook::flag::register(SIGINT, Arc::clone(&flag));
+    flag
 }

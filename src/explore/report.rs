@@ -4,8 +4,9 @@
 use serde::Serialize;
 
 use super::counterexample;
+use super::memory;
 use super::props::{ALWAYS, SOMETIMES};
-use super::search::{Bounds, Found, Progress, Search};
+use super::search::{Bounds, Found, Progress, Search, Stop};
 use crate::engine::families::abc::ACTOR_NAMES;
 use crate::engine::params::{AbcParams, Params};
 use crate::engine::time::fmt_secs;
@@ -71,6 +72,10 @@ pub struct Outcome {
     pub complete: bool,
     pub cancelled: bool,
     pub depth_limited: bool,
+    /// Why the search stopped before its bounded space was explored, if it did.
+    pub stopped: Option<Stop>,
+    /// The memory limit it kept (`max_memory`, lowered under a process limit).
+    pub memory_limit: u64,
     pub progress: Progress,
     pub violations: Vec<Finding>,
     /// The invariants checked on every state.
@@ -106,10 +111,22 @@ impl Outcome {
             complete: search.complete() && !cancelled,
             cancelled,
             depth_limited: search.depth_limited,
+            stopped: search.stopped,
+            memory_limit: search.memory_limit,
             progress: search.progress.clone(),
             violations,
             checks,
             witnesses,
+        }
+    }
+
+    /// Why it is incomplete, as the JSON report names it.
+    fn stop_name(&self) -> Option<&'static str> {
+        match (self.cancelled, self.stopped) {
+            (true, _) => Some("cancelled"),
+            (false, Some(Stop::Memory)) => Some("memory_limit"),
+            (false, Some(Stop::States)) => Some("state_limit"),
+            (false, None) => None,
         }
     }
 
@@ -145,14 +162,14 @@ impl Outcome {
             out.push_str(&format!("{}{numbers}\n", words::complete(lang)));
         } else {
             out.push_str(&format!("{numbers}\n"));
-            if self.cancelled {
-                out.push_str(&format!("{}\n", words::cancelled(lang)));
-            } else {
-                out.push_str(&format!(
-                    "{}\n",
-                    words::incomplete(self.bounds.max_states, lang)
-                ));
-            }
+            let why = match (self.cancelled, self.stopped) {
+                (true, _) => words::cancelled(lang).to_string(),
+                (false, Some(Stop::Memory)) => {
+                    words::memory_limit(&memory::fmt_size(self.memory_limit), lang)
+                }
+                (false, _) => words::incomplete(self.bounds.max_states, lang),
+            };
+            out.push_str(&format!("{why}\n"));
         }
         if self.depth_limited {
             out.push_str(&format!("{}\n", words::depth_limited(lang)));
@@ -214,8 +231,12 @@ impl Outcome {
                 fault_kinds: self.kinds().iter().map(|k| k.name()).collect(),
                 depth: self.bounds.depth,
                 max_states: self.bounds.max_states,
+                max_memory_bytes: self.memory_limit,
+                threads: self.bounds.threads,
             },
             complete: self.complete,
+            stopped: self.stop_name(),
+            memory_bytes: self.progress.memory_bytes,
             depth_limited: self.depth_limited,
             states: self.progress.states,
             distinct_states: self.progress.distinct,
@@ -254,6 +275,9 @@ pub struct Json<'a> {
     name: &'a str,
     bounds: JsonBounds,
     complete: bool,
+    /// `cancelled`, `memory_limit`, `state_limit`, or null for a search that ran to its end.
+    stopped: Option<&'static str>,
+    memory_bytes: u64,
     depth_limited: bool,
     states: u64,
     distinct_states: u64,
@@ -272,6 +296,8 @@ struct JsonBounds {
     fault_kinds: Vec<&'static str>,
     depth: u32,
     max_states: u64,
+    max_memory_bytes: u64,
+    threads: usize,
 }
 
 #[derive(Serialize)]

@@ -90,6 +90,24 @@ pub fn incomplete(max_states: u64, lang: Lang) -> String {
     }
 }
 
+pub fn memory_limit(limit: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "搜索在内存上限（{limit}）处停下，有界空间没有搜完：结果不完整，没搜到的状态里有没有违例，这里不作结论。可用 --max-memory 调高上限，或减少 --faults、--depth。"
+        ),
+        Lang::En => format!(
+            "The search stopped at the memory limit ({limit}) before the bounded space was explored: the result is incomplete and says nothing about the states it did not reach. Raise it with --max-memory, or lower --faults or --depth."
+        ),
+    }
+}
+
+pub fn interrupted(lang: Lang) -> &'static str {
+    lang.pick(
+        "被 Ctrl-C 中断：上面的报告是目前为止找到的，不完整。",
+        "interrupted by Ctrl-C: the report above is what was found so far, incomplete.",
+    )
+}
+
 pub fn cancelled(lang: Lang) -> &'static str {
     lang.pick(
         "搜索已取消：结果不完整。",
@@ -199,6 +217,7 @@ words! {
     ),
     Scenario => ("场景", "Scenario"),
     Faults => ("故障数", "Faults"),
+    Memory => ("内存上限", "Memory limit"),
     Bounds => ("界", "Bounds"),
     Idle => ("按回车开始搜索。", "Press Enter to search."),
     Searching => ("正在搜索……按 x 取消。", "Searching... x cancels."),
@@ -213,6 +232,10 @@ words! {
     Incomplete => (
         "达到状态上限而停下：结果不完整，没搜到的部分不作结论。",
         "Stopped at the state limit: incomplete, and no claim about what was not reached.",
+    ),
+    MemoryStop => (
+        "达到内存上限而停下：结果不完整，没搜到的部分不作结论。",
+        "Stopped at the memory limit: incomplete, and no claim about what was not reached.",
     ),
     Violations => ("被打破的不变量", "Invariants broken"),
     Witnesses => ("「有时」性质", "Sometimes"),

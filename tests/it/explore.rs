@@ -11,10 +11,9 @@ use locklab::i18n::Lang;
 
 fn bounds(v: &Variant) -> Bounds {
     Bounds {
-        faults: v.faults,
-        kinds: v.kinds,
         depth: 60,
         max_states: 2_000_000,
+        ..Bounds::new(v.faults, v.kinds)
     }
 }
 
@@ -210,12 +209,10 @@ fn first_failure(preset: &str, name: &str) -> Finding {
     let params = locklab::explore::search_params(p);
     let mut s = Search::new(
         &params,
-        Bounds {
-            faults: locklab::explore::DEFAULT_FAULTS,
-            kinds: locklab::explore::kinds_for(p),
-            depth: locklab::explore::DEFAULT_DEPTH,
-            max_states: locklab::explore::DEFAULT_MAX_STATES,
-        },
+        Bounds::new(
+            locklab::explore::DEFAULT_FAULTS,
+            locklab::explore::kinds_for(p),
+        ),
     );
     assert!(s.checks.contains(&name), "{preset}: {name} is checked");
     while !s.violations.iter().any(|f| f.property == name) {

@@ -20,10 +20,9 @@ use stateright::{Checker, Model};
 fn both_explorers_agree_on_every_recipe_variant() {
     for v in variants::all() {
         let bounds = Bounds {
-            faults: v.faults,
-            kinds: v.kinds,
             depth: 200,
             max_states: 10_000_000,
+            ..Bounds::new(v.faults, v.kinds)
         };
         let mut ours = Search::new(&v.params, bounds);
         ours.run(u64::MAX);

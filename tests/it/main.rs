@@ -30,6 +30,7 @@ mod docs_links;
 mod election;
 mod engine_purity;
 mod explore;
+mod explore_limits;
 mod explore_stateright;
 mod export;
 mod export_cast;

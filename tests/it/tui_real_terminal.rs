@@ -34,6 +34,11 @@ impl Running {
     }
 
     fn spawn(args: &[&str]) -> Self {
+        Self::spawn_after("", args)
+    }
+
+    /// Runs `shell` (a `ulimit`, say) in `sh`, which then becomes locklab with `args`.
+    fn spawn_after(shell: &str, args: &[&str]) -> Self {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -44,7 +49,15 @@ impl Running {
             .expect("open a pty");
         let bin = std::env::var_os("LOCKLAB_TEST_BIN")
             .unwrap_or_else(|| env!("CARGO_BIN_EXE_locklab").into());
-        let mut cmd = CommandBuilder::new(bin);
+        let mut cmd = if shell.is_empty() {
+            CommandBuilder::new(bin)
+        } else {
+            let mut sh = CommandBuilder::new("sh");
+            sh.arg("-c");
+            sh.arg(format!("{shell}; exec \"$0\" \"$@\""));
+            sh.arg(bin);
+            sh
+        };
         cmd.args(args);
         cmd.env("LC_ALL", "C");
         cmd.env("NO_COLOR", "1");
@@ -153,6 +166,59 @@ fn every_ending_signal_restores_the_terminal() {
             restored(&r.raw())
         });
     }
+}
+
+#[test]
+fn the_explore_screen_stops_at_its_memory_limit_and_the_terminal_is_restored() {
+    use std::io::Write;
+    let mut r = Running::spawn_after("ulimit -v 2000000", &[]);
+    r.wait_until("the home screen", |r| {
+        r.screen().contains("Explore: break a recipe")
+    });
+    let mut w = r._master.take_writer().expect("writer");
+    let mut press = |keys: &[u8]| {
+        w.write_all(keys).expect("keys");
+        w.flush().expect("flush");
+        std::thread::sleep(Duration::from_millis(60));
+    };
+    let start = Instant::now();
+    while !r.screen().contains("> Explore: break a recipe") {
+        assert!(start.elapsed() < Duration::from_secs(20), "{}", r.screen());
+        press(b"j");
+    }
+    press(b"\r");
+    r.wait_until("the explore screen", |r| {
+        r.screen().contains("Memory limit")
+    });
+    // Three faults (the screen's most), the smallest memory limit, then search.
+    press(b"jll");
+    press(b"jhhhh");
+    r.wait_until("the smallest limit", |r| r.screen().contains("< 256 MiB >"));
+    press(b"\r");
+    r.wait_until("the stop at the limit", |r| {
+        r.screen().contains("Stopped at the memory limit")
+    });
+    assert!(!restored(&r.raw()));
+    // The search's 256 MiB went back to the system once it stopped.
+    let resident_kb = std::fs::read_to_string(format!("/proc/{}/status", r.pid()))
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmRSS:"))?.to_owned();
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .expect("VmRSS");
+    assert!(resident_kb < 128 * 1024, "{resident_kb} KB still resident");
+    press(b"qq");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = r.child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "did not quit");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    r.wait_until("the final restore", |r| restored(&r.raw()));
 }
 
 #[test]

@@ -22,6 +22,8 @@ use crate::tui::theme::Theme;
 
 /// The most faults the screen offers (the command line allows more).
 pub const MAX_FAULTS: u8 = 3;
+/// The memory limits the screen offers; the default is the command line's.
+pub const MEMORY_CHOICES: [u64; 5] = [256 << 20, 512 << 20, 1 << 30, 2 << 30, 4 << 30];
 /// How long one tick may search before the screen is drawn again.
 const SLICE: Duration = Duration::from_millis(40);
 
@@ -32,11 +34,17 @@ pub struct Running {
     pub name: String,
 }
 
+/// The focus of the first finding (after the scenario, the faults and the memory limit).
+const FIRST_FINDING: usize = 3;
+
 pub struct ExploreState {
     pub presets: Vec<&'static Preset>,
     pub index: usize,
     pub faults: u8,
-    /// 0: the scenario, 1: the fault budget, 2 and on: the results that can be opened.
+    /// The search's memory limit, one of [`MEMORY_CHOICES`].
+    pub max_memory: u64,
+    /// 0: the scenario, 1: the fault budget, 2: the memory limit, 3 and on: the results that
+    /// can be opened.
     pub focus: usize,
     pub running: Option<Running>,
     pub outcome: Option<Outcome>,
@@ -55,6 +63,7 @@ impl ExploreState {
             presets,
             index: 0,
             faults: explore::DEFAULT_FAULTS,
+            max_memory: explore::memory::DEFAULT_MAX_MEMORY,
             focus: 0,
             running: None,
             outcome: None,
@@ -86,10 +95,8 @@ impl ExploreState {
             _ => explore::kinds_for(&params),
         };
         Bounds {
-            faults: self.faults,
-            kinds,
-            depth: explore::DEFAULT_DEPTH,
-            max_states: explore::DEFAULT_MAX_STATES,
+            max_memory: self.max_memory,
+            ..Bounds::new(self.faults, kinds)
         }
     }
 
@@ -105,7 +112,7 @@ impl ExploreState {
     }
 
     pub fn move_focus(&mut self, dir: i8) {
-        let last = 1 + self.findings().len() as i64;
+        let last = FIRST_FINDING as i64 - 1 + self.findings().len() as i64;
         self.focus = (self.focus as i64 + i64::from(dir)).clamp(0, last) as usize;
     }
 
@@ -124,6 +131,15 @@ impl ExploreState {
                     (i16::from(self.faults) + i16::from(dir)).clamp(0, MAX_FAULTS.into()) as u8;
                 self.outcome = None;
             }
+            2 => {
+                let at = MEMORY_CHOICES
+                    .iter()
+                    .position(|&m| m == self.max_memory)
+                    .unwrap_or(2) as i64;
+                let to = (at + i64::from(dir)).clamp(0, MEMORY_CHOICES.len() as i64 - 1);
+                self.max_memory = MEMORY_CHOICES[to as usize];
+                self.outcome = None;
+            }
             _ => {}
         }
     }
@@ -139,13 +155,15 @@ impl ExploreState {
             name: p.name.clone(),
         });
         self.outcome = None;
-        self.focus = self.focus.min(1);
+        self.focus = self.focus.min(FIRST_FINDING - 1);
     }
 
     /// Stops the search; what it found so far is kept, marked incomplete.
     pub fn cancel(&mut self) {
         if let Some(r) = self.running.take() {
             self.outcome = Some(Outcome::new(&r.name, &r.params, &r.search, true));
+            drop(r);
+            explore::memory::give_back();
         }
     }
 
@@ -161,6 +179,8 @@ impl ExploreState {
         }
         if done && let Some(r) = self.running.take() {
             self.outcome = Some(Outcome::new(&r.name, &r.params, &r.search, false));
+            drop(r);
+            explore::memory::give_back();
         }
     }
 
@@ -193,7 +213,7 @@ impl ExploreState {
     /// The finding under the focus, if any, to open in the A/B/C screen.
     pub fn selected(&self) -> Option<&Finding> {
         self.focus
-            .checked_sub(2)
+            .checked_sub(FIRST_FINDING)
             .and_then(|i| self.findings().get(i).copied())
     }
 }
@@ -275,6 +295,19 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         focus(1),
     );
     y += 1;
+    row(
+        buf,
+        inner,
+        y,
+        &format!(
+            "{}{}{colon}< {} >",
+            mark(2),
+            words::screen(Screen::Memory, lang),
+            explore::memory::fmt_size(s.max_memory),
+        ),
+        focus(2),
+    );
+    y += 1;
     let kinds: Vec<_> = b.kinds.iter().collect();
     wrapped(
         buf,
@@ -328,13 +361,16 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         (Some(_), _) => (Screen::Searching, theme.title()),
         (None, Some(o)) if o.complete => (Screen::Done, theme.good()),
         (None, Some(o)) if o.cancelled => (Screen::Cancelled, theme.bad()),
+        (None, Some(o)) if o.stopped == Some(explore::Stop::Memory) => {
+            (Screen::MemoryStop, theme.bad())
+        }
         (None, Some(_)) => (Screen::Incomplete, theme.bad()),
         (None, None) => (Screen::Idle, theme.dim()),
     };
     row(buf, inner, y, words::screen(status.0, lang), status.1);
     y += 2;
     if let Some(o) = &s.outcome {
-        let mut i = 2;
+        let mut i = FIRST_FINDING;
         if o.violations.is_empty() {
             let (text, style) = if o.complete {
                 (Screen::Clean, theme.good())

@@ -50,6 +50,8 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
                 assert!(screen.contains(label), "{screen}");
             }
         }
+        // Past the fault budget and the memory limit to the first finding.
+        update(&mut a, Msg::Down);
         update(&mut a, Msg::Down);
         update(&mut a, Msg::Down);
         assert!(a.explore.selected().is_some());
@@ -76,6 +78,33 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
         update(&mut a, Msg::Back);
         assert_eq!(a.screen, ScreenId::Explore);
     }
+}
+
+#[test]
+fn the_memory_limit_is_chosen_on_the_screen_and_bounds_the_search() {
+    let mut a = app(ScreenId::Explore, Lang::En, (80, 24));
+    a.explore.choose("chain");
+    assert_eq!(a.explore.max_memory, 1 << 30, "the command line's default");
+    update(&mut a, Msg::Down);
+    update(&mut a, Msg::Down);
+    update(
+        &mut a,
+        Msg::Adjust {
+            dir: -1,
+            coarse: false,
+        },
+    );
+    assert_eq!(a.explore.max_memory, 512 << 20);
+    let screen = drawn(&a, (80, 24));
+    assert!(screen.contains("Memory limit: < 512 MiB >"), "{screen}");
+    update(&mut a, Msg::Enter);
+    let r = a.explore.running.as_ref().expect("a search");
+    assert_eq!(r.search.bounds.max_memory, 512 << 20);
+    update(&mut a, Msg::Cancel);
+    assert!(
+        a.explore.running.is_none(),
+        "the search and its memory are gone"
+    );
 }
 
 #[test]
