@@ -10,6 +10,7 @@
 pub mod answers;
 mod error;
 mod faults;
+pub mod horizon;
 mod load;
 mod params;
 mod parse;

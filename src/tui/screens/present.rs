@@ -109,14 +109,37 @@ impl PresentState {
         self.current().is_none_or(|s| s.question.is_none()) || self.revealed
     }
 
-    /// The time the lanes are drawn up to: a revealed question with no time shows the whole run.
+    /// The first instant a question still waiting for its answer hides (the step defines it).
+    pub fn hidden_from(&self) -> Option<Millis> {
+        if self.revealed {
+            return None;
+        }
+        let step = self.current()?;
+        crate::scenario::horizon::hidden_from(step, &self.trace, self.cursor_ms)
+    }
+
+    /// The time the lanes are drawn up to: a revealed question with no time shows the whole run;
+    /// one still waiting stops just short of what it hides.
     pub fn shown_until(&self) -> Millis {
+        if let Some(h) = self.hidden_from() {
+            return h.saturating_sub(1).min(self.cursor_ms);
+        }
         match self.current() {
             Some(s) if s.question.is_some() && s.at_ms.is_none() && self.revealed => {
                 self.trace.end_ms
             }
             _ => self.cursor_ms,
         }
+    }
+
+    /// Whether the run's outcome (the verdict, the invariant badges) is printed: at the step that
+    /// asks for the verdict once revealed, and at the last step once nothing waits there.
+    pub fn outcome_shown(&self) -> bool {
+        let asks_verdict = self
+            .current()
+            .and_then(|s| s.question.as_ref())
+            .is_some_and(|q| q.ask == crate::scenario::script::Ask::Verdict);
+        self.outcome_visible() && (self.step + 1 == self.steps() || (self.revealed && asks_verdict))
     }
 
     pub fn reveal(&mut self) {
@@ -244,13 +267,13 @@ fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
 /// the reveal in any case.
 fn event_line(s: &PresentState, lang: Lang) -> Option<String> {
     let until = s.shown_until();
-    let i = if s.outcome_visible() {
-        s.trace.event_index_at(until)?
-    } else {
-        s.trace
+    let i = match s.hidden_from() {
+        None if s.outcome_visible() => s.trace.event_index_at(until)?,
+        hidden => s
+            .trace
             .events
-            .partition_point(|e| e.at_ms < until)
-            .checked_sub(1)?
+            .partition_point(|e| e.at_ms < hidden.unwrap_or(until))
+            .checked_sub(1)?,
     };
     let e = &s.trace.events[i];
     let is_outcome = matches!(e.kind, crate::engine::trace::EventKind::WriteArrived { .. });
@@ -405,7 +428,7 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
             ));
         }
     }
-    if s.outcome_visible() && (s.revealed || s.step + 1 == s.steps()) {
+    if s.outcome_shown() {
         for l in outcome_lines(&s.trace, lang) {
             lower.push((l, theme.dim()));
         }
@@ -432,6 +455,8 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     };
     let at = layout(s, &caption, text_rows, legend_rows, area);
     match &s.trace.metrics {
+        // The herd chart is all counts: it waits for the answer.
+        Metrics::Herd(_) if s.hidden_from().is_some() => {}
         Metrics::Herd(m) => HerdChart {
             metrics: m,
             more: String::from("... {}"),

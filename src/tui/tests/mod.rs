@@ -17,6 +17,7 @@ use crate::quiz::sched::Calendar;
 mod catalogue;
 mod explore;
 mod family;
+mod hidden;
 mod lab;
 mod lab_keys;
 mod navigation;

@@ -416,6 +416,14 @@ impl Widget for Lanes<'_> {
             let mut label_done = false;
             for w in &self.trace.windows {
                 let (ch, style, text, side) = match w.kind {
+                    // Its length only once its end is shown: it ends when the stale write
+                    // arrives, which is the outcome a learner is predicting.
+                    WindowKind::Danger if w.to_ms > until + u64::from(self.through) => (
+                        '━',
+                        theme.danger_band(),
+                        lab(Lab::DangerBandOpen, self.lang).to_string(),
+                        crate::i18n::ui(crate::i18n::Ui::LaneDanger, self.lang).to_string(),
+                    ),
                     WindowKind::Danger => (
                         '━',
                         theme.danger_band(),

@@ -285,15 +285,17 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
 
 /// Where the two runs part, or that flipping fencing changed nothing here and why.
 pub(super) fn compare_words(s: &FrozenState, other: &Trace, lang: Lang) -> String {
-    let _ = other;
-    match s.runs.parting {
-        Some(p) => lab(Lab::PartAt, lang)
-            .replacen("{}", &fmt_secs(p.at()), 1)
-            .replacen("{}", &(p.index + 1).to_string(), 1),
-        None => format!(
-            "{} {}",
-            lab(Lab::SameRun, lang).replace("{}", ui(Ui::Fencing, lang)),
-            lab(Lab::WhyFrozenFencing, lang)
-        ),
-    }
+    let end = s.runs.trace.end_ms.max(other.end_ms);
+    crate::tui::compare::part_words(
+        s.runs.parting,
+        (s.view.tl.shown_until(end), end),
+        || {
+            format!(
+                "{} {}",
+                lab(Lab::SameRun, lang).replace("{}", ui(Ui::Fencing, lang)),
+                lab(Lab::WhyFrozenFencing, lang)
+            )
+        },
+        lang,
+    )
 }
