@@ -30,6 +30,7 @@ mod reader;
 mod script;
 mod sims;
 mod storm;
+mod story;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];
