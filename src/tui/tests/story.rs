@@ -50,3 +50,35 @@ fn a_run_whose_moments_are_spread_out_opens_on_the_whole_run() {
     let end = a.frozen.runs.trace.end_ms;
     assert_eq!(a.frozen.view.tl.window(end), (0, end));
 }
+
+#[test]
+fn compare_marks_where_the_runs_part_on_both_runs_axes_and_lanes() {
+    use crate::tui::theme::Mark;
+    for size in [(140, 42), (200, 60)] {
+        let mut a = app(ScreenId::Frozen, LANGS[0], size);
+        super::press(&mut a, super::key('c'));
+        super::press(&mut a, super::key('v'));
+        let lanes = a.frozen.runs.trace.lanes.len();
+        let s = screen(&a);
+        let glyph = Mark::Differs.glyph();
+        // The lanes' rows and axes start with a label or the axis unit, then the track.
+        let track = crate::tui::widgets::lanes::LABEL_COLS as usize;
+        let marked_rows = s
+            .lines()
+            .filter(|l| {
+                let cols: Vec<char> = l.chars().collect();
+                cols.len() > track && cols[track..].contains(&glyph) && !l.contains("(marked")
+            })
+            .count();
+        // The axis and one row of every lane of both runs (the second run shares the axis),
+        // but the resource's: there A's write is judged at that very instant, and its ✗ or ✓
+        // is the mark that shows where the runs part.
+        assert!(
+            marked_rows > 2 * (lanes - 1),
+            "{size:?}: {marked_rows} rows carry {glyph}, fewer than {}:\n{s}",
+            2 * (lanes - 1) + 1
+        );
+        // A write's judgement at the same instant stays visible over the mark.
+        assert!(s.contains("✗#1"), "{size:?}: {s}");
+    }
+}

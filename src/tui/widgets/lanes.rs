@@ -225,13 +225,12 @@ impl Widget for Lanes<'_> {
                 self.lang.pick("秒", "s")
             };
             buf.set_stringn(area.x, y, unit, 4, dim);
-            // Where compared runs part: ◇ on the axis, where it covers no label.
+            // Where compared runs part: ◇ on the axis, over a tick or a label's digit if one
+            // falls there (the instant matters more than one digit of a label).
             if let Some(c) = self.differs_at.and_then(|d| col_of(tr, win, d)) {
-                let cell = &mut buf[(tr.x + c, y)];
-                if cell.symbol() == " " {
-                    cell.set_char(Mark::Differs.glyph())
-                        .set_style(theme.marker(Mark::Differs));
-                }
+                buf[(tr.x + c, y)]
+                    .set_char(Mark::Differs.glyph())
+                    .set_style(theme.marker(Mark::Differs));
             }
             if let Some(c) = col_of(tr, win, self.cursor_ms) {
                 let cell = &mut buf[(tr.x + c, y)];
@@ -370,6 +369,15 @@ impl Widget for Lanes<'_> {
             // Markers on the lower half (on the bar itself when a lane has one row).
             let my = if per > 1 { y + bars } else { y };
             if my < area.bottom() {
+                // Where compared runs part, on the lower half (on the bar itself when a lane has one
+                // row), before the markers so a write's judgement stays on top.
+                if let Some(d) = self.differs_at
+                    && let Some(c) = col_of(tr, win, d)
+                {
+                    buf[(tr.x + c, my)]
+                        .set_char(Mark::Differs.glyph())
+                        .set_style(theme.marker(Mark::Differs));
+                }
                 for m in marks.iter().filter(|m| m.actor == lane.actor) {
                     if m.at_ms > until && !m.known_ahead {
                         continue;
@@ -397,14 +405,6 @@ impl Widget for Lanes<'_> {
                             put(buf, x + 1, my, tr.right(), text, theme.marker(m.mark));
                         }
                     }
-                }
-                if let Some(d) = self.differs_at
-                    && per > 1
-                    && let Some(c) = col_of(tr, win, d)
-                {
-                    buf[(tr.x + c, my)]
-                        .set_char(Mark::Differs.glyph())
-                        .set_style(theme.marker(Mark::Differs));
                 }
                 lower_rows.push(my);
             }
