@@ -144,6 +144,8 @@ words! {
         "scroll the release rows (the wheel too)",
     ),
     KeyPresentReveal => ("揭晓答案和结论", "reveal the answer and the verdict"),
+    KeyPredict => ("预测模式：开 / 关", "prediction mode on / off"),
+    KeyPredictPick => ("选择你的预测", "pick your prediction"),
     HintSliders => ("↑↓←→ 滑块", "↑↓←→ sliders"),
     HintPlay => ("空格 播放", "Space play"),
     HintEvent => (",/. 事件", ",/. event"),

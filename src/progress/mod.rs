@@ -137,6 +137,14 @@ impl Progress {
         self.cards.insert(g.id.clone(), card);
     }
 
+    /// How many predictions the learner has made in the lab (answers of their own kind).
+    pub fn predictions(&self) -> usize {
+        self.answers
+            .iter()
+            .filter(|a| a.kind == Kind::Prediction)
+            .count()
+    }
+
     pub fn record_session(&mut self, s: &Summary) {
         self.sessions.push(SessionRecord {
             started: s.started,

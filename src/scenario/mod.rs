@@ -8,6 +8,7 @@
 //! the file, line, column and key at fault.
 
 pub mod answers;
+pub mod choices;
 mod error;
 mod faults;
 pub mod horizon;
