@@ -47,6 +47,7 @@ pub struct PresentState {
 impl PresentState {
     pub fn new(preset: Preset) -> Self {
         let trace = crate::engine::run(&preset.params);
+        let predict = preset.predict;
         let mut s = Self {
             preset,
             step: 0,
@@ -54,7 +55,7 @@ impl PresentState {
             blank: false,
             trace,
             cursor_ms: 0,
-            predict: false,
+            predict,
             picked: None,
             saved: None,
         };
