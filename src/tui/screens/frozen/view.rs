@@ -37,10 +37,15 @@ pub(super) fn verdict_style(v: Verdict, theme: Theme) -> Style {
 pub fn verdict_words(v: Verdict, lang: Lang) -> String {
     let c = colon(lang);
     let (short, full) = (verdict_short(v, lang), verdict_text(v, lang));
-    if full.starts_with(short) {
-        format!("{}{c}{full}", ui(Ui::Verdict, lang))
-    } else {
-        format!("{}{c}{short}. {full}", ui(Ui::Verdict, lang))
+    // The full sentence often opens with the short verdict itself, capitalised: say it once.
+    let rest = full
+        .to_lowercase()
+        .starts_with(&short.to_lowercase())
+        .then(|| full.get(short.len()..))
+        .flatten();
+    match rest {
+        Some(rest) => format!("{}{c}{short}{rest}", ui(Ui::Verdict, lang)),
+        None => format!("{}{c}{short}. {full}", ui(Ui::Verdict, lang)),
     }
 }
 
