@@ -48,6 +48,12 @@ screens=(
   "herd|herd|"
   "present-frozen|present frozen-fenced|Space"
   "present-abc|present lost-create-blind|Space Space r"
+  "present-question-hidden|present frozen-fenced|Space Space Space"
+  "present-predict|present frozen-fenced|P Space Space Space"
+  "present-predicted|present frozen-fenced|P Space Space Space 2"
+  "abc-watch-race-story|abc watch-race|n n"
+  "frozen-danger-open|frozen|n . . . . . ."
+  "frozen-compare-cursor|frozen|c"
 )
 if [ -n "$readme" ]; then
   # Two pictures a newcomer sees first, sharp enough to project: the A/B/C lab with the whole

@@ -37,6 +37,8 @@ pub enum Kind {
     Choice,
     Order,
     Model,
+    /// A prediction made in the lab before a run played (never a deck's question).
+    Prediction,
 }
 
 impl Kind {
@@ -46,6 +48,7 @@ impl Kind {
             Kind::Choice => "choice",
             Kind::Order => "order",
             Kind::Model => "model",
+            Kind::Prediction => "prediction",
         }
     }
 }

@@ -42,11 +42,16 @@ words! {
     NoWatches => ("（没有监听）", "(no watch)"),
     NotYet => ("（还没有节点）", "(no node yet)"),
     DangerBand => ("危险窗口 {} 秒", "danger window {} s"),
+    DangerBandOpen => ("危险窗口", "danger window"),
     BlindBand => ("{} 断网未察觉", "{} blind"),
     AwayBand => ("{} 已知断连", "{} disconnected"),
     PartAt => (
         "两次运行从 {} 秒的第 {} 个事件开始不同（◇ 处）",
         "The runs part at {} s, event {} (marked ◇)",
+    ),
+    PartAhead => (
+        "两次运行是否、在哪里不同，要等光标走到那里才显示（v 显示全程）。",
+        "Whether and where the runs part shows once the cursor gets there (v shows the whole run).",
     ),
     SameRun => (
         "翻转「{}」在这次运行里什么也没改变：两次运行的每个事件都一样。",
@@ -139,6 +144,8 @@ words! {
         "scroll the release rows (the wheel too)",
     ),
     KeyPresentReveal => ("揭晓答案和结论", "reveal the answer and the verdict"),
+    KeyPredict => ("预测模式：开 / 关", "prediction mode on / off"),
+    KeyPredictPick => ("选择你的预测", "pick your prediction"),
     HintSliders => ("↑↓←→ 滑块", "↑↓←→ sliders"),
     HintPlay => ("空格 播放", "Space play"),
     HintEvent => (",/. 事件", ",/. event"),

@@ -15,4 +15,14 @@ words! {
     Total => ("总耗时", "total"),
     Question => ("提问：", "Question: "),
     Answer => ("答案：", "Answer: "),
+    PredictPrompt => ("先预测，按数字选择：", "Predict first, press a number: "),
+    PredictAloud => (
+        "这道题没有可选的答案，请先说出你的预测，再按 r 揭晓。",
+        "This question has no choices to pick: say your prediction, then press r.",
+    ),
+    Predicted => ("你的预测：", "Your prediction: "),
+    PredictRight => ("猜对了", "right"),
+    PredictWrong => ("猜错了", "wrong"),
+    PredictOn => ("预测模式", "prediction mode"),
+    PredictionsMade => ("实验中做过的预测：{} 次", "predictions made in the lab: {}"),
 }

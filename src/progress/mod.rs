@@ -149,6 +149,14 @@ impl Progress {
             .collect()
     }
 
+    /// How many predictions the learner has made in the lab (answers of their own kind).
+    pub fn predictions(&self) -> usize {
+        self.answers
+            .iter()
+            .filter(|a| a.kind == Kind::Prediction)
+            .count()
+    }
+
     pub fn record_session(&mut self, s: &Summary) {
         self.sessions.push(SessionRecord {
             started: s.started,

@@ -302,6 +302,11 @@ pub fn prepare(
             }
             Body::Order { shown, correct }
         }
+        Kind::Prediction => {
+            return Err(err(
+                "a prediction is made in the lab, not asked from a deck".to_string(),
+            ));
+        }
         Kind::Model => {
             let variant = model::variant(q, seed, presets).map_err(|e| err(e.to_string()))?;
             let (computed, trace) = model::run(q, &variant).map_err(|e| err(e.to_string()))?;

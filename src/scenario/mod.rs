@@ -8,8 +8,10 @@
 //! the file, line, column and key at fault.
 
 pub mod answers;
+pub mod choices;
 mod error;
 mod faults;
+pub mod horizon;
 mod load;
 mod params;
 mod parse;

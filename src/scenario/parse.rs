@@ -81,6 +81,7 @@ fn read(name: &str, file: &str, raw: &RawPreset) -> Result<Preset, Refused> {
         params,
         locked,
         script,
+        predict: raw.predict,
         origin: file.to_string(),
     })
 }

@@ -16,6 +16,8 @@ pub struct Preset {
     pub locked: Vec<String>,
     /// The instructor's script, if any.
     pub script: Vec<Step>,
+    /// The presenter opens in prediction mode: each question asks for a pick first.
+    pub predict: bool,
     /// Where it came from, for messages.
     pub origin: String,
 }
@@ -41,6 +43,7 @@ impl Preset {
             params,
             locked: Vec::new(),
             script: Vec::new(),
+            predict: false,
             origin: String::new(),
         }
     }

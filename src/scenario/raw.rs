@@ -20,6 +20,9 @@ pub(super) struct RawPreset {
     pub(super) locked: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) script: Vec<Spanned<RawStep>>,
+    /// The presenter opens in prediction mode (a class script).
+    #[serde(default)]
+    pub(super) predict: bool,
     /// An exact order of steps (an explorer's counterexample), for the abc family.
     #[serde(default)]
     pub(super) schedule: Vec<Spanned<String>>,

@@ -85,6 +85,10 @@ pub enum Msg {
     Reveal,
     /// Presenter: blank the screen (or bring it back).
     Blank,
+    /// Presenter: prediction mode on or off.
+    TogglePredict,
+    /// Presenter: pick prediction number `n` (0-based).
+    Predict(u8),
     /// Open a preset on its screen (an index into the app's catalogue).
     OpenPreset(usize),
     /// Open a lesson (an index into the reader's topics).
@@ -422,12 +426,20 @@ fn screen_update(app: &mut App, msg: Msg) {
     let small = app.too_small();
     match app.screen {
         ScreenId::Present => {
+            let now = (app.clock)();
             if let Some(s) = app.present.as_mut() {
                 match msg {
                     Msg::Step(d) if d > 0 => s.next(),
                     Msg::Step(_) => s.back(),
                     Msg::Reveal => s.reveal(),
                     Msg::Blank => s.blank = !s.blank,
+                    Msg::TogglePredict => s.predict = !s.predict,
+                    Msg::Predict(n) => {
+                        if let Some(g) = s.pick(usize::from(n), now, app.lang) {
+                            let saved = app.learn.record(&g, now);
+                            s.saved = Some(crate::tui::learn::saved_text(&saved, app.lang));
+                        }
+                    }
                     _ => {}
                 }
             }

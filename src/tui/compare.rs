@@ -86,6 +86,26 @@ pub struct Parting {
     pub at_b: Option<Millis>,
 }
 
+/// The note beside a compare: where the runs part once the shown part of the run has reached
+/// it, else that this waits for the cursor; `same` words a compare whose runs never part, once
+/// the whole run is shown. Until then the note tells nothing a learner is predicting.
+pub fn part_words(
+    parting: Option<Parting>,
+    (shown_until, end): (Millis, Millis),
+    same: impl FnOnce() -> String,
+    lang: crate::i18n::Lang,
+) -> String {
+    use crate::engine::time::fmt_secs;
+    use crate::i18n::lab::{Lab, lab};
+    match parting {
+        Some(p) if p.at() <= shown_until => lab(Lab::PartAt, lang)
+            .replacen("{}", &fmt_secs(p.at()), 1)
+            .replacen("{}", &(p.index + 1).to_string(), 1),
+        None if shown_until >= end => same(),
+        _ => lab(Lab::PartAhead, lang).to_string(),
+    }
+}
+
 impl Parting {
     /// The earlier of the two instants, for marking both lane sets.
     pub fn at(&self) -> Millis {

@@ -295,6 +295,34 @@ impl Timeline {
         window(end, self.zoom, self.pan_ms, self.cursor_ms)
     }
 
+    /// Opens on the window that holds the story's key moments, when they crowd a corner of
+    /// the run (a race of a few tenths of a second on a 12 s axis); else on the whole run.
+    pub fn open_on_story(&mut self, trace: &Trace) {
+        self.zoom = 0;
+        self.pan_ms = None;
+        let end = trace.end_ms;
+        let Some((from, to)) = story_span(trace) else {
+            return;
+        };
+        // Room either side, so the first and last moments are not on the window's edges.
+        let margin = ((to - from) / 8).max(MIN_WINDOW_MS);
+        let want = to - from + 2 * margin;
+        let Some(z) = (1..=MAX_ZOOM)
+            .rev()
+            .find(|&z| (end >> z).max(MIN_WINDOW_MS) >= want)
+        else {
+            return;
+        };
+        self.zoom = z;
+        let width = (end >> z).max(MIN_WINDOW_MS).min(end);
+        let start = from.saturating_sub(margin);
+        // A story near the start is in the window that follows the cursor from 0; one further
+        // in gets a window of its own.
+        if to + margin > width {
+            self.pan_ms = Some(start.min(end - width));
+        }
+    }
+
     /// After a re-run the old event index means nothing: keep the instant, re-find the event.
     pub fn refit(&mut self, trace: &Trace) {
         self.log_pick = None;
@@ -340,6 +368,37 @@ pub fn window(end: Millis, zoom: u8, pan: Option<Millis>, cursor: Millis) -> (Mi
         .unwrap_or_else(|| cursor.saturating_sub(width / 2))
         .min(end - width);
     (from, from + width)
+}
+
+/// The span of the run that tells its story: the first cluster of the engine's key moments
+/// (moments closer together than an eighth of all of them) that either spans three distinct
+/// instants or holds a stale write or an invariant's first failure. `None` where no cluster
+/// stands out, and the whole run is the story.
+pub fn story_span(trace: &Trace) -> Option<(Millis, Millis)> {
+    use crate::engine::trace::MomentKind;
+    let ms = &trace.moments;
+    let (first, last) = (ms.first()?.at_ms, ms.last()?.at_ms);
+    let gap = ((last - first) / 8).max(1);
+    let mut start = 0;
+    for i in 1..=ms.len() {
+        if i < ms.len() && ms[i].at_ms - ms[i - 1].at_ms <= gap {
+            continue;
+        }
+        let cluster = &ms[start..i];
+        let mut instants: Vec<Millis> = cluster.iter().map(|m| m.at_ms).collect();
+        instants.dedup();
+        let decisive = cluster.iter().any(|m| {
+            matches!(
+                m.kind,
+                MomentKind::StaleWrite { .. } | MomentKind::FirstViolation { .. }
+            )
+        });
+        if instants.len() >= 3 || (decisive && instants.len() >= 2) {
+            return Some((instants[0], instants[instants.len() - 1]));
+        }
+        start = i;
+    }
+    None
 }
 
 /// The smallest zoom at which `[from, to]` spans at least `cols` columns of a `track` columns

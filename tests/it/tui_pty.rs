@@ -133,3 +133,67 @@ fn without_a_terminal_it_points_to_sim() {
         "{err}"
     );
 }
+
+#[test]
+fn a_prediction_in_the_presenter_survives_sigkill() {
+    let pty = native_pty_system();
+    let pair = pty
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("open a pty");
+    let data = tempfile::tempdir().expect("data dir");
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_locklab"));
+    cmd.args(["--lang", "en", "present", "frozen-fenced"]);
+    cmd.env("LC_ALL", "C");
+    cmd.env("NO_COLOR", "1");
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("LOCKLAB_DATA_DIR", data.path());
+    let mut child = pair.slave.spawn_command(cmd).expect("spawn locklab");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("pty reader");
+    let mut writer = pair.master.take_writer().expect("pty writer");
+    let screen = Screen {
+        parser: Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0))),
+        raw: Arc::new(Mutex::new(Vec::new())),
+    };
+    let parser = Arc::clone(&screen.parser);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            parser.lock().expect("parser lock").process(&buf[..n]);
+        }
+    });
+    let mut press = |keys: &[u8]| {
+        writer.write_all(keys).expect("press");
+        writer.flush().expect("flush");
+    };
+    screen.wait_for("1/7");
+    // Prediction mode, then on to step 4: who holds at 24 s, in the service's view?
+    press(b"P");
+    for n in 2..=4 {
+        press(b" ");
+        screen.wait_for(&format!("{n}/7"));
+    }
+    screen.wait_for("Predict first");
+    press(b"1");
+    screen.wait_for("Your prediction:");
+    screen.wait_for("saved");
+    // Killed without a chance to save anything more.
+    let pid = child.process_id().expect("a pid") as i32;
+    // SAFETY: signalling the child this test spawned.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    let _ = child.wait();
+    let file = data.path().join(locklab::progress::store::FILE_NAME);
+    let progress = locklab::progress::store::read_progress(&file).expect("the progress file reads");
+    assert_eq!(progress.predictions(), 1, "{:?}", progress.answers);
+    let a = &progress.answers[0];
+    assert_eq!(a.question.as_str(), "predict/frozen-fenced/4");
+    assert_eq!(a.max, 1);
+}

@@ -96,6 +96,7 @@ pub(super) fn check_deck(
             Kind::Choice => kinds.choice += 1,
             Kind::Order => kinds.order += 1,
             Kind::Model => kinds.model += 1,
+            Kind::Prediction => {}
         }
         check_kind(d, q, presets, r);
         r.problems
@@ -235,6 +236,10 @@ pub(super) fn check_kind(d: &DeckFile, q: &Question, presets: &[Preset], r: &mut
             }
         }
         Kind::Model => check_model(d, q, presets, r),
+        // The lab makes predictions; a deck cannot hold one.
+        Kind::Prediction => p(format!(
+            "`{qid}`: \"prediction\" is the kind of the lab's predictions, not of a deck's question"
+        )),
     }
 }
 

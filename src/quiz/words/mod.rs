@@ -150,6 +150,7 @@ pub fn kind(k: crate::content::deck::Kind, lang: Lang) -> &'static str {
         Kind::Choice => lang.pick("选择", "choice"),
         Kind::Order => lang.pick("排序", "order"),
         Kind::Model => lang.pick("推演", "model"),
+        Kind::Prediction => lang.pick("预测", "prediction"),
     }
 }
 

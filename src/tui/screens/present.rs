@@ -36,11 +36,18 @@ pub struct PresentState {
     pub trace: Trace,
     /// How far the timeline is shown.
     pub cursor_ms: Millis,
+    /// Prediction mode: a question step asks for a pick before it reveals.
+    pub predict: bool,
+    /// The choice picked at this step, once predicted.
+    pub picked: Option<usize>,
+    /// Whether the prediction was saved, in words.
+    pub saved: Option<String>,
 }
 
 impl PresentState {
     pub fn new(preset: Preset) -> Self {
         let trace = crate::engine::run(&preset.params);
+        let predict = preset.predict;
         let mut s = Self {
             preset,
             step: 0,
@@ -48,6 +55,9 @@ impl PresentState {
             blank: false,
             trace,
             cursor_ms: 0,
+            predict,
+            picked: None,
+            saved: None,
         };
         s.enter_step();
         s
@@ -86,6 +96,8 @@ impl PresentState {
 
     fn enter_step(&mut self) {
         self.revealed = false;
+        self.picked = None;
+        self.saved = None;
         self.trace = crate::engine::run(self.params());
         self.cursor_ms = self.cursor_for(self.step);
     }
@@ -109,8 +121,21 @@ impl PresentState {
         self.current().is_none_or(|s| s.question.is_none()) || self.revealed
     }
 
-    /// The time the lanes are drawn up to: a revealed question with no time shows the whole run.
+    /// The first instant a question still waiting for its answer hides (the step defines it).
+    pub fn hidden_from(&self) -> Option<Millis> {
+        if self.revealed {
+            return None;
+        }
+        let step = self.current()?;
+        crate::scenario::horizon::hidden_from(step, &self.trace, self.cursor_ms)
+    }
+
+    /// The time the lanes are drawn up to: a revealed question with no time shows the whole run;
+    /// one still waiting stops just short of what it hides.
     pub fn shown_until(&self) -> Millis {
+        if let Some(h) = self.hidden_from() {
+            return h.saturating_sub(1).min(self.cursor_ms);
+        }
         match self.current() {
             Some(s) if s.question.is_some() && s.at_ms.is_none() && self.revealed => {
                 self.trace.end_ms
@@ -119,8 +144,75 @@ impl PresentState {
         }
     }
 
+    /// Whether the run's outcome (the verdict, the invariant badges) is printed: at the step that
+    /// asks for the verdict once revealed, and at the last step once nothing waits there.
+    pub fn outcome_shown(&self) -> bool {
+        let asks_verdict = self
+            .current()
+            .and_then(|s| s.question.as_ref())
+            .is_some_and(|q| q.ask == crate::scenario::script::Ask::Verdict);
+        self.outcome_visible() && (self.step + 1 == self.steps() || (self.revealed && asks_verdict))
+    }
+
     pub fn reveal(&mut self) {
         self.revealed = true;
+    }
+
+    /// The instant the current question is about (the run's end for one with no time).
+    fn asked_at(&self) -> Millis {
+        self.current()
+            .and_then(|st| st.at_ms)
+            .unwrap_or(self.trace.end_ms)
+    }
+
+    /// The choices a prediction offers at this step, drawn from the run; none without a
+    /// question.
+    pub fn choices(&self, lang: Lang) -> Vec<String> {
+        self.current()
+            .and_then(|st| st.question.as_ref())
+            .map(|q| crate::scenario::choices::choices(q.ask, &self.trace, self.asked_at(), lang))
+            .unwrap_or_default()
+    }
+
+    /// Picks prediction `n` at a question still waiting: reveals the answer and returns the
+    /// prediction, scored against the engine's answer, for the learner's progress.
+    pub fn pick(
+        &mut self,
+        n: usize,
+        now: crate::quiz::sched::Time,
+        lang: Lang,
+    ) -> Option<crate::quiz::session::Graded> {
+        if !self.predict || self.revealed {
+            return None;
+        }
+        let q = self.current().and_then(|st| st.question.as_ref())?;
+        let choices = self.choices(lang);
+        let pick = choices.get(n)?;
+        let right = *pick == answer(q.ask, &self.trace, self.asked_at(), lang);
+        let id = format!("predict/{}/{}", self.preset.name, self.step + 1);
+        let note = pick.clone();
+        self.picked = Some(n);
+        self.revealed = true;
+        Some(crate::quiz::session::Graded {
+            id,
+            deck: PREDICTIONS.to_string(),
+            kind: crate::content::deck::Kind::Prediction,
+            topics: Vec::new(),
+            score: u32::from(right),
+            earned: u32::from(right),
+            max: 1,
+            rating: if right {
+                crate::quiz::sched::Rating::Good
+            } else {
+                crate::quiz::sched::Rating::Again
+            },
+            self_rating: None,
+            missed: Vec::new(),
+            at: now,
+            note,
+            hint: false,
+            rounds: Vec::new(),
+        })
     }
 }
 
@@ -148,6 +240,9 @@ pub fn step_window(trace: &Trace, until: Millis, track: u16) -> (Millis, Millis)
     let from = until.saturating_sub(width * 3 / 4).min(end - width);
     (from, from + width)
 }
+
+/// The deck name predictions are saved under in progress.
+pub const PREDICTIONS: &str = "predictions";
 
 /// Rows a lane takes at most, however few lanes share the screen.
 const MAX_PER_LANE: u16 = 6;
@@ -238,19 +333,77 @@ fn family_outcome(trace: &Trace, lang: Lang) -> Vec<String> {
     }
 }
 
+/// Prediction mode at a question: the choices to press before the reveal, then the pick
+/// scored against the engine's answer and whether it was saved.
+fn prediction_lines(s: &PresentState, lang: Lang, theme: Theme) -> Vec<(String, Style)> {
+    let choices = s.choices(lang);
+    let Some(q) = s.current().and_then(|st| st.question.as_ref()) else {
+        return Vec::new();
+    };
+    if choices.is_empty() {
+        return (!s.revealed)
+            .then(|| {
+                (
+                    present(Present::PredictAloud, lang).to_string(),
+                    theme.warn(),
+                )
+            })
+            .into_iter()
+            .collect();
+    }
+    match s.picked {
+        None if !s.revealed => {
+            let listed: Vec<String> = choices
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{}) {c}", i + 1))
+                .collect();
+            vec![(
+                format!(
+                    "{}{}",
+                    present(Present::PredictPrompt, lang),
+                    listed.join("   ")
+                ),
+                theme.warn(),
+            )]
+        }
+        Some(i) => {
+            let pick = choices.get(i).cloned().unwrap_or_default();
+            let right = pick == answer(q.ask, &s.trace, s.asked_at(), lang);
+            let verdict = present(
+                if right {
+                    Present::PredictRight
+                } else {
+                    Present::PredictWrong
+                },
+                lang,
+            );
+            let saved = s.saved.clone().unwrap_or_default();
+            vec![(
+                format!(
+                    "{}{pick} · {verdict}   {saved}",
+                    present(Present::Predicted, lang)
+                ),
+                if right { theme.good() } else { theme.warn() },
+            )]
+        }
+        None => Vec::new(),
+    }
+}
+
 /// The event at the shown time, in words. While a question waits for its answer, the line
 /// stops short of the step's own instant, as the lanes do: it tells what led up to the moment
 /// the class is asked about, not the moment itself. An outcome (a write's judgement) waits for
 /// the reveal in any case.
 fn event_line(s: &PresentState, lang: Lang) -> Option<String> {
     let until = s.shown_until();
-    let i = if s.outcome_visible() {
-        s.trace.event_index_at(until)?
-    } else {
-        s.trace
+    let i = match s.hidden_from() {
+        None if s.outcome_visible() => s.trace.event_index_at(until)?,
+        hidden => s
+            .trace
             .events
-            .partition_point(|e| e.at_ms < until)
-            .checked_sub(1)?
+            .partition_point(|e| e.at_ms < hidden.unwrap_or(until))
+            .checked_sub(1)?,
     };
     let e = &s.trace.events[i];
     let is_outcome = matches!(e.kind, crate::engine::trace::EventKind::WriteArrived { .. });
@@ -356,7 +509,16 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     if s.blank {
         return;
     }
-    let progress = format!("{}/{}", s.step + 1, s.steps());
+    let progress = if s.predict {
+        format!(
+            "{}   {}/{}",
+            present(Present::PredictOn, lang),
+            s.step + 1,
+            s.steps()
+        )
+    } else {
+        format!("{}/{}", s.step + 1, s.steps())
+    };
     let w = crate::text::width(&progress) as u16;
     line(
         buf,
@@ -390,11 +552,11 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
             ),
             theme.title(),
         ));
+        if s.predict {
+            lower.extend(prediction_lines(s, lang, theme));
+        }
         if s.revealed {
-            let at = s
-                .current()
-                .and_then(|st| st.at_ms)
-                .unwrap_or(s.trace.end_ms);
+            let at = s.asked_at();
             lower.push((
                 format!(
                     "{}{}",
@@ -405,7 +567,7 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
             ));
         }
     }
-    if s.outcome_visible() && (s.revealed || s.step + 1 == s.steps()) {
+    if s.outcome_shown() {
         for l in outcome_lines(&s.trace, lang) {
             lower.push((l, theme.dim()));
         }
@@ -432,6 +594,8 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     };
     let at = layout(s, &caption, text_rows, legend_rows, area);
     match &s.trace.metrics {
+        // The herd chart is all counts: it waits for the answer.
+        Metrics::Herd(_) if s.hidden_from().is_some() => {}
         Metrics::Herd(m) => HerdChart {
             metrics: m,
             more: String::from("... {}"),
@@ -531,6 +695,12 @@ pub mod keys {
         ),
         b(&[Ch('r')], "r", L(Lab::KeyPresentReveal), Msg::Reveal),
         b(&[Ch('b')], "b", U(Ui::KeyBlank), Msg::Blank),
+        b(&[Ch('P')], "P", L(Lab::KeyPredict), Msg::TogglePredict),
+        b(&[Ch('1')], "1", L(Lab::KeyPredictPick), Msg::Predict(0)),
+        b(&[Ch('2')], "2", L(Lab::KeyPredictPick), Msg::Predict(1)),
+        b(&[Ch('3')], "3", L(Lab::KeyPredictPick), Msg::Predict(2)),
+        b(&[Ch('4')], "4", L(Lab::KeyPredictPick), Msg::Predict(3)),
+        b(&[Ch('5')], "5", L(Lab::KeyPredictPick), Msg::Predict(4)),
     ];
 }
 

@@ -54,6 +54,13 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     let streak = ui(Ui::StatsStreak, lang).replace("{}", &o.streak.to_string());
     line(buf, row(y), &streak, theme.good());
     y += 1;
+    if let Some(n) = learn.store.as_ref().map(|s| s.data().predictions()) {
+        let made =
+            crate::i18n::present::present(crate::i18n::present::Present::PredictionsMade, lang)
+                .replace("{}", &n.to_string());
+        line(buf, row(y), &made, Style::new());
+        y += 1;
+    }
     y = self_tests(learn, lang, theme, inner, y, buf);
     y += 1;
 

@@ -193,6 +193,13 @@ fn compare_marks_where_the_conditional_and_unconditional_runs_part() {
     let words = lab(Lab::PartAt, Lang::En)
         .replacen("{}", &crate::engine::time::fmt_secs(p.at()), 1)
         .replacen("{}", &(p.index + 1).to_string(), 1);
+    // Where they part is an outcome: it waits for the cursor, or for the whole run.
+    let s = screen(&a);
+    assert!(
+        !s.contains(&words) && s.contains(&lab(Lab::PartAhead, Lang::En)[..30]),
+        "{words} shows before the cursor gets there:\n{s}"
+    );
+    press(&mut a, key('v'));
     let s = screen(&a);
     assert!(s.contains(&words), "{words} missing:\n{s}");
     // The semaphore has no pair to flip, and says so.

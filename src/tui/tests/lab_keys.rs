@@ -108,6 +108,14 @@ fn compare_says_when_a_flip_changes_nothing_and_why() {
     press(&mut a, key('r'));
     press(&mut a, key('c'));
     assert_eq!(a.abc.runs.parting, None);
+    // That nothing changes is only known at the end of the run.
+    let s = screen(&a);
+    assert!(
+        !s.contains("changes nothing in this run")
+            && s.contains(&lab(Lab::PartAhead, Lang::En)[..30]),
+        "{s}"
+    );
+    press(&mut a, key('v'));
     let s = screen(&a);
     assert!(s.contains("changes nothing in this run"), "{s}");
     assert!(

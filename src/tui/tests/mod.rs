@@ -17,6 +17,7 @@ use crate::quiz::sched::Calendar;
 mod catalogue;
 mod explore;
 mod family;
+mod hidden;
 mod lab;
 mod lab_keys;
 mod navigation;
@@ -29,6 +30,7 @@ mod reader;
 mod script;
 mod sims;
 mod storm;
+mod story;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 const LANGS: [Lang; 2] = [Lang::En, Lang::Zh];

@@ -170,3 +170,43 @@ fn every_shipped_script_steps_to_the_end_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn a_class_script_can_open_in_prediction_mode_and_score_a_pick() {
+    let text = SCRIPTED.replacen(
+        "locked = [\"ttl\"]",
+        "locked = [\"ttl\"]\npredict = true",
+        1,
+    );
+    let preset = crate::scenario::parse("demo", "demo.toml", &text).expect("valid script");
+    assert!(preset.predict);
+    for lang in LANGS {
+        let mut a = app(ScreenId::Home, lang, (140, 42));
+        a.present_preset(preset.clone(), true);
+        press(&mut a, key(' '));
+        let st = a.present.as_ref().expect("presenting");
+        let choices = st.choices(lang);
+        // Who holds at 20 s: B, as the engine answers; A held before it.
+        let right = crate::scenario::answers::answer(
+            crate::scenario::script::Ask::HolderAt,
+            &st.trace,
+            20_000,
+            lang,
+        );
+        let n = choices
+            .iter()
+            .position(|c| *c == right)
+            .expect("the answer is a choice");
+        let s = screen(&a);
+        let prompt =
+            crate::i18n::present::present(crate::i18n::present::Present::PredictPrompt, lang);
+        assert!(s.contains(prompt.trim_end()), "{s}");
+        press(&mut a, key(char::from(b'1' + n as u8)));
+        let s = screen(&a);
+        let st = a.present.as_ref().expect("presenting");
+        assert!(st.revealed && st.picked == Some(n));
+        let verdict =
+            crate::i18n::present::present(crate::i18n::present::Present::PredictRight, lang);
+        assert!(s.contains(verdict), "{s}");
+    }
+}

@@ -225,13 +225,12 @@ impl Widget for Lanes<'_> {
                 self.lang.pick("秒", "s")
             };
             buf.set_stringn(area.x, y, unit, 4, dim);
-            // Where compared runs part: ◇ on the axis, where it covers no label.
+            // Where compared runs part: ◇ on the axis, over a tick or a label's digit if one
+            // falls there (the instant matters more than one digit of a label).
             if let Some(c) = self.differs_at.and_then(|d| col_of(tr, win, d)) {
-                let cell = &mut buf[(tr.x + c, y)];
-                if cell.symbol() == " " {
-                    cell.set_char(Mark::Differs.glyph())
-                        .set_style(theme.marker(Mark::Differs));
-                }
+                buf[(tr.x + c, y)]
+                    .set_char(Mark::Differs.glyph())
+                    .set_style(theme.marker(Mark::Differs));
             }
             if let Some(c) = col_of(tr, win, self.cursor_ms) {
                 let cell = &mut buf[(tr.x + c, y)];
@@ -370,6 +369,15 @@ impl Widget for Lanes<'_> {
             // Markers on the lower half (on the bar itself when a lane has one row).
             let my = if per > 1 { y + bars } else { y };
             if my < area.bottom() {
+                // Where compared runs part, on the lower half (on the bar itself when a lane has one
+                // row), before the markers so a write's judgement stays on top.
+                if let Some(d) = self.differs_at
+                    && let Some(c) = col_of(tr, win, d)
+                {
+                    buf[(tr.x + c, my)]
+                        .set_char(Mark::Differs.glyph())
+                        .set_style(theme.marker(Mark::Differs));
+                }
                 for m in marks.iter().filter(|m| m.actor == lane.actor) {
                     if m.at_ms > until && !m.known_ahead {
                         continue;
@@ -398,14 +406,6 @@ impl Widget for Lanes<'_> {
                         }
                     }
                 }
-                if let Some(d) = self.differs_at
-                    && per > 1
-                    && let Some(c) = col_of(tr, win, d)
-                {
-                    buf[(tr.x + c, my)]
-                        .set_char(Mark::Differs.glyph())
-                        .set_style(theme.marker(Mark::Differs));
-                }
                 lower_rows.push(my);
             }
             y += per;
@@ -416,6 +416,14 @@ impl Widget for Lanes<'_> {
             let mut label_done = false;
             for w in &self.trace.windows {
                 let (ch, style, text, side) = match w.kind {
+                    // Its length only once its end is shown: it ends when the stale write
+                    // arrives, which is the outcome a learner is predicting.
+                    WindowKind::Danger if w.to_ms > until + u64::from(self.through) => (
+                        '━',
+                        theme.danger_band(),
+                        lab(Lab::DangerBandOpen, self.lang).to_string(),
+                        crate::i18n::ui(crate::i18n::Ui::LaneDanger, self.lang).to_string(),
+                    ),
                     WindowKind::Danger => (
                         '━',
                         theme.danger_band(),

@@ -102,7 +102,8 @@ impl RunView {
         l.window = self.tl.window(end);
         l.cursor_ms = self.tl.cursor_ms;
         l.shown_until = self.tl.shown_until(end);
-        l.differs_at = parting.map(|p| p.at());
+        // Where the runs part is itself an outcome: it shows once the cursor gets there.
+        l.differs_at = parting.map(|p| p.at()).filter(|&d| d <= l.shown_until);
         l
     }
 

@@ -79,6 +79,7 @@ impl AbcState {
         let trace = run(&Params::Abc(params.clone()));
         let mut view = RunView::default();
         view.tl.set_cursor(&trace, 0);
+        view.tl.open_on_story(&trace);
         let last = Variant::taught(&params, &trace);
         let locked = presets
             .get(index)
@@ -128,6 +129,7 @@ impl AbcState {
         self.view.tl = Default::default();
         self.view.notice = None;
         self.rerun();
+        self.view.tl.open_on_story(&self.runs.trace);
         self.last = Variant::taught(&self.params, &self.runs.trace);
         let flipped = self.flipped();
         self.runs.rerun_twin(Some(flipped));
@@ -156,6 +158,7 @@ impl AbcState {
         self.locked.clear();
         self.view.tl = Default::default();
         self.rerun();
+        self.view.tl.open_on_story(&self.runs.trace);
         self.last = Variant::taught(&self.params, &self.runs.trace);
     }
 

@@ -298,12 +298,12 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
 }
 
 /// Where the two runs part, or that the flipped setting changed nothing here and why.
-fn compare_words(s: &AbcState, _other: &Trace, lang: Lang) -> String {
-    match s.runs.parting {
-        Some(p) => lab(Lab::PartAt, lang)
-            .replacen("{}", &fmt_secs(p.at()), 1)
-            .replacen("{}", &(p.index + 1).to_string(), 1),
-        None => {
+fn compare_words(s: &AbcState, other: &Trace, lang: Lang) -> String {
+    let end = s.runs.trace.end_ms.max(other.end_ms);
+    crate::tui::compare::part_words(
+        s.runs.parting,
+        (s.view.tl.shown_until(end), end),
+        || {
             let mut flipped = s.params.clone();
             s.last.flip(&mut flipped);
             let (_, words) = s.last.describe(&flipped, lang);
@@ -312,8 +312,9 @@ fn compare_words(s: &AbcState, _other: &Trace, lang: Lang) -> String {
                 lab(Lab::SameRun, lang).replace("{}", &words),
                 lab(s.last.why_same(), lang)
             )
-        }
-    }
+        },
+        lang,
+    )
 }
 
 /// Packs items into rows of at most `width` columns, two spaces apart, an item never split

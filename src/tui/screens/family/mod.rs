@@ -63,6 +63,7 @@ impl FamilyState {
         let trace = crate::engine::run(&params);
         let mut view = RunView::default();
         view.tl.set_cursor(&trace, 0);
+        view.tl.open_on_story(&trace);
         Some(Self {
             family,
             params,

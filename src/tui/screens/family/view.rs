@@ -363,14 +363,17 @@ fn render_info(
         },
     );
     rows.push((explain.clone(), Style::new(), height(&explain).min(3)));
-    if s.runs.other.is_some() {
-        let text = match s.runs.parting {
-            Some(p) => lab(Lab::PartAt, lang)
-                .replacen("{}", &fmt_secs(p.at()), 1)
-                .replacen("{}", &(p.index + 1).to_string(), 1),
-            None => lab(Lab::SameRun, lang)
-                .replace("{}", variant_words(s.family, s.other_correct, lang)),
-        };
+    if let Some(other) = &s.runs.other {
+        let end = s.runs.trace.end_ms.max(other.end_ms);
+        let text = crate::tui::compare::part_words(
+            s.runs.parting,
+            (s.view.tl.shown_until(end), end),
+            || {
+                lab(Lab::SameRun, lang)
+                    .replace("{}", variant_words(s.family, s.other_correct, lang))
+            },
+            lang,
+        );
         rows.push((
             text.clone(),
             theme.marker(Mark::Differs),

@@ -58,6 +58,7 @@ impl FrozenState {
         let trace = run(&Params::Frozen(params.clone()));
         let mut view = RunView::default();
         view.tl.set_cursor(&trace, 0);
+        view.tl.open_on_story(&trace);
         Self {
             params,
             runs: Runs::new(trace),

@@ -37,10 +37,15 @@ pub(super) fn verdict_style(v: Verdict, theme: Theme) -> Style {
 pub fn verdict_words(v: Verdict, lang: Lang) -> String {
     let c = colon(lang);
     let (short, full) = (verdict_short(v, lang), verdict_text(v, lang));
-    if full.starts_with(short) {
-        format!("{}{c}{full}", ui(Ui::Verdict, lang))
-    } else {
-        format!("{}{c}{short}. {full}", ui(Ui::Verdict, lang))
+    // The full sentence often opens with the short verdict itself, capitalised: say it once.
+    let rest = full
+        .to_lowercase()
+        .starts_with(&short.to_lowercase())
+        .then(|| full.get(short.len()..))
+        .flatten();
+    match rest {
+        Some(rest) => format!("{}{c}{short}{rest}", ui(Ui::Verdict, lang)),
+        None => format!("{}{c}{short}. {full}", ui(Ui::Verdict, lang)),
     }
 }
 
@@ -285,15 +290,17 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
 
 /// Where the two runs part, or that flipping fencing changed nothing here and why.
 pub(super) fn compare_words(s: &FrozenState, other: &Trace, lang: Lang) -> String {
-    let _ = other;
-    match s.runs.parting {
-        Some(p) => lab(Lab::PartAt, lang)
-            .replacen("{}", &fmt_secs(p.at()), 1)
-            .replacen("{}", &(p.index + 1).to_string(), 1),
-        None => format!(
-            "{} {}",
-            lab(Lab::SameRun, lang).replace("{}", ui(Ui::Fencing, lang)),
-            lab(Lab::WhyFrozenFencing, lang)
-        ),
-    }
+    let end = s.runs.trace.end_ms.max(other.end_ms);
+    crate::tui::compare::part_words(
+        s.runs.parting,
+        (s.view.tl.shown_until(end), end),
+        || {
+            format!(
+                "{} {}",
+                lab(Lab::SameRun, lang).replace("{}", ui(Ui::Fencing, lang)),
+                lab(Lab::WhyFrozenFencing, lang)
+            )
+        },
+        lang,
+    )
 }
