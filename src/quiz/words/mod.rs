@@ -35,6 +35,10 @@ words! {
     SessionAnswered => ("本次：已答", "Session: answered"),
     ByTopic => ("按主题：", "By topic:"),
     PointsMissed => ("漏掉的要点：", "Points missed:"),
+    /// The result screen: each question answered, with its points and where it is taught.
+    EachQuestion => ("逐题回顾（o 打开选中的链接）：", "Each question (o opens the chosen link):"),
+    /// Before a point the answer missed.
+    Missed => ("漏掉：", "missed: "),
     UnknownDeck => ("没有这个题组", "unknown deck"),
     KnownDecks => ("已有", "known decks"),
     NoSuchTopic => ("没有题目带这个主题", "no question has the topic"),

@@ -256,8 +256,13 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeProgressAbout, lang).into(),
         ),
         Item::Deck(i) => (
-            ui(Ui::HomeDeck, lang)
-                .replace("{}", ctx.learn.deck_ids().get(i).map_or("", |s| s.as_str())),
+            ui(Ui::HomeDeck, lang).replace(
+                "{}",
+                &ctx.learn
+                    .deck_ids()
+                    .get(i)
+                    .map_or_else(String::new, |id| ctx.learn.deck_title(id, lang)),
+            ),
             ui(Ui::HomeDeckAbout, lang).into(),
         ),
         Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),

@@ -12,7 +12,7 @@ use crate::tui::screens::quiz::QuizRequest;
 
 /// Answers whatever question is current, by keys only: the first point, the first option, the
 /// order as shown, `1` for a number.
-fn answer_current(a: &mut App) {
+pub(super) fn answer_current(a: &mut App) {
     let item = a.quiz.as_ref().unwrap().current().unwrap().clone();
     match &item.body {
         Body::Recall { follow_ups, .. } => {
