@@ -48,6 +48,11 @@ screens=(
   "herd|herd|"
   "present-frozen|present frozen-fenced|Space"
   "present-abc|present lost-create-blind|Space Space r"
+  "home||"
+  "home-end||End"
+  "progress||End Enter"
+  "lab-tasks|lab tasks|v"
+  "quiz-result|quiz --kind recall --count 1 --seed 5|Enter 1 Enter 2 Enter"
 )
 if [ -n "$readme" ]; then
   # Two pictures a newcomer sees first, sharp enough to project: the A/B/C lab with the whole

@@ -25,11 +25,11 @@ words! {
     ),
     HomeHint => (
         "上/下 选择  PgUp/PgDn 翻页  g/G 首尾  回车/单击 打开  L 语言  ? 帮助  q 退出",
-        "Up/Down choose  PgUp/PgDn  g/G ends  Enter/click open  L language  ? help  q quit",
+        "Up/Down choose  PgUp/PgDn  g/G ends  Enter/click open  L lang  ? help  q quit",
     ),
     NeedTerminal => (
-        "locklab 的界面需要终端。要纯文本输出，请运行 `locklab sim --help`。",
-        "locklab needs a terminal for its screens. For plain output, run `locklab sim --help`.",
+        "界面需要终端。要纯文本输出，请运行 `locklab sim --help`。",
+        "the screens need a terminal. For plain output, run `locklab sim --help`.",
     ),
     Enlarge => (
         "请把终端放大到至少 80x24（现在是 {}）。",
