@@ -169,6 +169,7 @@ pub fn by_topic(
 /// is taught.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuestionReport {
+    pub id: String,
     pub prompt: String,
     pub score: u32,
     pub max: u32,
@@ -190,6 +191,7 @@ pub fn by_question(
             let item = items.iter().find(|i| i.id == g.id)?;
             let points = item.all_points();
             Some(QuestionReport {
+                id: g.id.clone(),
                 prompt: item.prompt.lines().next().unwrap_or_default().to_string(),
                 score: g.score,
                 max: g.max,

@@ -150,6 +150,19 @@ pub fn rating(r: Rating, lang: Lang) -> &'static str {
     }
 }
 
+/// When a question comes back for review, `secs` from now: today, or in whole days.
+pub fn comes_back(secs: i64, lang: Lang) -> String {
+    let days = (secs.max(0) + 86_399) / 86_400;
+    match (days, lang) {
+        (0, _) => lang
+            .pick("复习：今天再来", "review: again today")
+            .to_string(),
+        (1, Lang::En) => "review: back tomorrow".to_string(),
+        (d, Lang::En) => format!("review: back in {d} days"),
+        (d, Lang::Zh) => format!("复习：{d} 天后再来"),
+    }
+}
+
 pub fn kind(k: crate::content::deck::Kind, lang: Lang) -> &'static str {
     use crate::content::deck::Kind;
     match k {

@@ -221,6 +221,16 @@ fn a_read_only_store_says_so_on_home_and_in_the_quiz() {
     assert!(!dir.path().join(store::FILE_NAME).exists());
 }
 
+/// The review date the scheduler saved for question `id`.
+fn store_due(store: &Store, id: &str) -> crate::quiz::sched::Time {
+    store
+        .data()
+        .cards
+        .get(id)
+        .expect("a card for every answer")
+        .due
+}
+
 #[test]
 fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -272,6 +282,23 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
             press(&mut a, code(KeyCode::Enter));
             answer_current(&mut a);
             press(&mut a, code(KeyCode::Enter));
+            // The result lists both questions, each with when the scheduler brings it back.
+            let q = a.quiz.as_ref().expect("the result");
+            assert_eq!(q.questions.len(), 2);
+            let store = a.learn.store.as_ref().expect("a store");
+            let backs: Vec<String> = q
+                .questions
+                .iter()
+                .map(|r| crate::quiz::words::comes_back(store_due(store, &r.id) - q.now, lang))
+                .collect();
+            let mut result = String::new();
+            for _ in 0..6 {
+                result.push_str(&screen(&a));
+                press(&mut a, code(KeyCode::PageDown));
+            }
+            for back in &backs {
+                assert!(result.contains(back.as_str()), "{back} missing:\n{result}");
+            }
             press(&mut a, code(KeyCode::Enter));
             assert_eq!(a.screen, ScreenId::Home);
             a.home.selected = progress;

@@ -76,9 +76,9 @@ pub fn render(
         SessionKind::Interview => report(s, lang, theme, &mut out),
         SessionKind::SelfTest => {
             history(learn, lang, theme, &mut out);
-            questions(s, lang, theme, &mut out)
+            questions(s, learn, lang, theme, &mut out)
         }
-        SessionKind::Quiz => questions(s, lang, theme, &mut out),
+        SessionKind::Quiz => questions(s, learn, lang, theme, &mut out),
     };
     // What does not fit scrolls with PgUp/PgDn, like an answered question.
     let rows = area.height as usize;
@@ -151,7 +151,13 @@ fn bar(pct: f64) -> String {
 
 /// Each question answered: its prompt, its points, what was missed and where it is taught,
 /// each link on its own row (`o` opens the one under the cursor). Returns that link's row.
-fn questions(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) -> Option<usize> {
+fn questions(
+    s: &QuizState,
+    learn: &Learning,
+    lang: Lang,
+    theme: Theme,
+    out: &mut Lines,
+) -> Option<usize> {
     if s.questions.is_empty() {
         return None;
     }
@@ -170,6 +176,17 @@ fn questions(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) -> Option
             &q.prompt,
             style,
         );
+        // When the scheduler brings it back, from the card the answer was saved to.
+        if let Some(card) = learn
+            .store
+            .as_ref()
+            .and_then(|st| st.data().cards.get(&q.id))
+        {
+            out.push(
+                &format!("     {}", qtext::comes_back(card.due - s.now, lang)),
+                theme.dim(),
+            );
+        }
         for m in &q.missed {
             out.item(
                 &format!("     {}", qtext::label(Label::Missed, lang)),
