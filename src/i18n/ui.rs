@@ -322,7 +322,7 @@ words! {
     QuizHintEnd => ("回车/q 返回", "Enter/q back"),
     StatsTitle => ("学习进度", "Progress"),
     StatsHint => (
-        "上/下 PgUp/PgDn 滚动课程组  L 切换语言  ? 按键  q 返回",
+        "上/下 PgUp/PgDn 滚动题组  L 切换语言  ? 按键  q 返回",
         "Up/Down PgUp/PgDn scroll the decks  L language  ? keys  q back",
     ),
     StatsNoFile => ("没有进度文件。", "There is no progress file."),

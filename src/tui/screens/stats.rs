@@ -226,7 +226,6 @@ fn history(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         )
         .y_axis(
             Axis::default()
-                .title("%")
                 .bounds([0.0, 100.0])
                 .labels(["0", "50", "100"]),
         );

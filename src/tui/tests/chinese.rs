@@ -178,10 +178,18 @@ fn lessons(f: &mut Findings, size: (u16, u16)) {
     }
 }
 
-/// Each quiz entry of home, answered to its end screen, and progress after it.
+/// Each quiz entry of home, answered to its end screen, and progress after it, with a
+/// progress file so the screens show the saved cards and the decks' mastery.
 fn quizzes(f: &mut Findings, size: (u16, u16)) {
+    let dir = tempfile::tempdir().expect("temp dir");
     for entry in [Item::Exam, Item::Interview, Item::SelfTest] {
         let mut a = app(ScreenId::Home, Lang::Zh, size);
+        a.set_learning(crate::tui::learn::Learning::open(
+            &Source::Embedded,
+            Some(dir.path()),
+            super::quiz::NOW,
+            crate::quiz::sched::Calendar::UTC,
+        ));
         a.home.selected = a.home.items.iter().position(|i| *i == entry).unwrap();
         press(&mut a, code(KeyCode::Enter));
         for _ in 0..40 {
