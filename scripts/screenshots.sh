@@ -54,6 +54,11 @@ screens=(
   "abc-watch-race-story|abc watch-race|n n"
   "frozen-danger-open|frozen|n . . . . . ."
   "frozen-compare-cursor|frozen|c"
+  "home||"
+  "home-end||End"
+  "progress||End Enter"
+  "lab-tasks|lab tasks|v"
+  "quiz-result|quiz --kind recall --count 1 --seed 5|Enter 1 Enter 2 Enter"
 )
 if [ -n "$readme" ]; then
   # Two pictures a newcomer sees first, sharp enough to project: the A/B/C lab with the whole

@@ -29,11 +29,11 @@ words! {
     Refused => ("引擎拒绝了这个值：{}", "The engine refused that value: {}"),
     /// Compare: the family has no correct/broken pair to flip.
     NoVariant => (
-        "这一族没有可以对照的正确/错误做法；改参数看变化吧。",
+        "这一族没有可以对比的正确/错误做法；改参数看变化吧。",
         "This family has no correct/broken pair to compare; change a knob instead.",
     ),
     /// The compare caption: what the second run flips.
-    VariantRun => ("对照：{}", "compared with: {}"),
+    VariantRun => ("对比：{}", "compared with: {}"),
     OutcomeHidden => (
         "指标和不变量：先预测一下，再按 v 看全程",
         "metrics and invariants: predict them first, then v shows the whole run",
@@ -47,11 +47,11 @@ words! {
         "change the knob (switches flip, choices cycle; Shift for big steps)",
     ),
     KeyCompare => (
-        "与正确/错误做法对照（两次运行分开处标 ◇）",
+        "与正确/错误做法对比（两次运行分开处标 ◇）",
         "compare with the correct / broken variant (◇ where the runs part)",
     ),
     HintKnobs => ("↑↓←→ 参数", "↑↓←→ knobs"),
-    HintCompare => ("c 对照", "c compare"),
+    HintCompare => ("c 对比", "c compare"),
 }
 
 /// The family's name as a learner knows it.

@@ -5,6 +5,7 @@
 pub mod explore;
 pub mod export;
 pub mod family;
+pub mod knobs;
 pub mod lab;
 mod lang;
 pub mod present;

@@ -24,12 +24,12 @@ words! {
         "N waiters in a queue: how many does each release wake, and how many wake for nothing?",
     ),
     HomeHint => (
-        "上/下 选择   回车 打开   L 切换语言   ? 帮助   q 退出",
-        "Up/Down choose   Enter open   L language   ? help   q quit",
+        "上/下 选择  PgUp/PgDn 翻页  g/G 首尾  回车/单击 打开  L 语言  ? 帮助  q 退出",
+        "Up/Down choose  PgUp/PgDn  g/G ends  Enter/click open  L lang  ? help  q quit",
     ),
     NeedTerminal => (
-        "locklab 的界面需要终端。要纯文本输出，请运行 `locklab sim --help`。",
-        "locklab needs a terminal for its screens. For plain output, run `locklab sim --help`.",
+        "界面需要终端。要纯文本输出，请运行 `locklab sim --help`。",
+        "the screens need a terminal. For plain output, run `locklab sim --help`.",
     ),
     Enlarge => (
         "请把终端放大到至少 80x24（现在是 {}）。",
@@ -122,6 +122,8 @@ words! {
     KeyLang => ("切换中文/英文", "switch Chinese/English"),
     KeyHomeMove => ("选择模拟或课程", "choose a simulation or lesson"),
     KeyHomeOpen => ("打开所选项", "open the chosen entry"),
+    KeyHomeClick => ("单击一行就打开它", "a click on a row opens it"),
+    KeyHomeWheel => ("滚轮上下移动选择", "the wheel moves the selection"),
     KeySliderSelect => ("选择滑块", "select a slider"),
     KeySliderAdjust => (
         "调整滑块（Shift 大步）",
@@ -149,6 +151,14 @@ words! {
     KeyRegistration => ("原子/两步监听", "atomic/two-step watch"),
     KeyOnLoss => ("失锁即停/照做", "on loss: stop/carry on"),
     HomeLessons => ("课程", "Lessons"),
+    /// Home's sections, each under its heading.
+    HomeStartHere => ("从这里开始：先读第一课，再看它的实验，然后做它的测验", "Start here: read the first lesson, watch its lab, then take its quiz"),
+    HomeLabs => ("实验", "Labs"),
+    HomePresentations => ("演示", "Presentations"),
+    HomeProgressSection => ("进度", "Progress"),
+    /// Home: rows of the list above and below what is shown.
+    HomeMoreAbove => ("↑ 上面还有 {} 行", "↑ {} more above"),
+    HomeMoreBelow => ("↓ 下面还有 {} 行", "↓ {} more below"),
     HomeLesson => ("第 {} 课", "Lesson {}"),
     ReaderHint => (
         "j/k 滚动  o 目录  / 搜索  Tab/回车 链接  g 术语  ? 按键  q 返回",
@@ -311,7 +321,10 @@ words! {
     ),
     QuizHintEnd => ("回车/q 返回", "Enter/q back"),
     StatsTitle => ("学习进度", "Progress"),
-    StatsHint => ("L 切换语言  ? 按键  q 返回", "L language  ? keys  q back"),
+    StatsHint => (
+        "上/下 PgUp/PgDn 滚动题组  L 切换语言  ? 按键  q 返回",
+        "Up/Down PgUp/PgDn scroll the decks  L language  ? keys  q back",
+    ),
     StatsNoFile => ("没有进度文件。", "There is no progress file."),
     StatsStreak => ("连续学习：{} 天", "Streak: {} days"),
     StatsHistory => ("每次测验得分（%）", "Score per session (%)"),
@@ -352,7 +365,7 @@ words! {
         "take the hint (the answer then counts at most half its points)",
     ),
     KeyHomeFilter => (
-        "测验筛选行：切换题型或难度",
-        "on a quiz filter row: change the kind or difficulty",
+        "实验行换一族，筛选行换题型或难度",
+        "lab row: the family; filter rows: kind or difficulty",
     ),
 }

@@ -140,7 +140,8 @@ pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: 
             format!("作答 {answers} 次，共 {seen} 道题，{sessions} 次测验；连续 {streak} 天。")
         }
         Lang::En => format!(
-            "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} days."
+            "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} day{}.",
+            if streak == 1 { "" } else { "s" }
         ),
     }
 }

@@ -147,6 +147,47 @@ pub fn by_topic(
     topics.into_values().collect()
 }
 
+/// One answered question on the result screen: its prompt, the points it earned, and where it
+/// is taught.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionReport {
+    pub id: String,
+    pub prompt: String,
+    pub score: u32,
+    pub max: u32,
+    /// The points missed, as the learner read them (recall).
+    pub missed: Vec<String>,
+    pub links: Vec<StudyLink>,
+}
+
+/// Every answered question of `results`, in the order asked, with the places that teach it.
+pub fn by_question(
+    items: &[Item],
+    results: &[Graded],
+    lessons: &[Lesson],
+    lang: Lang,
+) -> Vec<QuestionReport> {
+    results
+        .iter()
+        .filter_map(|g| {
+            let item = items.iter().find(|i| i.id == g.id)?;
+            let points = item.all_points();
+            Some(QuestionReport {
+                id: g.id.clone(),
+                prompt: item.prompt.lines().next().unwrap_or_default().to_string(),
+                score: g.score,
+                max: g.max,
+                missed: g
+                    .missed
+                    .iter()
+                    .filter_map(|&i| points.get(i).map(|p| p.text.clone()))
+                    .collect(),
+                links: links_of(item, lessons, lang),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -148,6 +148,8 @@ pub struct App {
     /// The catalogue's A/B/C presets, the A/B/C screen's list.
     pub presets: Vec<&'static Preset>,
     pub home: HomeState,
+    /// Progress: where its deck list starts.
+    pub stats: super::screens::stats::StatsView,
     pub frozen: FrozenState,
     pub abc: AbcState,
     pub herd: HerdState,
@@ -208,6 +210,7 @@ impl App {
             size: (MIN_COLS, MIN_ROWS),
             quit: false,
             home: HomeState::new(presets.len(), reader.topics.len(), catalogue),
+            stats: Default::default(),
             frozen: FrozenState::new(FrozenParams::default()),
             abc: AbcState::new(presets.clone(), abc_preset),
             herd: HerdState::new(HerdParams::default()),
@@ -447,6 +450,11 @@ fn screen_update(app: &mut App, msg: Msg) {
         ScreenId::Home => match msg {
             Msg::Up => app.home.move_by(-1),
             Msg::Down => app.home.move_by(1),
+            Msg::Jump(to_end) => app.home.jump(to_end),
+            Msg::Scroll(d) => app
+                .home
+                .move_rows(i64::from(d) * super::screens::home::HomeState::page(area)),
+            Msg::Wheel(d) => app.home.move_rows(i64::from(d) * 3),
             Msg::Adjust { dir, .. } => app.home.adjust(dir),
             Msg::Enter if app.closed_book() => app.refuse(),
             Msg::Enter => match app.home.current() {
@@ -468,7 +476,7 @@ fn screen_update(app: &mut App, msg: Msg) {
                     app.screen = ScreenId::Abc;
                 }
                 Item::Lesson(i) => app.open_lesson(i),
-                Item::Lessons | Item::Quizzes => {}
+                Item::Heading(_) => {}
                 Item::Review => {
                     let req = app.filtered(QuizRequest {
                         due: true,
@@ -501,7 +509,10 @@ fn screen_update(app: &mut App, msg: Msg) {
                     app.screen = ScreenId::Stats;
                 }
             },
-            Msg::Pointer { row, .. } if !app.too_small() => app.home.click(area, row),
+            // A click opens the row under it, as Enter does.
+            Msg::Pointer { row, .. } if !app.too_small() && app.home.click(area, row).is_some() => {
+                update(app, Msg::Enter)
+            }
             _ => {}
         },
         ScreenId::Frozen => match msg {
@@ -551,7 +562,24 @@ fn screen_update(app: &mut App, msg: Msg) {
                 None => {}
             }
         }
-        ScreenId::Stats => {}
+        ScreenId::Stats => {
+            let decks = app.learn.overview.as_ref().map_or(0, |o| o.decks.len());
+            let page = i64::from(area.height / 3).max(1);
+            match msg {
+                Msg::Up => app.stats.scroll(-1, decks),
+                Msg::Down => app.stats.scroll(1, decks),
+                Msg::Scroll(d) | Msg::Wheel(d) => app.stats.scroll(i64::from(d) * page, decks),
+                Msg::Jump(to_end) => app.stats.scroll(
+                    if to_end {
+                        decks as i64
+                    } else {
+                        -(decks as i64)
+                    },
+                    decks,
+                ),
+                _ => {}
+            }
+        }
         ScreenId::Family => match (msg, app.family.as_mut()) {
             (Msg::Pointer { .. }, _) if small => {}
             (m, Some(f)) => f.update(m, area, app.lang),

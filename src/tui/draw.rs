@@ -43,7 +43,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 screens::quiz::render(q, &app.learn, lang, theme, area, buf);
             }
         }
-        ScreenId::Stats => screens::stats::render(&app.learn, lang, theme, area, buf),
+        ScreenId::Stats => screens::stats::render(&app.learn, app.stats, lang, theme, area, buf),
         ScreenId::Explore => screens::explore::render(&app.explore, lang, theme, area, buf),
         ScreenId::Family => {
             if let Some(s) = &app.family {

@@ -53,6 +53,10 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
             KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
             KeyCode::Enter => Some(Msg::Enter),
+            KeyCode::Home | KeyCode::Char('g') => Some(Msg::Jump(false)),
+            KeyCode::End | KeyCode::Char('G') => Some(Msg::Jump(true)),
+            KeyCode::PageUp => Some(Msg::Scroll(-1)),
+            KeyCode::PageDown => Some(Msg::Scroll(1)),
             // The quiz filter rows change with Left/Right.
             KeyCode::Left | KeyCode::Char('h') => Some(Msg::Adjust {
                 dir: -1,
@@ -72,7 +76,16 @@ pub fn map_key(key: KeyEvent, app: &App) -> Option<Msg> {
             _ => None,
         },
         ScreenId::Reader => reader::map_key(key),
-        ScreenId::Quiz | ScreenId::Stats => None,
+        ScreenId::Stats => match key.code {
+            KeyCode::Up | KeyCode::Char('k') => Some(Msg::Up),
+            KeyCode::Down | KeyCode::Char('j') => Some(Msg::Down),
+            KeyCode::PageUp => Some(Msg::Scroll(-1)),
+            KeyCode::PageDown => Some(Msg::Scroll(1)),
+            KeyCode::Home | KeyCode::Char('g') => Some(Msg::Jump(false)),
+            KeyCode::End | KeyCode::Char('G') => Some(Msg::Jump(true)),
+            _ => None,
+        },
+        ScreenId::Quiz => None,
         ScreenId::Frozen
         | ScreenId::Abc
         | ScreenId::Herd

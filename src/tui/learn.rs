@@ -119,6 +119,20 @@ impl Learning {
         })
     }
 
+    /// The deck with id `id` by its title in `lang`; the id when no deck has it.
+    pub fn deck_title(&self, id: &str, lang: Lang) -> String {
+        self.bank
+            .as_ref()
+            .and_then(|b| b.decks.iter().find(|d| d.deck.deck.get_ref() == id))
+            .map_or_else(
+                || id.to_string(),
+                |d| {
+                    let t = d.deck.title.get_ref();
+                    lang.pick(&t.zh, &t.en).to_string()
+                },
+            )
+    }
+
     /// Whether answers reach the disk.
     pub fn writable(&self) -> bool {
         self.store.as_ref().is_some_and(Store::is_writable)

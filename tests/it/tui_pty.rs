@@ -129,9 +129,11 @@ fn without_a_terminal_it_points_to_sim() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("needs a terminal") && err.contains("locklab sim"),
+        err.contains("need a terminal") && err.contains("locklab sim"),
         "{err}"
     );
+    // The program's name is said once, as the prefix of the message.
+    assert_eq!(err.matches("locklab").count(), 2, "{err}");
 }
 
 #[test]

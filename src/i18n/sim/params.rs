@@ -72,6 +72,13 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "pending_at_end" => "结束时仍在等",
         "layout" => "位布局",
         "collisions" => "碰撞",
+        "final_attempt" => "最终尝试次数",
+        "final_epoch" => "最终任期号",
+        "final_owner" => "最终持有者",
+        "final_state" => "最终状态",
+        "final_version" => "最终版本",
+        "grants_before_writer" => "写者前的授予",
+        "quorum" => "多数派",
         other => other,
     }
 }

@@ -72,6 +72,24 @@ pub fn row_state(s: crate::engine::msg::RowState, lang: Lang) -> &'static str {
     row_state_word(s, lang)
 }
 
+/// A metric's value that is a row state as the engine names it (`done`), in words; any other
+/// value as it is.
+pub fn metric_value(value: &str, lang: Lang) -> &str {
+    use crate::engine::msg::RowState::*;
+    if lang == Lang::En {
+        return value;
+    }
+    [Ready, Running, Done, Cancelled, Failed]
+        .into_iter()
+        .find(|s| {
+            serde_json::to_value(s)
+                .ok()
+                .and_then(|v| v.as_str().map(|v| v == value))
+                == Some(true)
+        })
+        .map_or(value, |s| row_state_word(s, lang))
+}
+
 pub(super) fn row_op(op: crate::engine::msg::RowOp, lang: Lang) -> &'static str {
     use crate::engine::msg::RowOp::*;
     let (zh, en) = match op {

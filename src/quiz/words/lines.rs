@@ -178,9 +178,14 @@ pub fn verdict_label(g: &crate::quiz::session::Graded) -> Label {
     }
 }
 
-/// `Right. Score 3/4 (good)`, and what the hint cost when one was taken.
+/// `Right. Score 3/4 (for review: good)`, and what the hint cost when one was taken. The
+/// rating is the scheduler's, so it is named as such rather than read as the question's
+/// difficulty.
 pub fn result_line(g: &crate::quiz::session::Graded, lang: Lang) -> String {
-    let (open, close) = (lang.pick("（", " ("), lang.pick("）", ")"));
+    let (open, close) = (
+        lang.pick("（记入复习：", " (for review: "),
+        lang.pick("）", ")"),
+    );
     let mut line = format!(
         "{}{}{} {}/{}{open}{}{close}",
         label(verdict_label(g), lang),

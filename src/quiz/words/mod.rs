@@ -31,6 +31,10 @@ words! {
     SessionAnswered => ("本次：已答", "Session: answered"),
     ByTopic => ("按主题：", "By topic:"),
     PointsMissed => ("漏掉的要点：", "Points missed:"),
+    /// The result screen: each question answered, with its points and where it is taught.
+    EachQuestion => ("逐题回顾（o 打开选中的链接）：", "Each question (o opens the chosen link):"),
+    /// Before a point the answer missed.
+    Missed => ("漏掉：", "missed: "),
     UnknownDeck => ("没有这个题组", "unknown deck"),
     KnownDecks => ("已有", "known decks"),
     NoSuchTopic => ("没有题目带这个主题", "no question has the topic"),
@@ -140,6 +144,19 @@ pub fn rating(r: Rating, lang: Lang) -> &'static str {
         Rating::Hard => lang.pick("困难", "hard"),
         Rating::Good => lang.pick("良好", "good"),
         Rating::Easy => lang.pick("轻松", "easy"),
+    }
+}
+
+/// When a question comes back for review, `secs` from now: today, or in whole days.
+pub fn comes_back(secs: i64, lang: Lang) -> String {
+    let days = (secs.max(0) + 86_399) / 86_400;
+    match (days, lang) {
+        (0, _) => lang
+            .pick("复习：今天再来", "review: again today")
+            .to_string(),
+        (1, Lang::En) => "review: back tomorrow".to_string(),
+        (d, Lang::En) => format!("review: back in {d} days"),
+        (d, Lang::Zh) => format!("复习：{d} 天后再来"),
     }
 }
 

@@ -19,8 +19,12 @@ fn other_keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
     match screen {
         ScreenId::Home => {
             keys.push(("Up/Down j/k", Ui::KeyHomeMove));
+            keys.push(("PgUp/PgDn", Ui::KeyPage));
+            keys.push(("Home/End g/G", Ui::KeyTopBottom));
             keys.push(("Enter", Ui::KeyHomeOpen));
             keys.push(("Left/Right h/l", Ui::KeyHomeFilter));
+            keys.push(("click", Ui::KeyHomeClick));
+            keys.push(("wheel", Ui::KeyHomeWheel));
         }
         #[cfg(feature = "live")]
         ScreenId::Live => {

@@ -30,14 +30,12 @@ pub enum Item {
     Live,
     /// The family lab, on the knob family Left/Right choose.
     Lab,
-    /// The heading of the lessons: shown, never selected.
-    Lessons,
+    /// A section's heading: shown, never selected.
+    Heading(Section),
     /// An index into the reader's lessons.
     Lesson(usize),
     /// The presenter view of a scripted preset (an index into the home's presentations).
     Present(usize),
-    /// The heading of the quizzes: shown, never selected.
-    Quizzes,
     /// A session of the questions due today.
     Review,
     /// A mixed exam of `quiz::EXAM_SIZE` questions.
@@ -56,10 +54,38 @@ pub enum Item {
     DifficultyFilter,
 }
 
+/// The sections of home, in the order shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// A first visit's path: the first lesson, its lab, its quiz.
+    StartHere,
+    Labs,
+    Presentations,
+    Lessons,
+    Quizzes,
+    Progress,
+}
+
+impl Section {
+    fn words(self, lang: Lang) -> &'static str {
+        ui(
+            match self {
+                Section::StartHere => Ui::HomeStartHere,
+                Section::Labs => Ui::HomeLabs,
+                Section::Presentations => Ui::HomePresentations,
+                Section::Lessons => Ui::HomeLessons,
+                Section::Quizzes => Ui::HomeQuizzes,
+                Section::Progress => Ui::HomeProgressSection,
+            },
+            lang,
+        )
+    }
+}
+
 impl Item {
     /// Headings are shown but never selected.
     pub fn heading(self) -> bool {
-        matches!(self, Item::Lessons | Item::Quizzes)
+        matches!(self, Item::Heading(_))
     }
 }
 
@@ -102,7 +128,17 @@ pub struct HomeState {
 
 impl HomeState {
     pub fn new(abc_presets: usize, lessons: usize, catalogue: &'static Catalogue) -> Self {
-        let mut items = vec![Item::Frozen];
+        let mut items = Vec::new();
+        // The first lesson's story is the A/B/C queue, so a first visit reads it, watches it
+        // and then tests itself on its deck (added with the quizzes).
+        if lessons > 0 && abc_presets > 0 {
+            items.extend([
+                Item::Heading(Section::StartHere),
+                Item::Lesson(0),
+                Item::Abc(0),
+            ]);
+        }
+        items.extend([Item::Heading(Section::Labs), Item::Frozen]);
         items.extend((0..abc_presets).map(Item::Abc));
         items.push(Item::Herd);
         items.push(Item::Explore);
@@ -110,20 +146,24 @@ impl HomeState {
         items.push(Item::Lab);
         #[cfg(feature = "live")]
         items.push(Item::Live);
-        if lessons > 0 {
-            items.push(Item::Lessons);
-            items.extend((0..lessons).map(Item::Lesson));
-        }
         let presentations: Vec<&'static Preset> = catalogue
             .all()
             .iter()
             .filter(|p| !p.script.is_empty())
             .collect();
-        items.extend((0..presentations.len()).map(Item::Present));
+        if !presentations.is_empty() {
+            items.push(Item::Heading(Section::Presentations));
+            items.extend((0..presentations.len()).map(Item::Present));
+        }
+        if lessons > 0 {
+            items.push(Item::Heading(Section::Lessons));
+            items.extend((0..lessons).map(Item::Lesson));
+        }
+        let selected = usize::from(items.first().is_some_and(|i| i.heading()));
         Self {
+            selected,
             presentations,
             items,
-            selected: 0,
             kind: None,
             difficulty: None,
             family: FAMILIES[0],
@@ -142,35 +182,33 @@ impl HomeState {
         }
     }
 
-    /// Adds the quiz entries after the simulations: review, exam, interview, self-test,
-    /// progress, the two filters, one entry per deck.
+    /// Adds the quizzes after the lessons (review, exam, interview, self-test, the two
+    /// filters, one entry per deck), the first deck's quiz to the start path, and progress.
     pub fn with_quizzes(mut self, decks: usize) -> Self {
         if decks == 0 {
             return self;
         }
-        let at = self
-            .items
-            .iter()
-            .position(|i| *i == Item::Lab)
-            // After the live lab's row too, when this build has one.
-            .map_or(self.items.len(), |p| {
-                p + 1 + usize::from(cfg!(feature = "live"))
-            });
-        let mut quiz = vec![
-            Item::Quizzes,
+        if let Some(p) = self.items.iter().position(|i| *i == Item::Abc(0))
+            && self.items.first() == Some(&Item::Heading(Section::StartHere))
+        {
+            self.items.insert(p + 1, Item::Deck(0));
+        }
+        self.items.extend([
+            Item::Heading(Section::Quizzes),
             Item::Review,
             Item::Exam,
             Item::Interview,
             Item::SelfTest,
-            Item::Progress,
             Item::KindFilter,
             Item::DifficultyFilter,
-        ];
-        quiz.extend((0..decks).map(Item::Deck));
-        self.items.splice(at..at, quiz);
+        ]);
+        self.items.extend((0..decks).map(Item::Deck));
+        self.items
+            .extend([Item::Heading(Section::Progress), Item::Progress]);
         self
     }
 
+    /// Up/Down: the next row that is not a heading, wrapping around the list's ends.
     pub fn move_by(&mut self, dir: i8) {
         let n = self.items.len() as i64;
         let step = |i: usize| (i as i64 + i64::from(dir)).rem_euclid(n) as usize;
@@ -178,6 +216,34 @@ impl HomeState {
         // Headings are skipped; two in a row never happen, so one more step is enough.
         if self.current().heading() {
             self.selected = step(self.selected);
+        }
+    }
+
+    /// The row `rows` away from the selection (PgUp/PgDn, the wheel), stopping at the ends and
+    /// stepping off a heading in the direction moved.
+    pub fn move_rows(&mut self, rows: i64) {
+        let last = self.items.len().saturating_sub(1) as i64;
+        let mut i = (self.selected as i64 + rows).clamp(0, last) as usize;
+        let dir: i64 = if rows < 0 { -1 } else { 1 };
+        while self.items.get(i).is_some_and(|it| it.heading()) {
+            let next = i as i64 + dir;
+            if !(0..=last).contains(&next) {
+                // A heading at an end: step back the other way.
+                i = (i as i64 - dir).clamp(0, last) as usize;
+                break;
+            }
+            i = next as usize;
+        }
+        self.selected = i;
+    }
+
+    /// Home/`g`: the first row; End/`G`: the last.
+    pub fn jump(&mut self, to_end: bool) {
+        let n = self.items.len() as i64;
+        self.selected = if to_end { n as usize - 1 } else { 0 };
+        self.move_rows(0);
+        if self.current().heading() {
+            self.move_rows(if to_end { -1 } else { 1 });
         }
     }
 
@@ -205,15 +271,23 @@ impl HomeState {
         self.selected.saturating_sub(rows - 1)
     }
 
-    /// Mouse: a click on a row selects it.
-    pub fn click(&mut self, area: Rect, row: u16) {
+    /// Mouse: the row under a click, which the click selects; `None` off the rows and on a
+    /// heading.
+    pub fn click(&mut self, area: Rect, row: u16) -> Option<Item> {
         let list = Self::list_area(area);
         if row >= list.y && row < list.bottom() {
             let i = self.offset(list.height) + (row - list.y) as usize;
             if i < self.items.len() && !self.items[i].heading() {
                 self.selected = i;
+                return Some(self.items[i]);
             }
         }
+        None
+    }
+
+    /// How many rows the list shows in `area` (PgUp/PgDn move by that many).
+    pub fn page(area: Rect) -> i64 {
+        i64::from(Self::list_area(area).height.max(2) - 1)
     }
 }
 
@@ -247,7 +321,7 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ),
             qtext::label(Label::HomeFilterAbout, lang).into(),
         ),
-        Item::Quizzes => (ui(Ui::HomeQuizzes, lang).into(), String::new()),
+        Item::Heading(section) => (section.words(lang).into(), String::new()),
         Item::Review => (
             ui(Ui::HomeReview, lang).replace("{}", &due.to_string()),
             ui(Ui::HomeReviewAbout, lang).into(),
@@ -261,11 +335,15 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ui(Ui::HomeProgressAbout, lang).into(),
         ),
         Item::Deck(i) => (
-            ui(Ui::HomeDeck, lang)
-                .replace("{}", ctx.learn.deck_ids().get(i).map_or("", |s| s.as_str())),
+            ui(Ui::HomeDeck, lang).replace(
+                "{}",
+                &ctx.learn
+                    .deck_ids()
+                    .get(i)
+                    .map_or_else(String::new, |id| ctx.learn.deck_title(id, lang)),
+            ),
             ui(Ui::HomeDeckAbout, lang).into(),
         ),
-        Item::Lessons => (ui(Ui::HomeLessons, lang).into(), String::new()),
         Item::Lab => (
             format!(
                 "{}  < {} >",
@@ -385,16 +463,38 @@ pub fn render(
         };
         let marker = if selected { "> " } else { "  " };
         buf.set_stringn(list.x, y, marker, 2, Style::new());
-        buf.set_stringn(
-            list.x + 2,
-            y,
-            &name,
-            name_cols.saturating_sub(3) as usize,
-            style,
-        );
-        let ax = list.x + name_cols;
+        // A name cut to its column ends in "…"; the selected one is shown whole, its purpose
+        // moving right to make room.
+        let room = name_cols.saturating_sub(3) as usize;
+        let whole = crate::text::width(&name);
+        let shown = if selected || whole <= room {
+            crate::text::clip_cols(&name, list.width.saturating_sub(2) as usize)
+        } else {
+            crate::text::clip_cols(&name, room)
+        };
+        buf.set_string(list.x + 2, y, &shown, style);
+        let used = 2 + crate::text::width(&shown) as u16 + 2;
+        let ax = list.x + name_cols.max(used);
         if ax < list.right() {
-            buf.set_stringn(ax, y, &about, (list.right() - ax) as usize, theme.dim());
+            let about = crate::text::clip_cols(&about, (list.right() - ax) as usize);
+            buf.set_string(ax, y, &about, theme.dim());
+        }
+    }
+    // Rows above and below the fold, counted at the list's right edge.
+    let last = (first + list.height as usize).min(s.items.len());
+    for (more, y, key) in [
+        (first, list.y, Ui::HomeMoreAbove),
+        (
+            s.items.len() - last,
+            list.bottom().saturating_sub(1),
+            Ui::HomeMoreBelow,
+        ),
+    ] {
+        if more > 0 && list.height > 1 {
+            let text = format!(" {} ", ui(key, lang).replace("{}", &more.to_string()));
+            let w = crate::text::width(&text) as u16;
+            let x = list.right().saturating_sub(w);
+            buf.set_stringn(x, y, &text, w as usize, theme.cursor());
         }
     }
     // What the store said on opening (read-only, set aside ...), or why a quiz did not start,

@@ -1,11 +1,14 @@
-//! Progress: mastery per deck as bars, the score of each session as a sparkline, the 14-day due
-//! forecast and the day streak. Everything comes from [`Learning::overview`], computed when the
+//! Progress as a dashboard: the counts and the day streak, the 14-day due forecast as a bar
+//! chart, mastery per deck in a list that scrolls, and each session's score as a chart. Everything comes from [`Learning::overview`], computed when the
 //! progress changes; drawing only reads it.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Style;
-use ratatui::widgets::{Sparkline, Widget};
+use ratatui::symbols::Marker;
+use ratatui::text::Line;
+use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType, Widget};
 
 use super::line;
 use crate::i18n::{Lang, Ui, ui};
@@ -24,7 +27,33 @@ pub fn bar(percent: f64, width: usize) -> String {
     )
 }
 
-pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+/// Where the deck list starts, kept within the list by [`top`]; Up/Down and PgUp/PgDn move it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StatsView {
+    pub top: usize,
+}
+
+impl StatsView {
+    /// Moves the deck list by `rows`, within the `decks` there are.
+    pub fn scroll(&mut self, rows: i64, decks: usize) {
+        let last = decks.saturating_sub(1) as i64;
+        self.top = (self.top as i64 + rows).clamp(0, last) as usize;
+    }
+}
+
+/// The first deck shown when `rows` fit: never past the point where the list's end shows.
+fn top(view: StatsView, decks: usize, rows: usize) -> usize {
+    view.top.min(decks.saturating_sub(rows))
+}
+
+pub fn render(
+    learn: &Learning,
+    view: StatsView,
+    lang: Lang,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let inner = Rect::new(
         area.x + 1,
         area.y,
@@ -35,7 +64,7 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     line(buf, row(inner.y), ui(Ui::StatsTitle, lang), theme.title());
     let hint = inner.bottom().saturating_sub(1);
     line(buf, row(hint), ui(Ui::StatsHint, lang), theme.dim());
-    let mut y = inner.y + 2;
+    let mut y = inner.y + 1;
     for m in learn.messages(lang) {
         line(buf, row(y), &m, theme.bad());
         y += 1;
@@ -44,15 +73,13 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         line(buf, row(y), ui(Ui::StatsNoFile, lang), Style::new());
         return;
     };
+    // The counts and the streak, once.
     line(
         buf,
         row(y),
         &pwords::overview_line(o.answers, o.questions_seen, o.sessions, o.streak, lang),
-        Style::new(),
+        theme.good(),
     );
-    y += 1;
-    let streak = ui(Ui::StatsStreak, lang).replace("{}", &o.streak.to_string());
-    line(buf, row(y), &streak, theme.good());
     y += 1;
     if let Some(n) = learn.store.as_ref().map(|s| s.data().predictions()) {
         let made =
@@ -62,15 +89,8 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         y += 1;
     }
     y = self_tests(learn, lang, theme, inner, y, buf);
-    y += 1;
 
-    // Forecast: today's count, then each day as +offset:count.
-    let days: Vec<String> = o
-        .forecast
-        .iter()
-        .enumerate()
-        .map(|(d, n)| format!("+{d}:{n}"))
-        .collect();
+    // The forecast: one bar per day, the day under it, today first.
     line(
         buf,
         row(y),
@@ -78,80 +98,147 @@ pub fn render(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         theme.title(),
     );
     y += 1;
-    line(
-        buf,
-        row(y),
-        &format!(
-            "{}{}{}   {}",
-            qtext::label(Label::DueToday, lang),
-            lang.pick("", " "),
-            o.due_today,
-            days.join(" ")
-        ),
-        Style::new(),
-    );
-    y += 2;
+    let forecast_rows = if inner.height >= 40 { 8 } else { 4 };
+    let days: Vec<String> = (0..o.forecast.len())
+        .map(|d| match d {
+            0 => lang.pick("今", "now").to_string(),
+            d => format!("+{d}"),
+        })
+        .collect();
+    let bars: Vec<Bar> = o
+        .forecast
+        .iter()
+        .zip(&days)
+        .map(|(n, d)| {
+            Bar::default()
+                .value(u64::from(*n))
+                .label(Line::from(d.as_str()))
+        })
+        .collect();
+    let chart = Rect::new(inner.x, y, inner.width, forecast_rows).intersection(buf.area);
+    BarChart::default()
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(4)
+        .bar_gap(1)
+        .bar_style(theme.good())
+        .value_style(theme.title())
+        .render(chart, buf);
+    y += forecast_rows + 1;
 
-    // The bottom block holds the score history; the decks get the rows above it.
-    let spark_rows: u16 = if inner.height >= 40 { 6 } else { 3 };
-    let spark_top = hint.saturating_sub(spark_rows + 2);
+    // Below: mastery per deck on the left (it scrolls), the score history on the right.
+    let below = Rect::new(inner.x, y, inner.width, hint.saturating_sub(y + 1));
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(below);
+    decks(learn, o, view, lang, theme, left, buf);
+    history(learn, lang, theme, right, buf);
+}
+
+/// Mastery per deck, one row each, by the deck's title; the rows above and below are counted.
+fn decks(
+    learn: &Learning,
+    o: &crate::progress::stats::Overview,
+    view: StatsView,
+    lang: Lang,
+    theme: Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    if area.height < 2 {
+        return;
+    }
+    let rows = area.height as usize - 1;
+    let first = top(view, o.decks.len(), rows);
+    let shown = (first + rows).min(o.decks.len());
+    let title = format!(
+        "{} {}-{}/{}",
+        qtext::label(Label::MasteryByDeck, lang),
+        first + 1,
+        shown,
+        o.decks.len()
+    );
     line(
         buf,
-        row(y),
-        qtext::label(Label::MasteryByDeck, lang),
+        Rect::new(area.x, area.y, area.width, 1),
+        &title,
         theme.title(),
     );
-    y += 1;
-    let name_cols = 26usize;
-    let bar_cols = (inner.width as usize)
-        .saturating_sub(name_cols + 20)
-        .clamp(10, 40);
-    let deck_rows = spark_top.saturating_sub(y + 1) as usize;
-    for d in o.decks.iter().take(deck_rows) {
+    let bar_cols = 10;
+    let name_cols = (area.width as usize)
+        .saturating_sub(bar_cols + 2 + 12)
+        .max(8);
+    for (i, d) in o.decks[first..shown].iter().enumerate() {
+        let name = learn.deck_title(&d.deck, lang);
         let text = format!(
-            "{:<name_cols$} {} {:>3.0}%  {}/{}",
-            d.deck,
+            "{} {} {:>3.0}% {}/{}",
+            crate::text::pad(&crate::text::clip_cols(&name, name_cols), name_cols),
             bar(d.mastery, bar_cols),
             d.mastery,
             d.seen,
             d.questions
         );
-        line(buf, row(y), &text, Style::new());
-        y += 1;
+        let y = area.y + 1 + i as u16;
+        line(
+            buf,
+            Rect::new(area.x, y, area.width, 1),
+            &text,
+            Style::new(),
+        );
     }
-    if o.decks.len() > deck_rows && deck_rows > 0 {
-        // The last row says how many are cut rather than silently dropping them.
-        let more =
-            ui(Ui::MoreRows, lang).replace("{}", &(o.decks.len() - deck_rows + 1).to_string());
-        let width = inner.width as usize;
-        line(buf, row(y - 1), &format!("{more:<width$}"), theme.dim());
+}
+
+/// Each session's score as a line over the sessions, with labelled axes.
+fn history(learn: &Learning, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    if area.height < 3 {
+        return;
     }
-    let y = spark_top.max(y + 1);
-    line(buf, row(y), ui(Ui::StatsHistory, lang), theme.title());
+    line(
+        buf,
+        Rect::new(area.x, area.y, area.width, 1),
+        ui(Ui::StatsHistory, lang),
+        theme.title(),
+    );
     if learn.history.is_empty() {
-        line(buf, row(y + 1), ui(Ui::StatsNoSessions, lang), theme.dim());
+        line(
+            buf,
+            Rect::new(area.x, area.y + 1, area.width, 1),
+            ui(Ui::StatsNoSessions, lang),
+            theme.dim(),
+        );
         return;
     }
     let last = learn.history.last().copied().unwrap_or(0);
     line(
         buf,
-        row(y + 1),
+        Rect::new(area.x, area.y + 1, area.width, 1),
         &ui(Ui::StatsLastSession, lang).replace("{}", &last.to_string()),
         Style::new(),
     );
-    let spark = Rect::new(
-        inner.x,
-        y + 2,
-        inner.width.min(learn.history.len() as u16).max(1),
-        spark_rows.min(hint.saturating_sub(y + 2)),
-    );
-    // The newest sessions when there are more than columns.
-    let skip = learn.history.len().saturating_sub(spark.width as usize);
-    Sparkline::default()
-        .data(&learn.history[skip..])
-        .max(100)
+    let points: Vec<(f64, f64)> = learn
+        .history
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ((i + 1) as f64, *p as f64))
+        .collect();
+    let n = points.len().max(2) as f64;
+    let data = [Dataset::default()
+        .marker(Marker::Braille)
+        .graph_type(GraphType::Line)
         .style(theme.good())
-        .render(spark.intersection(buf.area), buf);
+        .data(&points)];
+    let chart = Chart::new(data.to_vec())
+        .x_axis(
+            Axis::default()
+                .title(lang.pick("次", "session"))
+                .bounds([1.0, n])
+                .labels(["1".to_string(), format!("{}", points.len())]),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, 100.0])
+                .labels(["0", "50", "100"]),
+        );
+    let rect = Rect::new(area.x, area.y + 2, area.width, area.height - 2).intersection(buf.area);
+    chart.render(rect, buf);
 }
 
 /// The self-test history: the latest run, then the percentages of up to five before it, on one

@@ -15,6 +15,7 @@ use crate::i18n::{Lang, Ui, ui};
 use crate::quiz::sched::Calendar;
 
 mod catalogue;
+mod chinese;
 mod explore;
 mod family;
 mod hidden;

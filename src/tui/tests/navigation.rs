@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 
 use super::{LANGS, SIZES, app, key, press, screen};
 use crate::i18n::{Lang, Ui, ui};
-use crate::tui::app::{Msg, ScreenId, map_key};
+use crate::tui::app::{Msg, ScreenId, map_key, update};
 use crate::tui::screens::abc::Variant;
 
 #[test]
@@ -14,7 +14,13 @@ fn home_lists_every_simulation_and_opens_it() {
     for size in SIZES {
         for lang in LANGS {
             let mut a = app(ScreenId::Home, lang, size);
-            let s = screen(&a);
+            // The whole list, page by page.
+            let mut s = String::new();
+            for _ in 0..a.home.items.len() / 4 {
+                s.push_str(&screen(&a));
+                press(&mut a, KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+            }
+            press(&mut a, key('g'));
             assert!(s.contains(ui(Ui::HomeFrozen, lang)));
             assert!(s.contains(ui(Ui::HomeHerd, lang)));
             for p in &a.presets {
@@ -162,4 +168,131 @@ fn key_mapping() {
     let mut release = key('f');
     release.kind = crossterm::event::KeyEventKind::Release;
     assert_eq!(map_key(release, &a), None);
+}
+
+/// The rows of home as drawn, headings included, for finding a row by its words.
+fn row_of(s: &str, words: &str) -> Option<u16> {
+    s.lines().position(|l| l.contains(words)).map(|y| y as u16)
+}
+
+#[test]
+fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
+    use crate::tui::screens::home::{Item, Section};
+    for size in [(80, 24), (140, 42)] {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Home, lang, size);
+            // Every section has its heading, in the order of the map.
+            let sections: Vec<Section> = a
+                .home
+                .items
+                .iter()
+                .filter_map(|i| match i {
+                    Item::Heading(s) => Some(*s),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(
+                sections,
+                [
+                    Section::StartHere,
+                    Section::Labs,
+                    Section::Presentations,
+                    Section::Lessons,
+                    Section::Quizzes,
+                    Section::Progress
+                ]
+            );
+            // A first visit starts on the first lesson, then its lab, then its quiz.
+            assert_eq!(
+                &a.home.items[1..4],
+                &[Item::Lesson(0), Item::Abc(0), Item::Deck(0)]
+            );
+            assert_eq!(a.home.current(), Item::Lesson(0));
+            assert!(screen(&a).contains(ui(Ui::HomeStartHere, lang)));
+            assert!(screen(&a).contains(&ui(Ui::HomeMoreBelow, lang).replace(
+                "{}",
+                &(a.home.items.len() - (size.1 as usize - 6)).to_string()
+            )));
+            // End reaches the last row and shows it; Home comes back to the first.
+            press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+            assert_eq!(a.home.current(), Item::Progress);
+            assert_eq!(a.home.selected, a.home.items.len() - 1);
+            let s = screen(&a);
+            assert!(s.contains(ui(Ui::HomeProgress, lang)), "{s}");
+            assert!(s.contains(ui(Ui::HomeProgressSection, lang)), "{s}");
+            press(&mut a, key('g'));
+            assert_eq!(a.home.current(), Item::Lesson(0));
+            press(&mut a, key('G'));
+            assert_eq!(a.home.current(), Item::Progress);
+            press(&mut a, KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
+            assert_eq!(a.home.selected, 1);
+            // PgDn pages down through every row and stops at the last; PgUp comes back.
+            let mut seen = vec![a.home.selected];
+            for _ in 0..a.home.items.len() {
+                press(&mut a, KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE));
+                seen.push(a.home.selected);
+            }
+            assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+            assert_eq!(a.home.selected, a.home.items.len() - 1);
+            assert!(seen.iter().all(|&i| !a.home.items[i].heading()));
+            for _ in 0..a.home.items.len() {
+                press(&mut a, KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE));
+            }
+            assert_eq!(a.home.selected, 1);
+            // The wheel moves the selection.
+            update(&mut a, Msg::Wheel(1));
+            assert_eq!(
+                a.home.selected, 5,
+                "three rows down, then off the labs heading"
+            );
+            // One click on the frozen-holder row opens its screen; a click on a heading
+            // opens nothing.
+            press(&mut a, key('g'));
+            let s = screen(&a);
+            let heading = row_of(&s, ui(Ui::HomeLabs, lang)).expect("the labs heading");
+            update(
+                &mut a,
+                Msg::Pointer {
+                    col: 1,
+                    row: heading,
+                },
+            );
+            assert_eq!(a.screen, ScreenId::Home);
+            let y = row_of(&s, ui(Ui::HomeFrozen, lang)).expect("the frozen row is drawn");
+            update(&mut a, Msg::Pointer { col: 4, row: y });
+            assert_eq!(a.screen, ScreenId::Frozen, "{s}");
+        }
+    }
+}
+
+#[test]
+fn home_names_cut_end_in_an_ellipsis_and_the_chosen_one_shows_whole() {
+    let mut a = app(ScreenId::Home, Lang::En, (80, 24));
+    let long = a
+        .home
+        .presentations
+        .iter()
+        .position(|p| crate::text::width(&p.name) > 20)
+        .expect("a long presentation name");
+    let name = a.home.presentations[long].name.clone();
+    let row = a
+        .home
+        .items
+        .iter()
+        .position(|i| *i == crate::tui::screens::home::Item::Present(long))
+        .unwrap();
+    // Selected just below it, its name is cut with an ellipsis.
+    a.home.selected = row + 1;
+    let s = screen(&a);
+    let line = s
+        .lines()
+        .find(|l| l.contains(&name[..10]))
+        .expect("the row");
+    assert!(!line.contains(&name) && line.contains('…'), "{line}");
+    a.home.selected = row;
+    let s = screen(&a);
+    assert!(
+        s.lines().any(|l| l.starts_with("> ") && l.contains(&name)),
+        "{s}"
+    );
 }

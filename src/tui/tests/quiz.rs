@@ -160,6 +160,45 @@ fn choice_letters_pick_and_the_reasons_show_after() {
 }
 
 #[test]
+fn a_right_option_left_unpicked_reads_as_missed() {
+    for lang in LANGS {
+        let item = item_of(Kind::Choice, lang, |_| true);
+        let Body::Choice { options } = item.body.clone() else {
+            panic!("choice")
+        };
+        let wrong = options
+            .iter()
+            .position(|o| !o.correct)
+            .expect("a wrong option");
+        let mut a = quiz_app(item, lang, (160, 48));
+        press(&mut a, key(char::from(b'a' + wrong as u8)));
+        press(&mut a, code(KeyCode::Enter));
+        assert_eq!(phase(&a), Phase::Answered);
+        let s = screen(&a);
+        for (k, o) in options.iter().enumerate() {
+            let letter = char::from(b'a' + k as u8);
+            let row = format!("{letter}) ");
+            let line = s
+                .lines()
+                .find(|l| l.contains(&row) && l.contains(&start(&o.text, 4)))
+                .unwrap_or_else(|| panic!("option {letter} missing:\n{s}"));
+            let missed = label(Label::Missed, lang);
+            match (o.correct, k == wrong) {
+                (true, _) => assert!(line.contains("! [ ]") && line.contains(missed), "{line}"),
+                (false, true) => {
+                    assert!(line.contains("- [x]") && !line.contains(missed), "{line}")
+                }
+                (false, false) => {
+                    assert!(line.contains("- [ ]") && !line.contains(missed), "{line}")
+                }
+            }
+        }
+        // The rating is named as the review's, not as a difficulty.
+        assert!(s.contains(lang.pick("记入复习", "for review")), "{s}");
+    }
+}
+
+#[test]
 fn order_steps_move_and_the_right_order_shows_after() {
     for size in SIZES {
         for lang in LANGS {

@@ -12,7 +12,7 @@ use crate::tui::screens::quiz::QuizRequest;
 
 /// Answers whatever question is current, by keys only: the first point, the first option, the
 /// order as shown, `1` for a number.
-fn answer_current(a: &mut App) {
+pub(super) fn answer_current(a: &mut App) {
     let item = a.quiz.as_ref().unwrap().current().unwrap().clone();
     match &item.body {
         Body::Recall { follow_ups, .. } => {
@@ -221,6 +221,16 @@ fn a_read_only_store_says_so_on_home_and_in_the_quiz() {
     assert!(!dir.path().join(store::FILE_NAME).exists());
 }
 
+/// The review date the scheduler saved for question `id`.
+fn store_due(store: &Store, id: &str) -> crate::quiz::sched::Time {
+    store
+        .data()
+        .cards
+        .get(id)
+        .expect("a card for every answer")
+        .due
+}
+
 #[test]
 fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -240,14 +250,21 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
                 .iter()
                 .position(|i| *i == super::super::screens::home::Item::Progress)
                 .unwrap();
+            let review = a
+                .home
+                .items
+                .iter()
+                .position(|i| *i == super::super::screens::home::Item::Exam)
+                .unwrap();
             a.home.selected = progress;
+            assert!(screen(&a).contains(ui(Ui::HomeProgress, lang)));
+            a.home.selected = review;
             let s = screen(&a);
             let due = a.learn.overview.as_ref().unwrap().due_today;
             assert!(
                 s.contains(&ui(Ui::HomeReview, lang).replace("{}", &due.to_string())),
                 "{s}"
             );
-            assert!(s.contains(ui(Ui::HomeProgress, lang)), "{s}");
             let exam = ui(Ui::HomeExam, lang).replace("{}", "10");
             assert!(s.contains(&exam), "{s}");
             let due_line = ui(Ui::HomeDue, lang).replacen("{}", &due.to_string(), 1);
@@ -265,6 +282,23 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
             press(&mut a, code(KeyCode::Enter));
             answer_current(&mut a);
             press(&mut a, code(KeyCode::Enter));
+            // The result lists both questions, each with when the scheduler brings it back.
+            let q = a.quiz.as_ref().expect("the result");
+            assert_eq!(q.questions.len(), 2);
+            let store = a.learn.store.as_ref().expect("a store");
+            let backs: Vec<String> = q
+                .questions
+                .iter()
+                .map(|r| crate::quiz::words::comes_back(store_due(store, &r.id) - q.now, lang))
+                .collect();
+            let mut result = String::new();
+            for _ in 0..6 {
+                result.push_str(&screen(&a));
+                press(&mut a, code(KeyCode::PageDown));
+            }
+            for back in &backs {
+                assert!(result.contains(back.as_str()), "{back} missing:\n{result}");
+            }
             press(&mut a, code(KeyCode::Enter));
             assert_eq!(a.screen, ScreenId::Home);
             a.home.selected = progress;
@@ -274,17 +308,43 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
             let o = a.learn.overview.as_ref().unwrap();
             assert!(s.contains(ui(Ui::StatsTitle, lang)), "{s}");
             assert!(s.contains(label(Label::MasteryByDeck, lang)), "{s}");
-            assert!(s.contains(&o.decks[0].deck), "{s}");
+            assert!(
+                s.contains(&start(&a.learn.deck_title(&o.decks[0].deck, lang), 6)),
+                "{s}"
+            );
             assert!(
                 s.contains('#') || o.decks.iter().all(|d| d.mastery < 5.0),
                 "{s}"
             );
             assert!(s.contains(label(Label::Forecast, lang)), "{s}");
-            assert!(
-                s.contains(&ui(Ui::StatsStreak, lang).replace("{}", &o.streak.to_string())),
-                "{s}"
+            // The streak is told once, in the counts' line.
+            let counts = crate::quiz::words::overview_line(
+                o.answers,
+                o.questions_seen,
+                o.sessions,
+                o.streak,
+                lang,
             );
+            assert_eq!(s.matches(&counts).count(), 1, "{s}");
+            assert_eq!(s.matches(lang.pick("连续", "streak")).count(), 1, "{s}");
             assert!(o.streak >= 1);
+            // Every deck can be reached in the list, at every size.
+            let titles: Vec<String> = o
+                .decks
+                .iter()
+                .map(|d| {
+                    crate::text::clip_cols(&a.learn.deck_title(&d.deck, lang), 8).replace('…', "")
+                })
+                .collect();
+            let mut seen = s.clone();
+            for _ in 0..titles.len() {
+                press(&mut a, code(KeyCode::Down));
+                seen.push_str(&screen(&a));
+            }
+            for t in &titles {
+                assert!(seen.contains(t.as_str()), "{t} never shown:\n{seen}");
+            }
+            press(&mut a, code(KeyCode::Home));
             assert!(s.contains(ui(Ui::StatsHistory, lang)), "{s}");
             let last = a.learn.history.last().unwrap();
             assert!(

@@ -13,6 +13,9 @@ use crate::engine::params::{
     SnowflakeParams, TasksParams, Unit,
 };
 use crate::engine::trace::Family;
+use crate::i18n::family::{Fam, fam};
+use crate::i18n::knobs::choice_word;
+use crate::i18n::{Lang, Ui, ui};
 
 /// The families this screen runs, in Home's order.
 pub const FAMILIES: [Family; 6] = [
@@ -140,23 +143,30 @@ pub fn get(params: &Params, knob: &Knob) -> Option<Value> {
                     Unit::Milliseconds | Unit::Count => ms,
                 }));
             }
-            f.get(key)?.as_f64().map(Value::Num)
+            // A number outside its range is a placeholder for "not in use" (a semaphore's
+            // `lower_to` while no lowering is planned), so it reads as unset.
+            f.get(key)?
+                .as_f64()
+                .filter(|n| (spec.min..=spec.max).contains(n))
+                .map(Value::Num)
         }
     }
 }
 
 /// A knob's value in words: seconds and milliseconds with their unit, switches on or off.
-pub fn shown(knob: &Knob, v: Option<&Value>, on: &str, off: &str, unset: &str) -> String {
+pub fn shown(knob: &Knob, v: Option<&Value>, lang: Lang) -> String {
+    let (on, off) = (ui(Ui::On, lang), ui(Ui::Off, lang));
     match (knob, v) {
-        (_, None) => unset.to_string(),
+        (_, None) => fam(Fam::Unset, lang).to_string(),
         (Knob::Num(spec), Some(Value::Num(n))) => {
             let unit = match spec.unit {
-                Unit::Seconds => " s",
-                Unit::Milliseconds => " ms",
+                Unit::Seconds => lang.pick(" 秒", " s"),
+                Unit::Milliseconds => lang.pick(" 毫秒", " ms"),
                 Unit::Count => "",
             };
             format!("{}{unit}", super::super::secs(*n))
         }
+        (Knob::Choice { .. }, Some(Value::Text(t))) => choice_word(t, lang).to_string(),
         (_, Some(Value::Bool(b))) => (if *b { on } else { off }).to_string(),
         (_, Some(Value::Text(t))) if t.is_empty() => "-".to_string(),
         (_, Some(Value::Text(t))) => t.clone(),

@@ -13,6 +13,7 @@ use crate::engine::params::knobs::{Knob, Value};
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Check, Trace};
 use crate::i18n::family::{Fam, fam, family_name, variant_words};
+use crate::i18n::knobs::{choice_word, knob_name, text_hint};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
 use crate::tui::screens::{colon, line, wrapped};
@@ -140,15 +141,13 @@ pub fn knob_at(s: &FamilyState, area: Rect, row: u16) -> Option<usize> {
 /// An instant as the run's axis counts it: milliseconds for a run under a second.
 fn when(trace: &Trace, t: Millis, lang: Lang) -> String {
     if lanes::in_millis(trace) {
-        format!("{t} ms")
+        format!("{t} {}", lang.pick("毫秒", "ms"))
     } else {
         format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang))
     }
 }
 
 fn knob_rows(s: &FamilyState, lang: Lang) -> Vec<Row> {
-    let (on, off) = (ui(Ui::On, lang), ui(Ui::Off, lang));
-    let unset = fam(Fam::Unset, lang);
     s.knobs()
         .iter()
         .enumerate()
@@ -162,8 +161,8 @@ fn knob_rows(s: &FamilyState, lang: Lang) -> Vec<Row> {
                 _ => None,
             };
             Row {
-                label: k.key().to_string(),
-                value: knob_values::shown(k, v.as_ref(), on, off, unset),
+                label: knob_name(k.key(), lang).to_string(),
+                value: knob_values::shown(k, v.as_ref(), lang),
                 frac,
                 cycles: matches!(k, Knob::Flag { .. } | Knob::Choice { .. }),
                 locked: s.locked.iter().any(|l| l == k.key()),
@@ -189,10 +188,17 @@ fn knob_detail(s: &FamilyState, lang: Lang) -> String {
         }
         Knob::Choice { options, .. } => format!(
             "{flag}  {}",
-            fam(Fam::Options, lang).replace("{}", &options.join(" | "))
+            fam(Fam::Options, lang).replace(
+                "{}",
+                &options
+                    .iter()
+                    .map(|o| choice_word(o, lang))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            )
         ),
         Knob::Flag { .. } => format!("{flag}  {} | {}", ui(Ui::On, lang), ui(Ui::Off, lang)),
-        Knob::Text { what, .. } => format!("{flag}  {what}"),
+        Knob::Text { key, what } => format!("{flag}  {}", text_hint(key, what, lang)),
     }
 }
 
@@ -318,7 +324,7 @@ pub fn metric_rows(trace: &Trace, lang: Lang) -> Vec<(String, String)> {
                 serde_json::Value::Null => "-".to_string(),
                 serde_json::Value::Bool(b) => ui(if *b { Ui::On } else { Ui::Off }, lang).into(),
                 serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::String(t) => t.clone(),
+                serde_json::Value::String(t) => crate::i18n::sim::metric_value(t, lang).to_string(),
                 serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => {
                     let words: Vec<&str> = a.iter().filter_map(|x| x.as_str()).collect();
                     if words.is_empty() {

@@ -253,12 +253,18 @@ pub(super) fn body(
                 };
                 let mark = if picked { "[x]" } else { "[ ]" };
                 if phase == Phase::Answered {
-                    let (sign, style) = if o.correct {
-                        ("+", theme.good())
-                    } else {
-                        ("-", if picked { theme.bad() } else { theme.dim() })
+                    // A right option left unpicked is a miss, drawn and named as one.
+                    let (sign, style, missed) = match (o.correct, picked) {
+                        (true, true) => ("+", theme.good(), ""),
+                        (true, false) => ("!", theme.warn(), qtext::label(Label::Missed, lang)),
+                        (false, true) => ("-", theme.bad(), ""),
+                        (false, false) => ("-", theme.dim(), ""),
                     };
-                    fixed.item(&format!("{sign} {mark} {}) ", letter(k)), &o.text, style);
+                    fixed.item(
+                        &format!("{sign} {mark} {}) {missed}", letter(k)),
+                        &o.text,
+                        style,
+                    );
                     fixed.item("        ", &o.why, Style::new());
                 } else {
                     let sel = k == s.cursor;

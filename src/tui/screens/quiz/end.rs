@@ -60,35 +60,27 @@ pub fn render(
         out.blank();
         out.push(qtext::label(Label::ByTopic, lang), theme.title());
         for t in &sum.topics {
+            let pct = summary::percent(t.score, t.max);
             out.push(
                 &format!(
-                    "  {} {}/{} ({:.0}%)",
-                    crate::text::pad(crate::i18n::topics::topic_name(&t.topic, lang), 28),
+                    "  {} {} {}/{} ({pct:.0}%)",
+                    crate::text::pad(crate::i18n::topics::topic_name(&t.topic, lang), 24),
+                    bar(pct),
                     t.score,
                     t.max,
-                    summary::percent(t.score, t.max)
                 ),
                 Style::new(),
             );
         }
     }
-    let mut cursor_row = None;
-    match sum.kind {
-        SessionKind::Interview => cursor_row = report(s, lang, theme, &mut out),
-        SessionKind::SelfTest => history(learn, lang, theme, &mut out),
-        SessionKind::Quiz => {}
-    }
-    if sum.kind != SessionKind::Interview && !sum.missed.is_empty() {
-        out.blank();
-        out.push(qtext::label(Label::PointsMissed, lang), theme.title());
-        for m in &sum.missed {
-            out.item(
-                &format!("  {} #{} (x{}): ", m.question, m.point + 1, m.times),
-                &m.text,
-                Style::new(),
-            );
+    let cursor_row = match sum.kind {
+        SessionKind::Interview => report(s, lang, theme, &mut out),
+        SessionKind::SelfTest => {
+            history(learn, lang, theme, &mut out);
+            questions(s, learn, lang, theme, &mut out)
         }
-    }
+        SessionKind::Quiz => questions(s, learn, lang, theme, &mut out),
+    };
     // What does not fit scrolls with PgUp/PgDn, like an answered question.
     let rows = area.height as usize;
     if out.len() > rows {
@@ -144,6 +136,71 @@ fn report(s: &QuizState, lang: Lang, theme: Theme, out: &mut Lines) -> Option<us
                 ("    > ", theme.focus())
             } else {
                 ("      ", Style::new())
+            };
+            out.item(mark, &l.words(lang), style);
+            k += 1;
+        }
+    }
+    cursor_row
+}
+
+/// Ten cells filled by tenths of `pct`.
+fn bar(pct: f64) -> String {
+    let full = ((pct / 10.0).round() as usize).min(10);
+    format!("{}{}", "█".repeat(full), "░".repeat(10 - full))
+}
+
+/// Each question answered: its prompt, its points, what was missed and where it is taught,
+/// each link on its own row (`o` opens the one under the cursor). Returns that link's row.
+fn questions(
+    s: &QuizState,
+    learn: &Learning,
+    lang: Lang,
+    theme: Theme,
+    out: &mut Lines,
+) -> Option<usize> {
+    if s.questions.is_empty() {
+        return None;
+    }
+    out.blank();
+    out.push(qtext::label(Label::EachQuestion, lang), theme.title());
+    let mut cursor_row = None;
+    let mut k = 0;
+    for (n, q) in s.questions.iter().enumerate() {
+        let style = if q.score == q.max {
+            theme.good()
+        } else {
+            theme.bad()
+        };
+        out.item(
+            &format!("  {}. [{}/{}] ", n + 1, q.score, q.max),
+            &q.prompt,
+            style,
+        );
+        // When the scheduler brings it back, from the card the answer was saved to.
+        if let Some(card) = learn
+            .store
+            .as_ref()
+            .and_then(|st| st.data().cards.get(&q.id))
+        {
+            out.push(
+                &format!("     {}", qtext::comes_back(card.due - s.now, lang)),
+                theme.dim(),
+            );
+        }
+        for m in &q.missed {
+            out.item(
+                &format!("     {}", qtext::label(Label::Missed, lang)),
+                m,
+                theme.dim(),
+            );
+        }
+        for l in &q.links {
+            let (mark, style) = if k == s.link {
+                cursor_row = Some(out.len());
+                ("   > ", theme.focus())
+            } else {
+                ("     ", Style::new())
             };
             out.item(mark, &l.words(lang), style);
             k += 1;

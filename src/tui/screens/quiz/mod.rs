@@ -22,7 +22,7 @@ use crate::content::lesson::Lesson;
 use crate::engine::params::Params;
 use crate::i18n::Lang;
 use crate::quiz::item::{Body, Item, ModelInput};
-use crate::quiz::report::TopicReport;
+use crate::quiz::report::{QuestionReport, TopicReport};
 use crate::quiz::sched::Time;
 use crate::quiz::session::{Phase, Session, SessionKind};
 use crate::quiz::summary::Summary;
@@ -130,6 +130,8 @@ pub struct QuizState {
     pub lessons: Vec<Lesson>,
     /// The interview report, once the session is over.
     pub report: Vec<TopicReport>,
+    /// Each answered question, once the session is over.
+    pub questions: Vec<QuestionReport>,
     /// The study link under the cursor in the report (an index into [`QuizState::links`]).
     pub link: usize,
     /// The report's view follows the link cursor (after Up/Down) rather than `scroll`.
@@ -172,6 +174,7 @@ impl QuizState {
             time_up: false,
             lessons: Vec::new(),
             report: Vec::new(),
+            questions: Vec::new(),
             link: 0,
             follow_link: false,
         };
@@ -179,9 +182,14 @@ impl QuizState {
         s
     }
 
-    /// Every study link of the report, in the order shown.
+    /// Every study link of the result screen, in the order shown: the interview's by topic,
+    /// the other sessions' by question.
     pub fn links(&self) -> Vec<&crate::quiz::report::StudyLink> {
-        self.report.iter().flat_map(|t| t.links.iter()).collect()
+        if self.session.kind() == SessionKind::Interview {
+            self.report.iter().flat_map(|t| t.links.iter()).collect()
+        } else {
+            self.questions.iter().flat_map(|q| q.links.iter()).collect()
+        }
     }
 
     /// Seconds since the session started, as of the last message.

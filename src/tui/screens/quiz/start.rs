@@ -122,8 +122,8 @@ pub fn begin(
     q.skipped = errors.len();
     if req.mode == SessionKind::Interview {
         q.limit = req.minutes.map(|m| Time::from(m) * 60);
-        // The report's study links name lesson sections in the session's language.
-        q.lessons = lessons();
     }
+    // The result screen's study links name lesson sections in the session's language.
+    q.lessons = lessons();
     Ok(q)
 }

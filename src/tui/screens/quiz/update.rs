@@ -266,6 +266,12 @@ impl QuizState {
                 self.lang,
             );
         }
+        self.questions = report::by_question(
+            self.session.items(),
+            self.session.results(),
+            &self.lessons,
+            self.lang,
+        );
         self.scroll = 0;
         self.summary = Some(s);
     }

@@ -154,9 +154,10 @@ pub fn render(
         &status,
         status_style,
     );
-    // The question's id at the right of the status row, for finding it in the deck.
+    // The question's deck at the right of the status row, by its title.
     if let (None, Some(item)) = (&s.summary, s.current()) {
-        let w = crate::text::width(&item.id) as u16;
+        let deck = learn.deck_title(&item.deck, lang);
+        let w = crate::text::width(&deck) as u16;
         let free = inner
             .width
             .saturating_sub(crate::text::width(&status) as u16 + 2);
@@ -164,7 +165,7 @@ pub fn render(
             line(
                 buf,
                 Rect::new(inner.right() - w, inner.y + 1, w, 1),
-                &item.id,
+                &deck,
                 theme.dim(),
             );
         }
