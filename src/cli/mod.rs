@@ -20,7 +20,9 @@ mod tests;
 
 pub use knobs::command;
 #[cfg(feature = "live")]
-pub use live::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs};
+pub use live::{
+    LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs,
+};
 pub use sim::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
 pub use study::{
     InterviewArgs, ProgressArgs, ProgressCommand, ProgressFormat, QuizArgs, QuizKind, SelfTestArgs,
@@ -124,6 +126,7 @@ pub enum Command {
     /// Print the manual page (roff), made from these same definitions: `locklab man | man -l -`.
     Man,
     /// One Redlock client of a live run, started by `locklab live redlock` (not for direct use).
+    #[cfg(feature = "live")]
     #[command(hide = true)]
     RedlockClient {
         /// The client's configuration, as JSON.

@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::cli::{LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs};
+use crate::cli::{
+    LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs,
+};
 use crate::engine::params::{HerdParams, Params};
 use crate::engine::trace::Trace;
 use crate::export;

@@ -45,6 +45,7 @@ pub fn run(cli: Cli, lang: Lang, source: &Source) -> Result<(), UserError> {
         )),
         Some(Command::Completions { shell }) => completions::run(shell),
         Some(Command::Man) => man::run(),
+        #[cfg(feature = "live")]
         Some(Command::RedlockClient { config }) => {
             std::process::exit(crate::live::redis::client::main(&config))
         }

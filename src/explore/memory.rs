@@ -88,7 +88,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 
 /// A size for a person: `1 GiB`, `512 MiB`.
 pub fn fmt_size(bytes: u64) -> String {
-    if bytes >= 1 << 30 && bytes % (1 << 30) == 0 {
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
         format!("{} GiB", bytes >> 30)
     } else if bytes >= 1 << 30 {
         format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30))

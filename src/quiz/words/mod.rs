@@ -10,8 +10,8 @@ use crate::quiz::sched::Rating;
 
 pub use lines::{
     clock, duration, follow_up_body, follow_up_line, hint_taken, interview_header, overrated,
-    question_head, question_line, quiz_header, result_line, round_line, rounds_line, self_test_header, tiers,
-    verdict_label,
+    question_head, question_line, quiz_header, result_line, round_line, rounds_line,
+    self_test_header, tiers, verdict_label,
 };
 
 words! {

@@ -128,7 +128,13 @@ fn home_rows(f: &mut Findings, size: (u16, u16)) {
 }
 
 fn labs(f: &mut Findings, size: (u16, u16)) {
-    for id in [ScreenId::Frozen, ScreenId::Herd, ScreenId::Live] {
+    let screens = [
+        ScreenId::Frozen,
+        ScreenId::Herd,
+        #[cfg(feature = "live")]
+        ScreenId::Live,
+    ];
+    for id in screens {
         let mut a = app(id, Lang::Zh, size);
         f.look(&a, "lab", Rule::Keys);
         press(&mut a, key('v'));

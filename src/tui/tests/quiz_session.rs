@@ -318,7 +318,7 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
             );
             assert!(s.contains(label(Label::Forecast, lang)), "{s}");
             // The streak is told once, in the counts' line.
-            let counts = crate::quiz::words::overview_line(
+            let counts = crate::progress::words::overview_line(
                 o.answers,
                 o.questions_seen,
                 o.sessions,
