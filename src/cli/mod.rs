@@ -237,7 +237,12 @@ pub struct ExploreArgs {
     pub max_states: Option<u64>,
     /// Stop (incomplete) before the search's memory grows past this size: 1GiB, 512MiB, 300M
     /// (16MiB to 1TiB, default 1GiB; at most half of a `ulimit -v` the process runs under).
-    #[arg(long, value_name = "SIZE", value_parser = crate::explore::memory::parse_size)]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = crate::explore::memory::parse_size,
+        allow_negative_numbers = true
+    )]
     pub max_memory: Option<u64>,
     /// Threads stepping states (1 to 256, default every core). The result is the same whatever
     /// the count.

@@ -370,35 +370,35 @@ pub fn window(end: Millis, zoom: u8, pan: Option<Millis>, cursor: Millis) -> (Mi
     (from, from + width)
 }
 
-/// The span of the run that tells its story: the first cluster of the engine's key moments
-/// (moments closer together than an eighth of all of them) that either spans three distinct
-/// instants or holds a stale write or an invariant's first failure. `None` where no cluster
-/// stands out, and the whole run is the story.
+/// The span of the run that tells its story, when it crowds a corner of the run. Every key
+/// moment of the engine's when they all fit in a quarter of the run; else the cluster the story
+/// opens with (moments closer together than an eighth of their spread) when it spans three
+/// distinct instants or holds a stale write or an invariant's first failure. `None` where no
+/// such span stands out, and the whole run is the story: a cluster in the middle of a run that
+/// tells its story across the whole axis (a read-write lock's grant order) is not the story.
 pub fn story_span(trace: &Trace) -> Option<(Millis, Millis)> {
     use crate::engine::trace::MomentKind;
     let ms = &trace.moments;
     let (first, last) = (ms.first()?.at_ms, ms.last()?.at_ms);
-    let gap = ((last - first) / 8).max(1);
-    let mut start = 0;
-    for i in 1..=ms.len() {
-        if i < ms.len() && ms[i].at_ms - ms[i - 1].at_ms <= gap {
-            continue;
-        }
-        let cluster = &ms[start..i];
-        let mut instants: Vec<Millis> = cluster.iter().map(|m| m.at_ms).collect();
-        instants.dedup();
-        let decisive = cluster.iter().any(|m| {
-            matches!(
-                m.kind,
-                MomentKind::StaleWrite { .. } | MomentKind::FirstViolation { .. }
-            )
-        });
-        if instants.len() >= 3 || (decisive && instants.len() >= 2) {
-            return Some((instants[0], instants[instants.len() - 1]));
-        }
-        start = i;
+    if last > first && last - first <= trace.end_ms / 4 {
+        return Some((first, last));
     }
-    None
+    let gap = ((last - first) / 8).max(1);
+    let opening = ms
+        .windows(2)
+        .position(|w| w[1].at_ms - w[0].at_ms > gap)
+        .map_or(ms.len(), |i| i + 1);
+    let cluster = &ms[..opening];
+    let mut instants: Vec<Millis> = cluster.iter().map(|m| m.at_ms).collect();
+    instants.dedup();
+    let decisive = cluster.iter().any(|m| {
+        matches!(
+            m.kind,
+            MomentKind::StaleWrite { .. } | MomentKind::FirstViolation { .. }
+        )
+    });
+    (instants.len() >= 3 || (decisive && instants.len() >= 2))
+        .then(|| (instants[0], instants[instants.len() - 1]))
 }
 
 /// The smallest zoom at which `[from, to]` spans at least `cols` columns of a `track` columns

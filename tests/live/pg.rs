@@ -39,6 +39,8 @@ pub fn needs_postgres(name: impl Into<String>, f: impl FnOnce() + Send + 'static
                 "Debian's postgresql is not installed: apt-get install -y postgresql",
             ));
         }
+        // Timed live runs take turns: one run's servers and clients would move another's instants.
+        let _one = super::serial();
         f();
         Ok(Completion::Completed)
     })

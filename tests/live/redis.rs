@@ -356,6 +356,8 @@ pub fn trials() -> Vec<Trial> {
                 if clock && let Err(e) = node::fake_clock() {
                     return Ok(Completion::ignored_with(e.message));
                 }
+                // Timed live runs take turns: one run's processes would move another's instants.
+                let _one = super::serial();
                 f();
                 Ok(Completion::Completed)
             })

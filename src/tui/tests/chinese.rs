@@ -20,8 +20,8 @@ use crate::tui::screens::home::Item;
 const SIZES: [(u16, u16); 2] = [(80, 24), (140, 42)];
 
 /// Names a Chinese technical text writes as they are: system calls, libraries, ZooKeeper's
-/// own terms (its sessions expire on a `tick`).
-const ALLOWED: &[&str] = &["fsync", "Curator", "ephemeralOwner", "tick"];
+/// own terms (its sessions expire on a `tick`), and systems named as they are (etcd).
+const ALLOWED: &[&str] = &["fsync", "Curator", "ephemeralOwner", "tick", "etcd"];
 
 fn code(c: KeyCode) -> KeyEvent {
     KeyEvent::new(c, KeyModifiers::NONE)
