@@ -370,19 +370,16 @@ pub fn window(end: Millis, zoom: u8, pan: Option<Millis>, cursor: Millis) -> (Mi
     (from, from + width)
 }
 
-/// The span of the run that tells its story, when it crowds a corner of the run. Every key
-/// moment of the engine's when they all fit in a quarter of the run; else the cluster the story
-/// opens with (moments closer together than an eighth of their spread) when it spans three
-/// distinct instants or holds a stale write or an invariant's first failure. `None` where no
-/// such span stands out, and the whole run is the story: a cluster in the middle of a run that
-/// tells its story across the whole axis (a read-write lock's grant order) is not the story.
+/// The span of the run that tells its story, when it crowds a corner of the run: the cluster
+/// the story opens with (moments closer together than an eighth of their spread) when it spans
+/// three distinct instants or holds a stale write or an invariant's first failure; else every
+/// key moment, when they all fit in a quarter of the run. `None` where no such span stands out,
+/// and the whole run is the story: a cluster in the middle of a run that tells its story across
+/// the whole axis (a read-write lock's grant order) is not the story.
 pub fn story_span(trace: &Trace) -> Option<(Millis, Millis)> {
     use crate::engine::trace::MomentKind;
     let ms = &trace.moments;
     let (first, last) = (ms.first()?.at_ms, ms.last()?.at_ms);
-    if last > first && last - first <= trace.end_ms / 4 {
-        return Some((first, last));
-    }
     let gap = ((last - first) / 8).max(1);
     let opening = ms
         .windows(2)
@@ -397,8 +394,10 @@ pub fn story_span(trace: &Trace) -> Option<(Millis, Millis)> {
             MomentKind::StaleWrite { .. } | MomentKind::FirstViolation { .. }
         )
     });
-    (instants.len() >= 3 || (decisive && instants.len() >= 2))
-        .then(|| (instants[0], instants[instants.len() - 1]))
+    if instants.len() >= 3 || (decisive && instants.len() >= 2) {
+        return Some((instants[0], instants[instants.len() - 1]));
+    }
+    (last > first && last - first <= trace.end_ms / 4).then_some((first, last))
 }
 
 /// The smallest zoom at which `[from, to]` spans at least `cols` columns of a `track` columns
