@@ -148,10 +148,17 @@ pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: 
 
 /// One self-test run: `2026-11-30  21/30 (70%)  solid 5 · partial 4 · forgot 3`.
 pub fn self_test_run(r: &SessionRecord, lang: Lang) -> String {
-    let tiers = r
+    let mut tiers = r
         .tiers
         .map(|t| crate::quiz::words::tiers(&t, lang))
         .unwrap_or_default();
+    if let Some(t) = r.scored_tiers {
+        let scored = crate::quiz::words::tiers(&t, lang);
+        tiers.push_str(&match lang {
+            Lang::Zh => format!("（按要点：{scored}）"),
+            Lang::En => format!(" (by the points: {scored})"),
+        });
+    }
     let date = super::fmt_utc(r.ended);
     let mut line = format!(
         "{}  {}/{} ({:.0}%)  {tiers}",

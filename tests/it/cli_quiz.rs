@@ -300,7 +300,7 @@ fn export_merge_reset_and_summary() {
         "{summary}"
     );
     assert!(summary.contains("Due today:") && summary.contains("Next 14 days"));
-    assert!(summary.contains("streak 1 days"));
+    assert!(summary.contains("streak 1 day."), "{summary}");
     assert!(
         summary
             .lines()
