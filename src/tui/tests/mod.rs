@@ -102,8 +102,14 @@ fn frozen_verdict(s: &FrozenState) -> Verdict {
 
 #[test]
 fn snapshots_at_80x24() {
+    // Home has one row fewer in a build without the live lab, so it has a picture of its own.
+    let home = if cfg!(feature = "live") {
+        "home_en"
+    } else {
+        "home_en_without_live"
+    };
     for (name, screen_id, lang) in [
-        ("home_en", ScreenId::Home, Lang::En),
+        (home, ScreenId::Home, Lang::En),
         ("frozen_en", ScreenId::Frozen, Lang::En),
         ("frozen_zh", ScreenId::Frozen, Lang::Zh),
         ("abc_en", ScreenId::Abc, Lang::En),
