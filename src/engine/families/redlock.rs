@@ -44,6 +44,34 @@ impl Layout {
 }
 
 /// The properties every Redlock run is checked against, the model's and a live one's.
+/// What a Redlock run's writes and checks come to: the stale writes the resource accepted, the
+/// writer whose value it keeps, and the invariants that failed.
+pub struct Outcome {
+    pub stale: u32,
+    pub final_value: Option<String>,
+    pub violations: Vec<String>,
+}
+
+/// The one reading of a run's outcome, for the model's run and the live lab's alike.
+pub fn outcome(writes: &[WriteRecord], checks: &[InvariantReport]) -> Outcome {
+    Outcome {
+        stale: writes
+            .iter()
+            .filter(|w| matches!(w.judgement, Judgement::StaleAccepted | Judgement::Overwrote))
+            .count() as u32,
+        final_value: writes
+            .iter()
+            .rev()
+            .find(|w| w.accepted)
+            .map(|w| REDLOCK_CLIENTS[w.writer.0 as usize].to_string()),
+        violations: checks
+            .iter()
+            .filter(|c| c.first_violation_ms().is_some())
+            .map(|c| c.name.to_string())
+            .collect(),
+    }
+}
+
 pub fn checks() -> Vec<InvariantReport> {
     vec![
         InvariantReport::always(invariant::ONE_HOLDER),
@@ -440,23 +468,11 @@ impl RedlockObserver {
         rec.event(end, l.resource(), EventKind::RunEnded);
         let moments = super::moments::moments(&rec, &self.writes, &self.checks);
         let actors = actors(l.clients, l.nodes);
-        let stale = self
-            .writes
-            .iter()
-            .filter(|w| matches!(w.judgement, Judgement::StaleAccepted | Judgement::Overwrote))
-            .count() as u32;
-        let final_value = self
-            .writes
-            .iter()
-            .rev()
-            .find(|w| w.accepted)
-            .map(|w| REDLOCK_CLIENTS[w.writer.0 as usize].to_string());
-        let violations = self
-            .checks
-            .iter()
-            .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
-            .collect();
+        let Outcome {
+            stale,
+            final_value,
+            violations,
+        } = outcome(&self.writes, &self.checks);
         Trace {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
             family: Family::Redlock,

@@ -6,15 +6,14 @@
 
 use super::client::{Report, owner_of};
 use super::run::{Fault, Gathered, Seen};
-use crate::engine::families::redlock::{actors, checks, judge};
+use crate::engine::families::redlock::{Outcome, actors, checks, judge, outcome};
 use crate::engine::params::{REDLOCK_CLIENTS, REDLOCK_NODES, RedlockParams, ReleaseHow};
 use crate::engine::time::Millis;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::redlock::{Acquisition, RedlockEvent, RedlockMetrics, RedlockSpan};
 use crate::engine::trace::{
-    EventKind, Family, InvariantReport, Judgement, Metrics, SpanState, Trace, WriteRecord,
-    invariant,
+    EventKind, Family, InvariantReport, Metrics, SpanState, Trace, WriteRecord, invariant,
 };
 use crate::engine::world::ActorId;
 
@@ -602,23 +601,11 @@ pub fn trace(p: &RedlockParams, g: &Gathered) -> Trace {
     let res = b.resource_id();
     b.rec.event(end, res, EventKind::RunEnded);
     let moments = crate::engine::families::moments::moments(&b.rec, &b.writes, &b.checks);
-    let stale = b
-        .writes
-        .iter()
-        .filter(|w| matches!(w.judgement, Judgement::StaleAccepted | Judgement::Overwrote))
-        .count() as u32;
-    let final_value = b
-        .writes
-        .iter()
-        .rev()
-        .find(|w| w.accepted)
-        .map(|w| REDLOCK_CLIENTS[w.writer.0 as usize].to_string());
-    let violations = b
-        .checks
-        .iter()
-        .filter(|c| c.first_violation_ms().is_some())
-        .map(|c| c.name.to_string())
-        .collect();
+    let Outcome {
+        stale,
+        final_value,
+        violations,
+    } = outcome(&b.writes, &b.checks);
     Trace {
         schema_version: crate::engine::trace::SCHEMA_VERSION,
         family: Family::Redlock,
