@@ -13,7 +13,9 @@ use crate::engine::params::{REDLOCK_CLIENTS, REDLOCK_NODES, RedlockParams};
 use crate::engine::time::Millis;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
-use crate::engine::trace::redlock::{Acquisition, RedlockEvent, RedlockMetrics, RedlockSpan};
+use crate::engine::trace::redlock::{
+    Acquisition, Outcome, RedlockEvent, RedlockMetrics, RedlockSpan, outcome,
+};
 use crate::engine::trace::{
     ActorInfo, EventKind, Family, InvariantReport, Judgement, Metrics, Role, SpanState, Trace,
     WriteRecord, invariant,
@@ -44,34 +46,6 @@ impl Layout {
 }
 
 /// The properties every Redlock run is checked against, the model's and a live one's.
-/// What a Redlock run's writes and checks come to: the stale writes the resource accepted, the
-/// writer whose value it keeps, and the invariants that failed.
-pub struct Outcome {
-    pub stale: u32,
-    pub final_value: Option<String>,
-    pub violations: Vec<String>,
-}
-
-/// The one reading of a run's outcome, for the model's run and the live lab's alike.
-pub fn outcome(writes: &[WriteRecord], checks: &[InvariantReport]) -> Outcome {
-    Outcome {
-        stale: writes
-            .iter()
-            .filter(|w| matches!(w.judgement, Judgement::StaleAccepted | Judgement::Overwrote))
-            .count() as u32,
-        final_value: writes
-            .iter()
-            .rev()
-            .find(|w| w.accepted)
-            .map(|w| REDLOCK_CLIENTS[w.writer.0 as usize].to_string()),
-        violations: checks
-            .iter()
-            .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
-            .collect(),
-    }
-}
-
 pub fn checks() -> Vec<InvariantReport> {
     vec![
         InvariantReport::always(invariant::ONE_HOLDER),

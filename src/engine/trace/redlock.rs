@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{EventKind, Trace};
+use super::{EventKind, InvariantReport, Judgement, Trace, WriteRecord};
 use crate::engine::time::Millis;
 use crate::engine::world::ActorId;
 
@@ -235,6 +235,34 @@ impl Trace {
         }
         done.extend(open.into_iter().flatten());
         done
+    }
+}
+
+/// What a Redlock run's writes and checks come to: the stale writes the resource accepted, the
+/// writer whose value it keeps, and the invariants that failed.
+pub struct Outcome {
+    pub stale: u32,
+    pub final_value: Option<String>,
+    pub violations: Vec<String>,
+}
+
+/// The one reading of a run's outcome, for the model's run and the live lab's alike.
+pub fn outcome(writes: &[WriteRecord], checks: &[InvariantReport]) -> Outcome {
+    Outcome {
+        stale: writes
+            .iter()
+            .filter(|w| matches!(w.judgement, Judgement::StaleAccepted | Judgement::Overwrote))
+            .count() as u32,
+        final_value: writes
+            .iter()
+            .rev()
+            .find(|w| w.accepted)
+            .map(|w| crate::engine::params::REDLOCK_CLIENTS[w.writer.0 as usize].to_string()),
+        violations: checks
+            .iter()
+            .filter(|c| c.first_violation_ms().is_some())
+            .map(|c| c.name.to_string())
+            .collect(),
     }
 }
 

@@ -6,12 +6,14 @@
 
 use super::client::{Report, owner_of};
 use super::run::{Fault, Gathered, Seen};
-use crate::engine::families::redlock::{Outcome, actors, checks, judge, outcome};
+use crate::engine::families::redlock::{actors, checks, judge};
 use crate::engine::params::{REDLOCK_CLIENTS, REDLOCK_NODES, RedlockParams, ReleaseHow};
 use crate::engine::time::Millis;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
-use crate::engine::trace::redlock::{Acquisition, RedlockEvent, RedlockMetrics, RedlockSpan};
+use crate::engine::trace::redlock::{
+    Acquisition, Outcome, RedlockEvent, RedlockMetrics, RedlockSpan, outcome,
+};
 use crate::engine::trace::{
     EventKind, Family, InvariantReport, Metrics, SpanState, Trace, WriteRecord, invariant,
 };
