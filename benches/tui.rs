@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use locklab::i18n::Lang;
-use locklab::tui::app::{App, Msg, ScreenId, map_key, render, update};
+use locklab::tui::app::{App, AppMsg, ScreenId, map_key, render, update};
 use locklab::tui::theme::Theme;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -46,17 +46,17 @@ fn draw_screens(c: &mut Criterion) {
             for _ in 0..200 {
                 update(
                     &mut a,
-                    Msg::Adjust {
+                    AppMsg::Adjust {
                         dir: 1,
                         coarse: true,
                     },
                 );
             }
-            update(&mut a, Msg::Down);
+            update(&mut a, AppMsg::Down);
             for _ in 0..200 {
                 update(
                     &mut a,
-                    Msg::Adjust {
+                    AppMsg::Adjust {
                         dir: 1,
                         coarse: true,
                     },
@@ -66,27 +66,31 @@ fn draw_screens(c: &mut Criterion) {
         group.bench_function(name, |b| b.iter(|| draw(std::hint::black_box(&a))));
     }
     // The lab's other views, the whole run revealed so everything is drawn.
-    let views: [(&str, ScreenId, &[Msg]); 5] = [
+    let views: [(&str, ScreenId, &[AppMsg]); 5] = [
         (
             "frozen_compare",
             ScreenId::Frozen,
-            &[Msg::Reveal, Msg::Compare],
+            &[AppMsg::Reveal, AppMsg::Compare],
         ),
         (
             "frozen_sequence",
             ScreenId::Frozen,
-            &[Msg::Reveal, Msg::ToggleSequence],
+            &[AppMsg::Reveal, AppMsg::ToggleSequence],
         ),
         (
             "abc_panel_and_log",
             ScreenId::Abc,
-            &[Msg::Reveal, Msg::Jump(true)],
+            &[AppMsg::Reveal, AppMsg::Jump(true)],
         ),
-        ("abc_compare", ScreenId::Abc, &[Msg::Reveal, Msg::Compare]),
+        (
+            "abc_compare",
+            ScreenId::Abc,
+            &[AppMsg::Reveal, AppMsg::Compare],
+        ),
         (
             "abc_sequence",
             ScreenId::Abc,
-            &[Msg::Reveal, Msg::ToggleSequence],
+            &[AppMsg::Reveal, AppMsg::ToggleSequence],
         ),
     ];
     for (name, screen, msgs) in views {
@@ -99,8 +103,8 @@ fn draw_screens(c: &mut Criterion) {
     let mut a = app(ScreenId::Home);
     if let Some(p) = locklab::scenario::find("lost-create-blind") {
         a.present_preset(p.clone(), false);
-        update(&mut a, Msg::Step(1));
-        update(&mut a, Msg::Reveal);
+        update(&mut a, AppMsg::Step(1));
+        update(&mut a, AppMsg::Reveal);
     }
     group.bench_function("present", |b| b.iter(|| draw(std::hint::black_box(&a))));
     group.finish();
@@ -127,7 +131,7 @@ fn slider_change(c: &mut Criterion) {
         b.iter(|| {
             update(
                 &mut abc,
-                Msg::Variant(locklab::tui::screens::abc::Variant::Watch),
+                AppMsg::RecipeVariant(locklab::tui::screens::abc::RecipeVariant::Watch),
             );
             draw(&abc)
         })
@@ -136,19 +140,19 @@ fn slider_change(c: &mut Criterion) {
     for _ in 0..200 {
         update(
             &mut herd,
-            Msg::Adjust {
+            AppMsg::Adjust {
                 dir: 1,
                 coarse: true,
             },
         );
     }
-    update(&mut herd, Msg::Down);
+    update(&mut herd, AppMsg::Down);
     group.bench_function("herd_n200", |b| {
         b.iter(|| {
             flip = !flip;
             update(
                 &mut herd,
-                Msg::Adjust {
+                AppMsg::Adjust {
                     dir: if flip { 1 } else { -1 },
                     coarse: false,
                 },

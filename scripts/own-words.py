@@ -62,12 +62,25 @@ def grams(s, k):
             yield i, g
 
 
+def to_simplified():
+    """Notes written in Traditional characters are compared after conversion, when OpenCC's
+    Python package is installed; without it they are compared as they are, and a warning says so."""
+    try:
+        import opencc
+    except ImportError:
+        print("warning: the opencc package is missing; Traditional notes are compared unconverted")
+        return lambda text: text
+    return opencc.OpenCC("t2s").convert
+
+
 def seed_grams(folder, k):
     seen = set()
+    simplified = to_simplified()
     for f in sorted(folder.glob("*")):
         if f.suffix not in (".txt", ".md") or f.name == "README.md":
             continue
-        for _, line in prose_lines(f.read_text(encoding="utf-8", errors="replace")):
+        text = simplified(f.read_text(encoding="utf-8", errors="replace"))
+        for _, line in prose_lines(text):
             seen.update(g for _, g in grams(normalise(line), k))
     return seen
 

@@ -53,12 +53,21 @@ screens=(
   "present-predicted|present frozen-fenced|P Space Space Space 2"
   "abc-watch-race-story|abc watch-race|n n"
   "frozen-danger-open|frozen|n . . . . . ."
+  "frozen-preset|frozen frozen-early-write|"
+  "frozen-predict|frozen frozen-fenced|P"
+  "frozen-predict-playing|frozen frozen-fenced|P 2"
+  "lab-rwlock-predict|lab rwlock --preset rwlock-starved|P"
+  "abc-predict|abc chain|P"
   "frozen-compare-cursor|frozen|c"
+  "frozen-story|frozen frozen-no-fencing|n n n"
+  "abc-overview|abc watch-race|n n n"
+  "abc-badges-whole-run|abc lost-create-blind|v"
+  "lab-rwlock-tracks|lab rwlock --preset rwlock-starved|n n n n"
   "home||"
   "home-end||End"
-  "progress||End Enter"
   "lab-tasks|lab tasks|v"
   "quiz-result|quiz --kind recall --count 1 --seed 5|Enter 1 Enter 2 Enter"
+  "progress||End Enter"
 )
 if [ -n "$readme" ]; then
   # Two pictures a newcomer sees first, sharp enough to project: the A/B/C lab with the whole
@@ -95,8 +104,12 @@ for size in $sizes; do
     for entry in "${screens[@]}"; do
       IFS='|' read -r name args keys <<<"$entry"
       [ -n "${ONLY:-}" ] && [[ "$name" != $ONLY ]] && continue
+      # A progress file of the run's own, per size and language: the quiz result saves into
+      # it and the progress screen after it shows that session.
+      data="$work/data.$lang.$size"
+      mkdir -p "$data"
       tmux -L "$sock" -f /dev/null new-session -d -x "$cols" -y "$rows" \
-        "TERM=xterm-256color $bin --lang $lang $args"
+        "TERM=xterm-256color LOCKLAB_DATA_DIR=$data $bin --lang $lang $args"
       tmux -L "$sock" set -g escape-time 0 >/dev/null
       sleep 0.5
       for k in $keys; do

@@ -63,9 +63,10 @@ fn main() {
     let lang = cli.lang.unwrap_or_else(Lang::from_env);
     let source = match cli.content.clone() {
         None => Source::Embedded,
-        Some(dir) => Source::from_dir(dir).unwrap_or_else(|message| {
-            eprintln!("locklab: {}", locklab::text::bounded_message(&message));
-            std::process::exit(2)
+        Some(dir) => Source::from_dir(dir).unwrap_or_else(|e| {
+            let e = locklab::error::UserError::from(e);
+            eprintln!("locklab: {}", locklab::text::bounded_message(&e.message));
+            std::process::exit(e.status)
         }),
     };
     if let Err(e) = locklab::cmd::run(cli, lang, &source) {

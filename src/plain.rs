@@ -11,7 +11,9 @@ use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
 use crate::progress::store::Store;
 use crate::progress::words as pwords;
-use crate::quiz::item::{Body, FollowUpText, Item, ModelInput, PointText, hint_cap, letter};
+use crate::quiz::item::{
+    Body, FollowUpText, ModelInput, PointText, PreparedQuestion, hint_cap, letter,
+};
 use crate::quiz::report;
 use crate::quiz::sched::{SelfRating, Time};
 use crate::quiz::score::ModelResponse;
@@ -349,7 +351,7 @@ fn show_notes(out: &mut impl Write, session: &Session, lang: Lang) -> io::Result
 fn recall<R: BufRead, W: Write>(
     r: &mut Run<R, W>,
     session: &mut Session,
-    item: &Item,
+    item: &PreparedQuestion,
     points: &[PointText],
     follow_ups: &[FollowUpText],
 ) -> io::Result<Option<Graded>> {
@@ -385,8 +387,8 @@ fn recall<R: BufRead, W: Write>(
     {
         return Ok(None);
     }
-    // An interview asks every round before it shows any reference.
-    while session.phase() == Phase::FollowUpAsking && session.kind() == SessionKind::Interview {
+    // An interview, and the self-test's closing rounds, ask every round before any reference.
+    while session.phase() == Phase::FollowUpAsking && session.defers_rounds() {
         if r.check_time(session)? {
             session.cut_rounds();
             break;
@@ -454,7 +456,7 @@ fn recall<R: BufRead, W: Write>(
 fn model<R: BufRead, W: Write>(
     r: &mut Run<R, W>,
     session: &mut Session,
-    item: &Item,
+    item: &PreparedQuestion,
     mi: &ModelInput,
 ) -> io::Result<Option<Graded>> {
     let p = text::prompts(r.lang);
@@ -481,7 +483,12 @@ fn model<R: BufRead, W: Write>(
     })
 }
 
-fn show_result(out: &mut impl Write, item: &Item, g: &Graded, lang: Lang) -> io::Result<()> {
+fn show_result(
+    out: &mut impl Write,
+    item: &PreparedQuestion,
+    g: &Graded,
+    lang: Lang,
+) -> io::Result<()> {
     writeln!(out, "{}", text::result_line(g, lang))?;
     if g.rounds.len() > 1 {
         writeln!(out, "{}", text::rounds_line(&g.rounds, lang))?;

@@ -32,6 +32,21 @@ pub struct Unreadable {
     pub message: String,
 }
 
+/// A `--content` folder locklab cannot read from: input the user can fix.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContentDirError {
+    #[error("content folder {0} does not exist or is not a folder")]
+    NotAFolder(String),
+    #[error("content folder {dir} has {}", missing.join(", "))]
+    Lacking { dir: String, missing: Vec<String> },
+}
+
+impl From<ContentDirError> for crate::error::UserError {
+    fn from(e: ContentDirError) -> Self {
+        Self::usage(e.to_string())
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Source {
     #[default]
@@ -44,12 +59,9 @@ impl Source {
     /// The folder given with `--content`, once it is known to hold what locklab reads: lessons,
     /// quiz decks and presets. A folder that does not exist, or lacks any of them, is an error
     /// naming what is missing, so a mistyped path is not taken for empty content.
-    pub fn from_dir(dir: PathBuf) -> Result<Source, String> {
+    pub fn from_dir(dir: PathBuf) -> Result<Source, ContentDirError> {
         if !dir.is_dir() {
-            return Err(format!(
-                "content folder {} does not exist or is not a folder",
-                dir.display()
-            ));
+            return Err(ContentDirError::NotAFolder(dir.display().to_string()));
         }
         let shown = dir.display().to_string();
         let source = Source::Dir(dir);
@@ -77,7 +89,10 @@ impl Source {
         if missing.is_empty() {
             Ok(source)
         } else {
-            Err(format!("content folder {shown} has {}", missing.join(", ")))
+            Err(ContentDirError::Lacking {
+                dir: shown,
+                missing,
+            })
         }
     }
 

@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
+#[path = "live/ensemble.rs"]
+mod ensemble;
 #[path = "live/pg.rs"]
 mod pg;
 use locklab::engine::params::{HerdParams, Params};
@@ -79,12 +81,7 @@ fn same_story(name: &str) {
             "{name}: no {aspect:?} row\n{rows:#?}"
         );
     }
-    let differ: Vec<_> = rows.iter().filter(|r| !r.same()).collect();
-    assert!(
-        differ.is_empty(),
-        "{name}: the live run differs from the model (tick phase {:?}):\n{differ:#?}",
-        story.tick_phase_ms
-    );
+    assert_same(&story, name);
     let expiries = rows
         .iter()
         .filter_map(|r| r.instant.as_ref())
@@ -101,6 +98,16 @@ fn same_story(name: &str) {
     let live = &story.live;
     assert!(live.nodes.len() >= 3, "{name}: {:?}", live.nodes);
     assert!(!live.messages.is_empty());
+}
+
+/// No row of the comparison differs: every fact, and every instant within its tolerance.
+fn assert_same(story: &abc::Story, name: &str) {
+    let differ: Vec<_> = story.rows().into_iter().filter(|r| !r.same()).collect();
+    assert!(
+        differ.is_empty(),
+        "{name}: the live run differs from the model (tick phase {:?}):\n{differ:#?}",
+        story.tick_phase_ms
+    );
 }
 
 /// `locklab live abc gc-pause-fencing` itself, as a user runs it: the server's tick phase is
@@ -543,6 +550,18 @@ fn a_server_that_does_not_start_is_a_clear_error_and_leaves_nothing_behind() {
 #[path = "live/redis.rs"]
 mod redis;
 
+#[path = "live/etcd.rs"]
+mod etcd;
+
+#[path = "live/queue.rs"]
+mod queue;
+
+#[path = "live/recipes.rs"]
+mod recipes;
+
+#[path = "live/election.rs"]
+mod election;
+
 /// Every test, as the harness runs them: those that need a ZooKeeper server are ignored, with
 /// the reason, where none is installed.
 fn main() -> ExitCode {
@@ -631,8 +650,13 @@ fn main() -> ExitCode {
             Ok(())
         })
     }));
+    trials.extend(ensemble::trials());
     trials.extend(pg::trials());
     trials.extend(redis::trials());
+    trials.extend(etcd::trials());
+    trials.extend(queue::trials());
+    trials.extend(recipes::trials());
+    trials.extend(election::trials());
     libtest_mimic::run(&args, trials).exit_code()
 }
 

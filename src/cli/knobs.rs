@@ -1,7 +1,7 @@
-//! The knob families' options, one per knob, built from each family's knob table: clap parses
-//! and checks them and `--help` lists each with its range or its choices, so the table is the
-//! one place a knob is declared. The values reach the family's own checks as the command line
-//! wrote them, in the order it wrote them.
+//! Every family's `locklab sim` options, one per knob, built from the family's knob table in
+//! the registry: clap parses them and `--help` lists each with its range or its choices, so the
+//! table is the one place a knob is declared. The values reach the family's own checks as the
+//! command line wrote them, in the order it wrote them.
 
 use std::ffi::OsString;
 
@@ -9,26 +9,53 @@ use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, CommandFactory, FromArgMatches};
 
+use super::presets::{PresetName, Takes};
 use super::{Cli, Command};
 use crate::engine::params::knobs::Knob;
 use crate::engine::registry;
+use crate::engine::trace::Family;
 
-/// Each knob family's subcommand of `locklab sim` and its knob table.
+/// Each family's subcommand of `locklab sim` and its knob table.
 fn families() -> impl Iterator<Item = (&'static str, &'static [Knob])> {
-    registry::knob_families().map(|(f, knobs)| (f.name(), knobs))
+    registry::ALL
+        .into_iter()
+        .map(|e| (e.family().name(), e.knobs()))
 }
 
-/// The command line: the derived definitions, with every knob family's options added.
+/// What `locklab sim FAMILY` must be given: herd versus chain is about how many wait and how
+/// many one release wakes; the A/B/C queue's story is its preset's faults.
+fn required(family: &str) -> &'static [&'static str] {
+    match Family::parse(family) {
+        Some(Family::Herd) => &["waiters", "fanout"],
+        Some(Family::Abc) => &["preset"],
+        _ => &[],
+    }
+}
+
+/// The command line: the derived definitions, with every family's options added.
 pub fn command() -> clap::Command {
     Cli::command().mut_subcommand("sim", |sim| {
         families().fold(sim, |sim, (name, knobs)| {
-            sim.mut_subcommand(name, |family| family.args(knobs.iter().map(arg)))
+            sim.mut_subcommand(name, |family| {
+                let family = with_presets_of(family, name).args(knobs.iter().map(arg));
+                required(name).iter().fold(family, |family, key| {
+                    family.mut_arg(*key, |a| a.required(true))
+                })
+            })
         })
     })
 }
 
+/// `--preset` offers the family's own presets.
+fn with_presets_of(sub: clap::Command, name: &str) -> clap::Command {
+    match Family::parse(name) {
+        Some(f) => sub.mut_arg("preset", |a| a.value_parser(PresetName(Takes::Only(f)))),
+        None => sub,
+    }
+}
+
 /// One knob as an option: `--pause-len SECONDS`, with its range, choices or kind in the help.
-fn arg(knob: &Knob) -> Arg {
+fn arg(knob: &'static Knob) -> Arg {
     let key = knob.key();
     let mut base = Arg::new(key).long(key.replace('_', "-"));
     // A scenario file's spelling, `--task_every`, is taken too.
@@ -40,7 +67,10 @@ fn arg(knob: &Knob) -> Arg {
         .allow_negative_numbers(true)
         .help_heading("Parameters");
     match knob {
-        Knob::Num(spec) => base.value_name("NUMBER").help(spec.range_text()),
+        Knob::Num(spec) => base
+            .value_name("NUMBER")
+            .value_parser(super::num(spec))
+            .help(spec.range_text()),
         Knob::Choice { options, .. } => base
             .value_name("CHOICE")
             .value_parser(PossibleValuesParser::new(options.iter().copied())),

@@ -13,12 +13,34 @@ pub enum LiveCommand {
     Abc(LiveAbcArgs),
     /// Herd versus chain with one real session per waiter.
     Herd(LiveHerdArgs),
+    /// A read-write lock preset on real sessions, one per client.
+    Rwlock(LiveRwlockArgs),
+    /// A semaphore preset on real sessions, one per client, its crashes made for real.
+    Semaphore(LiveSemaphoreArgs),
+    /// A leader-election preset: real sessions on the private ZooKeeper, the epoch a real
+    /// node, and job J7's row on a private PostgreSQL changed by the lesson's statements.
+    Election(LiveElectionArgs),
     /// A task-claim preset on a private PostgreSQL: the lesson's statements, one connection
     /// per worker, the database's clock as the table's.
     Tasks(LiveTasksArgs),
     /// A Redlock preset on five real Redis servers, one process per client, its faults made
     /// for real.
     Redlock(LiveRedlockArgs),
+    /// An etcd preset on a private real etcd, one process per client, its faults made for real.
+    Etcd(LiveEtcdArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct LiveEtcdArgs {
+    /// The etcd preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Etcd)), hide_possible_values = true)]
+    pub preset: String,
+    /// Multiply every time of the preset by this factor (0.1 to 10; the lease's TTL stays whole
+    /// seconds, at least etcd's 2 s).
+    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+    pub time_scale: Option<f64>,
+    #[command(flatten)]
+    pub output: Output,
 }
 
 #[derive(Debug, Args)]
@@ -61,6 +83,49 @@ pub struct ServerArgs {
 pub struct LiveAbcArgs {
     /// The A/B/C preset to run live (see `locklab sim list`).
     #[arg(value_parser = PresetName(Takes::Only(Family::Abc)), hide_possible_values = true)]
+    pub preset: String,
+    /// Run on an ensemble of this many servers of locklab's own on loopback: 1 (one
+    /// standalone server, the default), 3 or 5. The ensemble presets
+    /// (ensemble-leader-killed, ensemble-server-cut) start 3 when this is left out.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = ensemble_size,
+        conflicts_with_all = ["zk", "port"],
+        allow_negative_numbers = true
+    )]
+    pub ensemble: Option<u8>,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+fn ensemble_size(s: &str) -> Result<u8, String> {
+    let sizes = crate::live::ensemble::SIZES;
+    let known = sizes.map(|n| n.to_string()).join(", ");
+    s.trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|n| sizes.contains(n))
+        .ok_or_else(|| format!("must be one of {known} (an odd number of servers)"))
+}
+
+#[derive(Debug, Args)]
+pub struct LiveRwlockArgs {
+    /// The read-write lock preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Rwlock)), hide_possible_values = true)]
+    pub preset: String,
+    #[command(flatten)]
+    pub server: ServerArgs,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct LiveSemaphoreArgs {
+    /// The semaphore preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Semaphore)), hide_possible_values = true)]
     pub preset: String,
     #[command(flatten)]
     pub server: ServerArgs,
@@ -111,6 +176,24 @@ pub struct LiveTasksArgs {
         long,
         value_name = "F",
         value_parser = task_scale,
+        allow_negative_numbers = true
+    )]
+    pub time_scale: Option<f64>,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct LiveElectionArgs {
+    /// The election preset to run live (see `locklab sim list`).
+    #[arg(value_parser = PresetName(Takes::Only(Family::Election)), hide_possible_values = true)]
+    pub preset: String,
+    /// Multiply every time in the preset by this factor, the server's tick included (0.25 to
+    /// 4, default 1).
+    #[arg(
+        long,
+        value_name = "F",
+        value_parser = time_scale,
         allow_negative_numbers = true
     )]
     pub time_scale: Option<f64>,

@@ -21,9 +21,10 @@ mod tests;
 pub use knobs::command;
 #[cfg(feature = "live")]
 pub use live::{
-    LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs,
+    LiveAbcArgs, LiveCommand, LiveElectionArgs, LiveEtcdArgs, LiveHerdArgs, LiveRedlockArgs,
+    LiveRwlockArgs, LiveSemaphoreArgs, LiveTasksArgs, ServerArgs,
 };
-pub use sim::{AbcArgs, FrozenArgs, HerdArgs, KnobArgs, RunArgs, SimCommand};
+pub use sim::{KnobArgs, RunArgs, SimCommand};
 pub use study::{
     InterviewArgs, ProgressArgs, ProgressCommand, ProgressFormat, QuizArgs, QuizKind, SelfTestArgs,
 };
@@ -77,7 +78,7 @@ pub enum Command {
     /// Open the herd-versus-chain screen.
     Herd,
     /// Open the family lab on a knob family (rwlock, semaphore, election, tasks, redlock,
-    /// snowflake), at one of its presets (see `locklab sim list`).
+    /// snowflake, etcd), at one of its presets (see `locklab sim list`).
     Lab {
         /// The family to open.
         family: String,
@@ -129,6 +130,13 @@ pub enum Command {
     #[cfg(feature = "live")]
     #[command(hide = true)]
     RedlockClient {
+        /// The client's configuration, as JSON.
+        config: String,
+    },
+    /// One etcd lock client of a live run, started by `locklab live etcd` (not for direct use).
+    #[cfg(feature = "live")]
+    #[command(hide = true)]
+    EtcdClient {
         /// The client's configuration, as JSON.
         config: String,
     },
@@ -289,7 +297,9 @@ fn parse_lang(s: &str) -> Result<crate::i18n::Lang, String> {
 
 /// A clap value parser that reads a number and checks it against the parameter's range, so
 /// the error names the allowed range whether the value is malformed or out of range.
-fn num(spec: &'static NumSpec) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+pub(crate) fn num(
+    spec: &'static NumSpec,
+) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
     move |s: &str| {
         let what = match spec.unit {
             crate::engine::params::Unit::Count => "a whole number",
@@ -299,7 +309,11 @@ fn num(spec: &'static NumSpec) -> impl Fn(&str) -> Result<f64, String> + Clone +
             .trim()
             .parse()
             .map_err(|_| format!("must be {what}, {}", spec.range_text()))?;
-        spec.check(v)
-            .map_err(|_| format!("must be {}", spec.range_text()))
+        spec.check(v).map_err(|e| match e {
+            crate::engine::params::ParamError::NotWhole { .. } => {
+                format!("must be a whole number, {}", spec.range_text())
+            }
+            _ => format!("must be {}", spec.range_text()),
+        })
     }
 }

@@ -22,11 +22,7 @@ pub fn run(args: ExploreArgs, lang: Lang, source: &Source) -> Result<(), UserErr
     explore::check_bounds(faults, depth, max_states).map_err(UserError::usage)?;
     let preset = super::export::resolve(&args.scenario, source)?;
     let Params::Abc(params) = &preset.params else {
-        return Err(UserError::usage(format!(
-            "explore supports the abc family only; `{}` is a {} scenario",
-            crate::text::printable(&preset.name, false),
-            preset.family.name()
-        )));
+        return run_timed(&args, &preset, faults, max_states, lang, source);
     };
     let bounds = Bounds {
         depth: depth as u32,
@@ -89,4 +85,81 @@ fn on_ctrl_c() -> Arc<AtomicBool> {
     let _ = signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&flag));
     let _ = signal_hook::flag::register(SIGINT, Arc::clone(&flag));
     flag
+}
+
+/// A family explored with its clock kept: every placement of the scenario's fault.
+fn run_timed(
+    args: &ExploreArgs,
+    preset: &crate::scenario::Preset,
+    faults: u64,
+    max_runs: u64,
+    lang: Lang,
+    source: &Source,
+) -> Result<(), UserError> {
+    use crate::explore::families::{search, site};
+    let name = crate::text::printable(&preset.name, false);
+    if site(preset.family).is_none() {
+        return Err(UserError::usage(format!(
+            "explore has nothing to search in `{name}`: the {} family has no fault to place",
+            preset.family.name()
+        )));
+    }
+    let text = scenario_text(&args.scenario, &preset.name, source)?;
+    let limits = search::Limits {
+        faults: faults.min(1) as u8,
+        max_runs,
+        threads: args.threads.map_or_else(all_threads, |n| n as usize),
+    };
+    let interrupted = on_ctrl_c();
+    let outcome = search::explore(&name, &text, limits, &interrupted).map_err(UserError::usage)?;
+    if let Some(path) = &args.save {
+        let Some(text) = outcome.saved() else {
+            return Err(UserError {
+                message: words::nothing_to_save(lang).into(),
+                status: 1,
+            });
+        };
+        write_file(path, text.as_bytes()).map_err(|e| UserError {
+            message: format!("cannot write {}: {e}", path.display()),
+            status: 1,
+        })?;
+        if !args.json {
+            eprintln!("{}", words::saved(&path.display().to_string(), lang));
+        }
+    }
+    if args.json {
+        let mut buf = serde_json::to_vec_pretty(&outcome.json()).map_err(|e| UserError {
+            message: e.to_string(),
+            status: 1,
+        })?;
+        buf.push(b'\n');
+        write_stdout(&buf)?;
+    } else {
+        write_stdout(outcome.text(lang).as_bytes())?;
+    }
+    if outcome.cancelled {
+        return Err(UserError {
+            message: words::interrupted(lang).into(),
+            status: 130,
+        });
+    }
+    Ok(())
+}
+
+/// The text of the scenario file a preset was read from: the user's file, or the shipped (or
+/// `--content`) one of that name.
+fn scenario_text(arg: &str, name: &str, source: &Source) -> Result<String, UserError> {
+    let path = std::path::Path::new(arg);
+    if path.is_file() {
+        return std::fs::read_to_string(path)
+            .map_err(|e| UserError::usage(format!("cannot read {}: {e}", path.display())));
+    }
+    let files = source
+        .files("assets/scenarios", "toml")
+        .map_err(|e| UserError::usage(e.to_string()))?;
+    files
+        .into_iter()
+        .find(|f| f.rel.rsplit('/').next() == Some(&format!("{name}.toml")))
+        .map(|f| f.text.into_owned())
+        .ok_or_else(|| UserError::usage(format!("cannot find the file of preset `{name}`")))
 }

@@ -6,13 +6,16 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::cli::{
-    LiveAbcArgs, LiveCommand, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs, ServerArgs,
+    LiveAbcArgs, LiveCommand, LiveEtcdArgs, LiveHerdArgs, LiveRedlockArgs, LiveTasksArgs,
+    ServerArgs,
 };
+use crate::engine::params::knobs::Knobs as _;
 use crate::engine::params::{HerdParams, Params};
-use crate::engine::trace::Trace;
+use crate::engine::trace::{Family, Trace};
 use crate::export;
 use crate::i18n::Lang;
 use crate::live::diff::{self, Row};
+use crate::live::ensemble::{self, faults::EnsembleFault};
 use crate::live::scale::{self, Scaling, fit};
 use crate::live::server::{self, Server};
 use crate::live::words;
@@ -39,8 +42,18 @@ pub fn run(cmd: LiveCommand, lang: Lang, source: &Source) -> Result<(), UserErro
     match cmd {
         LiveCommand::Abc(args) => abc_cmd(args, lang, source),
         LiveCommand::Herd(args) => herd_cmd(args, lang),
+        LiveCommand::Rwlock(a) => {
+            let (json, family) = (a.output.json, Family::Rwlock);
+            super::live_queue::run(&a.preset, family, &a.server, json, lang, source)
+        }
+        LiveCommand::Semaphore(a) => {
+            let (json, family) = (a.output.json, Family::Semaphore);
+            super::live_queue::run(&a.preset, family, &a.server, json, lang, source)
+        }
+        LiveCommand::Election(args) => super::live_election::run(args, lang, source),
         LiveCommand::Tasks(args) => tasks_cmd(args, lang, source),
         LiveCommand::Redlock(args) => redlock_cmd(args, lang, source),
+        LiveCommand::Etcd(args) => etcd_cmd(args, lang, source),
     }
 }
 
@@ -132,14 +145,29 @@ fn redlock_cmd(args: LiveRedlockArgs, lang: Lang, source: &Source) -> Result<(),
     let exe = std::env::current_exe()
         .map_err(|e| UserError::failed(format!("cannot find locklab's own program: {e}")))?;
     let json = args.output.json;
+    let store = crate::live::redis::run::default_store();
     if !json {
         let secs = crate::engine::time::fmt_secs(p.duration_ms);
-        say(&words::redis_line(p.nodes, lang))?;
+        say(&words::redis_line(p.nodes, store, lang))?;
         say(&words::running(&preset.name, &secs, lang))?;
     }
-    let story = crate::live::redis::story(p, &exe)?;
+    let story = crate::live::redis::story(p, &exe, store)?;
     let rows = story.rows();
     let params = Params::Redlock(story.params.clone());
+    let told = (&story.live, &story.model, rows);
+    family_report(preset, &params, told, words::redlock_note(lang), json, lang)
+}
+
+/// A live run of a family that keeps its own comparison (Redlock, etcd): as JSON, or the
+/// model's text report of the live trace, the table and the note on its tolerances.
+fn family_report(
+    preset: &Preset,
+    params: &Params,
+    (live, model, rows): (&Trace, &Trace, Vec<Row>),
+    note: &str,
+    json: bool,
+    lang: Lang,
+) -> Result<(), UserError> {
     let about = lang.pick(&preset.about.zh, &preset.about.en);
     if json {
         return emit(
@@ -147,8 +175,8 @@ fn redlock_cmd(args: LiveRedlockArgs, lang: Lang, source: &Source) -> Result<(),
             Some(&preset.name),
             Some(about),
             None,
-            &params,
-            (&story.live, &story.model, rows),
+            params,
+            (live, model, rows),
             None,
             true,
             lang,
@@ -158,17 +186,62 @@ fn redlock_cmd(args: LiveRedlockArgs, lang: Lang, source: &Source) -> Result<(),
     out.push_str(&export::text::report(
         &words::title(&preset.name, lang),
         Some(about),
-        &params,
-        &story.live,
+        params,
+        live,
         lang,
     ));
     out.push('\n');
     out.push_str(&table(&rows, lang));
-    for line in crate::text::wrap(words::redlock_note(lang), 100) {
+    for line in crate::text::wrap(note, 100) {
         out.push_str(&line);
         out.push('\n');
     }
     write_stdout(out.as_bytes())
+}
+
+fn etcd_cmd(args: LiveEtcdArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    use crate::live::etcd;
+    let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
+    let Some(preset) = every.iter().find(|p| p.name == args.preset) else {
+        return Err(UserError::usage(format!(
+            "no preset named `{}`",
+            args.preset
+        )));
+    };
+    let Params::Etcd(p) = &preset.params else {
+        return Err(UserError::usage("not an etcd preset"));
+    };
+    let factor = args.time_scale.unwrap_or(1.0);
+    if !(0.1..=10.0).contains(&factor) {
+        return Err(UserError::usage(format!(
+            "--time-scale {factor}: expected a factor from 0.1 to 10"
+        )));
+    }
+    let p = etcd::scaled(p, factor);
+    if let Some(why) = etcd::run::unsupported(&p) {
+        return Err(UserError::usage(format!("`{}`: {why}", args.preset)));
+    }
+    etcd::server::installed()?;
+    let exe = std::env::current_exe()
+        .map_err(|e| UserError::failed(format!("cannot find locklab's own program: {e}")))?;
+    let json = args.output.json;
+    if !json {
+        let secs = crate::engine::time::fmt_secs(p.duration_ms);
+        say(etcd::words::starting(lang))?;
+        say(&words::running(&preset.name, &secs, lang))?;
+    }
+    let story = etcd::story(&p, &exe)?;
+    if !json {
+        say(&etcd::words::resource_line(
+            &story.resource,
+            &story.version,
+            lang,
+        ))?;
+    }
+    let rows = story.rows();
+    let params = Params::Etcd(story.params.clone());
+    let told = (&story.live, &story.model, rows);
+    family_report(preset, &params, told, etcd::words::note(lang), json, lang)
 }
 
 /// Everything a live run printed or would print as JSON.
@@ -189,11 +262,16 @@ struct LiveRun<'a> {
     comparison: Vec<Row>,
 }
 
-fn say(line: &str) -> Result<(), UserError> {
+pub(super) fn say(line: &str) -> Result<(), UserError> {
     write_stdout(format!("{line}\n").as_bytes())
 }
 
-fn open(args: &ServerArgs, tick_ms: u64, json: bool, lang: Lang) -> Result<Server, UserError> {
+pub(super) fn open(
+    args: &ServerArgs,
+    tick_ms: u64,
+    json: bool,
+    lang: Lang,
+) -> Result<Server, UserError> {
     let s = server::open(args.zk.as_deref(), args.port, tick_ms)?;
     if !json {
         let own = matches!(s, Server::Private(_));
@@ -207,21 +285,37 @@ fn open(args: &ServerArgs, tick_ms: u64, json: bool, lang: Lang) -> Result<Serve
     Ok(s)
 }
 
-fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+/// The A/B/C story a live run tells: a catalogue preset, or an ensemble preset with its
+/// live-only fault.
+struct AbcStory {
+    name: String,
+    about: crate::scenario::Text,
+    params: crate::engine::params::AbcParams,
+    fault: Option<EnsembleFault>,
+}
+
+fn abc_story(name: &str, source: &Source) -> Result<AbcStory, UserError> {
+    if let Some(e) = ensemble::presets::find(name) {
+        return Ok(AbcStory {
+            name: e.name.to_string(),
+            about: e.about,
+            params: e.params,
+            fault: Some(e.fault),
+        });
+    }
     let all = live_presets(source)?;
     let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
-    if let Some(Params::Abc(p)) = every
-        .iter()
-        .find(|p| p.name == args.preset)
-        .map(|p| &p.params)
+    if let Some(Params::Abc(p)) = every.iter().find(|p| p.name == name).map(|p| &p.params)
         && let Some(why) = crate::live::unsupported(p)
     {
-        return Err(UserError::usage(format!("`{}`: {why}", args.preset)));
+        return Err(UserError::usage(format!("`{name}`: {why}")));
     }
-    let Some(preset) = all.iter().find(|p| p.name == args.preset) else {
-        let known: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
+    let Some(preset) = all.iter().find(|p| p.name == name) else {
+        let mut known: Vec<&str> = all.iter().map(|p| p.name.as_str()).collect();
+        let ensembles = ensemble::presets::all();
+        known.extend(ensembles.iter().map(|e| e.name));
         return Err(UserError::usage(words::no_counterpart(
-            &args.preset,
+            name,
             &known.join(", "),
             Lang::En,
         )));
@@ -229,25 +323,69 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserErr
     let Params::Abc(p) = &preset.params else {
         return Err(UserError::usage("not an A/B/C preset"));
     };
+    Ok(AbcStory {
+        name: preset.name.clone(),
+        about: preset.about.clone(),
+        params: p.clone(),
+        fault: None,
+    })
+}
+
+fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
+    let story_of = abc_story(&args.preset, source)?;
+    let p = &story_of.params;
+    let size = match (args.ensemble, story_of.fault) {
+        (None, Some(_)) => 3,
+        (Some(n), Some(_)) if n < 3 => {
+            return Err(UserError::usage(ensemble::words::needs_ensemble(
+                &story_of.name,
+            )));
+        }
+        (n, _) => n.unwrap_or(1),
+    };
+    if size > 1 && (args.server.zk.is_some() || args.server.port.is_some()) {
+        return Err(UserError::usage(ensemble::words::needs_ensemble(
+            &story_of.name,
+        )));
+    }
     let factor = args.server.time_scale.unwrap_or(1.0);
     let json = args.output.json;
     let tick = scale::scaled(p, factor).tick_ms;
-    let server = open(&args.server, tick, json, lang)?;
+    let server = if size > 1 {
+        if !json {
+            say(&ensemble::words::starting(size, lang))?;
+        }
+        let e = ensemble::start(size, tick)?;
+        if !json {
+            let leader = e.servers.leader();
+            say(&ensemble::words::server_line(&e, leader, lang))?;
+        }
+        Server::Ensemble(e)
+    } else {
+        open(&args.server, tick, json, lang)?
+    };
     let (scaled, scaling) = fit(p, &server, factor)?;
+    let fault = story_of.fault.map(|f| f.scaled(factor));
     if !json {
         say(&words::scaling_line(&scaling, lang))?;
         let secs = crate::engine::time::fmt_secs(scaled.duration_ms);
-        say(&words::running(&preset.name, &secs, lang))?;
+        say(&words::running(&story_of.name, &secs, lang))?;
     }
-    let story = abc::story(&scaled, &server)?;
+    let story = abc::story(&scaled, &server, fault)?;
     let params = Params::Abc(story.params.clone());
     let rows = story.rows();
-    let addr = server.addr().to_string();
+    let addr = server
+        .addrs()
+        .iter()
+        .map(|a| a.to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    let on_ensemble = matches!(server, Server::Ensemble(_));
     drop(server);
-    let about = lang.pick(&preset.about.zh, &preset.about.en);
+    let about = lang.pick(&story_of.about.zh, &story_of.about.en);
     emit(
         &addr,
-        Some(&preset.name),
+        Some(&story_of.name),
         Some(about),
         Some(scaling),
         &params,
@@ -255,7 +393,15 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserErr
         Some(story.tick_phase_ms),
         json,
         lang,
-    )
+    )?;
+    if on_ensemble && !json {
+        let mut out = String::new();
+        for line in crate::text::wrap(ensemble::words::model_note(fault, lang), 100) {
+            let _ = writeln!(out, "{line}");
+        }
+        write_stdout(out.as_bytes())?;
+    }
+    Ok(())
 }
 
 fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), UserError> {
@@ -313,7 +459,7 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), UserError> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn emit(
+pub(super) fn emit(
     server: &str,
     preset: Option<&str>,
     about: Option<&str>,
@@ -382,16 +528,26 @@ fn table(rows: &[Row], lang: Lang) -> String {
         .max()
         .unwrap_or(0)
         .max(26);
+    // A long list (ten holders in order) widens its columns rather than running into the next.
+    let col = |i: usize| {
+        cells
+            .iter()
+            .map(|c| crate::text::width(&c[i]) + 2)
+            .max()
+            .unwrap_or(0)
+            .max(24)
+    };
+    let (wm, wl) = (col(1), col(2));
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
-    let _ = writeln!(out, "    {}{}{live}", pad(fact, w), pad(model, 24));
+    let _ = writeln!(out, "    {}{}{live}", pad(fact, w), pad(model, wm));
     for (r, [what, m, l, verdict]) in rows.iter().zip(cells) {
         let mark = if r.same() { " " } else { "≠" };
         let line = format!(
             "  {mark} {}{}{}{verdict}",
             pad(&what, w),
-            pad(&m, 24),
-            pad(&l, 24)
+            pad(&m, wm),
+            pad(&l, wl)
         );
         let _ = writeln!(out, "{}", line.trim_end());
     }

@@ -9,6 +9,10 @@ mod explore;
 mod export;
 #[cfg(feature = "live")]
 mod live;
+#[cfg(feature = "live")]
+mod live_election;
+#[cfg(feature = "live")]
+mod live_queue;
 mod man;
 pub mod output;
 mod progress;
@@ -48,6 +52,10 @@ pub fn run(cli: Cli, lang: Lang, source: &Source) -> Result<(), UserError> {
         #[cfg(feature = "live")]
         Some(Command::RedlockClient { config }) => {
             std::process::exit(crate::live::redis::client::main(&config))
+        }
+        #[cfg(feature = "live")]
+        Some(Command::EtcdClient { config }) => {
+            std::process::exit(crate::live::etcd::client::main(&config))
         }
         Some(Command::Frozen { preset }) => open(Start::Frozen(preset)),
         Some(Command::Abc { preset }) => open(Start::Abc(preset)),

@@ -10,7 +10,7 @@ use crate::plain;
 use crate::progress::store::Store;
 use crate::progress::words as pwords;
 use crate::quiz::clock::{calendar, now};
-use crate::quiz::item::Rounds;
+use crate::quiz::item::{Body, PreparedQuestion, Rounds};
 use crate::quiz::sched::Time;
 use crate::quiz::select::{self, Bank, SelectError, Selection};
 use crate::quiz::session::{INTERVIEW_SIZE, Session, SessionKind};
@@ -53,7 +53,7 @@ fn select_error(e: SelectError, lang: Lang) -> UserError {
 }
 
 pub fn run(args: &QuizArgs, lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(UserError::usage)?;
+    let bank = Bank::load(source)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let seed = args.seed.unwrap_or(start as u64);
@@ -93,7 +93,7 @@ pub fn interview(
     source: &Source,
     data_dir: &Path,
 ) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(UserError::usage)?;
+    let bank = Bank::load(source)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
     let seed = args.seed.unwrap_or(start as u64);
@@ -123,13 +123,13 @@ pub fn interview(
     play(session, store, lang, &header, &opts)
 }
 
-/// `locklab self-test --plain`: the fixed twelve recall questions, without follow-ups.
+/// `locklab self-test --plain`: the fixed twelve recall questions without follow-ups, then the
+/// closing question's rounds, all answered before any reference shows.
 pub fn self_test(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), UserError> {
-    let bank = Bank::load(source).map_err(UserError::usage)?;
+    let bank = Bank::load(source)?;
     let store = open_store(data_dir, lang, Some(&bank))?;
     let start = now();
-    let picked = select::self_test(&bank);
-    let (items, errors) = select::prepare_all(&bank, &picked, 0, lang, Rounds::None);
+    let (items, errors) = select::self_test_items(&bank, lang);
     for e in &errors {
         eprintln!("locklab: {e}");
     }
@@ -138,9 +138,15 @@ pub fn self_test(lang: Lang, source: &Source, data_dir: &Path) -> Result<(), Use
             text::label(Label::NoSelfTestList, lang).to_string(),
         ));
     }
-    let header = text::self_test_header(items.len(), store.path(), lang);
+    let closing = items.iter().filter(|i| has_rounds(i)).count();
+    let header = text::self_test_header(items.len() - closing, closing > 0, store.path(), lang);
     let session = Session::of_kind(items, SessionKind::SelfTest, start);
     play(session, store, lang, &header, &plain::Options::default())
+}
+
+/// Whether a prepared question asks follow-up rounds (in the self-test, its closing question).
+fn has_rounds(item: &PreparedQuestion) -> bool {
+    matches!(&item.body, Body::Recall { follow_ups, .. } if !follow_ups.is_empty())
 }
 
 /// Runs a prepared session in plain mode on stdin and stdout. A session in which answers could

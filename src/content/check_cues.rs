@@ -10,6 +10,12 @@ use crate::i18n::Lang;
 /// The most single-answer questions of a deck, per language, whose right option may be
 /// strictly the longest. With four options chance alone gives about 25 %.
 pub const MAX_LONGEST_SHARE: f64 = 0.30;
+/// Over all decks, per language, the most single-answer questions whose right option sits at
+/// one length rank (second longest, say). Keeping the right option off the longest place in
+/// every small deck must not move the cue to another place.
+pub const MAX_RANK_SHARE: f64 = 0.50;
+/// The fewest single-answer questions over all decks for the rank rule to apply.
+const MIN_FOR_RANK_RULE: usize = 8;
 
 /// Words that tell how many options are right, or ask for exactly one. A choice prompt asks in
 /// one form whatever the number of right options, and the screen says that one or more may be.
@@ -197,6 +203,66 @@ pub fn deck(d: &DeckFile) -> Vec<Located> {
         }
     }
     out
+}
+
+/// Where the right option of a single-answer question falls when the options are ranked by
+/// length, longest first; options of equal length share the better rank.
+pub fn right_rank(q: &Question, lang: Lang) -> Option<usize> {
+    let mut right = q.options.iter().filter(|o| o.correct);
+    let (Some(r), None) = (right.next(), right.next()) else {
+        return None;
+    };
+    let n = len(text_of(r, lang));
+    Some(
+        1 + q
+            .options
+            .iter()
+            .filter(|o| len(text_of(o, lang)) > n)
+            .count(),
+    )
+}
+
+/// The length-rank rule over every deck at once, per language: no one rank may hold more than
+/// half of the single-answer questions, or "pick the second longest" would score.
+pub fn course(decks: &[DeckFile]) -> Vec<Located> {
+    let mut out = Vec::new();
+    for lang in [Lang::Zh, Lang::En] {
+        let ranks: Vec<(&DeckFile, &Question, usize)> = decks
+            .iter()
+            .flat_map(|d| d.deck.questions.iter().map(move |q| (d, q)))
+            .filter(|(_, q)| q.kind == Kind::Choice)
+            .filter_map(|(d, q)| right_rank(q, lang).map(|r| (d, q, r)))
+            .collect();
+        if ranks.len() < MIN_FOR_RANK_RULE {
+            continue;
+        }
+        let allowed = (ranks.len() as f64 * MAX_RANK_SHARE).floor() as usize;
+        let most = (1..=6)
+            .map(|rank| (rank, ranks.iter().filter(|(_, _, r)| *r == rank).count()))
+            .max_by_key(|(_, n)| *n);
+        if let Some((rank, n)) = most.filter(|(_, n)| *n > allowed) {
+            let (d, first, _) = ranks.iter().find(|(_, _, r)| *r == rank).expect("counted");
+            out.push(d.problem(
+                first.id.span().start,
+                None,
+                format!(
+                    "in {n} of {} single-answer questions ({}) the right option is the {}longest; at most {allowed} may share one length rank ({}%)",
+                    ranks.len(),
+                    lang.code(),
+                    rank_words(rank),
+                    (MAX_RANK_SHARE * 100.0) as u32,
+                ),
+            ));
+        }
+    }
+    out
+}
+
+fn rank_words(rank: usize) -> &'static str {
+    ["", "", "second ", "third ", "fourth ", "fifth ", "sixth "]
+        .get(rank)
+        .copied()
+        .unwrap_or("")
 }
 
 #[cfg(test)]

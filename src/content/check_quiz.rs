@@ -182,6 +182,7 @@ pub fn self_test(source: &Source, decks: &[DeckFile]) -> Vec<Located> {
                     selftest::Known {
                         kind: q.kind,
                         deck: d.deck.deck.get_ref().as_str(),
+                        follow_ups: q.rounds().count(),
                     },
                 )
             })

@@ -163,6 +163,10 @@ pub struct Step {
     pub zh: String,
     #[serde(default)]
     pub en: String,
+    /// The author's note that this step could as well come before the one above it; `locklab
+    /// check` refuses it, since an order question must have one valid order.
+    #[serde(default)]
+    pub swaps_with_previous: bool,
 }
 
 /// How the engine computes a model question's answer.

@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod check_cues;
+pub mod check_order;
 pub mod check_quiz;
 pub mod check_spread;
 pub mod deck;

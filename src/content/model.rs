@@ -12,6 +12,7 @@ use super::deck::{Case, ModelSpec, Question};
 use super::model_abc;
 use super::model_knobs;
 pub use super::model_text::{case_text, fill, fill_case, fmt_value, placeholders};
+use crate::engine::params::knobs::Knobs as _;
 use crate::engine::params::{AbcParams, FrozenParams, HerdParams, NumSpec, Params};
 use crate::engine::trace::{Family, Trace, metrics_of};
 use crate::scenario::Preset;
@@ -45,7 +46,7 @@ impl std::error::Error for ModelError {}
 
 /// One attempt at a model question: the parameters the engine runs with and the values drawn.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Variant {
+pub struct ModelDraw {
     pub params: Params,
     /// The drawn parameters, in the unit the bank writes them in.
     pub drawn: BTreeMap<String, f64>,
@@ -109,8 +110,8 @@ fn num_spec(family: &str, key: &str) -> Option<&'static NumSpec> {
 /// The parameter names a prompt may use as `{placeholders}` for this question.
 pub fn param_keys(family: &str) -> Vec<&'static str> {
     match family {
-        "frozen" => FrozenParams::keys(),
-        "herd" => HerdParams::keys(),
+        "frozen" => FrozenParams::knob_keys(),
+        "herd" => HerdParams::knob_keys(),
         "abc" => AbcParams::keys()
             .into_iter()
             .chain(["preset"])
@@ -125,7 +126,7 @@ pub fn param_keys(family: &str) -> Vec<&'static str> {
 ///
 /// `presets` resolves the `preset` of an `abc` question, so an external `--content` copy is
 /// checked against its own presets.
-pub fn variant(q: &Question, seed: u64, presets: &[Preset]) -> Result<Variant, ModelError> {
+pub fn variant(q: &Question, seed: u64, presets: &[Preset]) -> Result<ModelDraw, ModelError> {
     let spec = spec_of(q)?;
     let ctx = Ctx {
         id: q.id.get_ref(),
@@ -162,7 +163,7 @@ fn unknown_family(ctx: &Ctx, spec: &ModelSpec) -> ModelError {
         Some("family"),
         Some(spec.family.span().start),
         format!(
-            "unknown family `{}`; known families: frozen, herd, abc, rwlock, semaphore, election, tasks, redlock, snowflake",
+            "unknown family `{}`; known families: frozen, herd, abc, rwlock, semaphore, election, tasks, redlock, snowflake, etcd",
             spec.family.get_ref()
         ),
     )
@@ -219,7 +220,7 @@ fn numeric_keys(family: &str) -> Vec<&'static str> {
             .iter()
             .map(|s| s.key)
             .collect(),
-        "herd" => HerdParams::keys(),
+        "herd" => HerdParams::knob_keys(),
         "abc" => crate::engine::params::ABC_SPECS
             .iter()
             .chain(&model_abc::FAULT_SPECS)
@@ -250,7 +251,7 @@ pub fn all_variants(
     q: &Question,
     presets: &[Preset],
     cap: usize,
-) -> Result<Option<Vec<Variant>>, ModelError> {
+) -> Result<Option<Vec<ModelDraw>>, ModelError> {
     let spec = spec_of(q)?;
     let ctx = Ctx {
         id: q.id.get_ref(),
@@ -284,7 +285,7 @@ fn with_drawn(
     drawn: BTreeMap<String, f64>,
     case: Option<usize>,
     presets: &[Preset],
-) -> Result<Variant, ModelError> {
+) -> Result<ModelDraw, ModelError> {
     key_clashes(ctx, spec)?;
     let case_params = case
         .and_then(|i| spec.cases.get(i))
@@ -308,7 +309,7 @@ fn with_drawn(
         }
         _ => return Err(unknown_family(ctx, spec)),
     };
-    Ok(Variant {
+    Ok(ModelDraw {
         params,
         drawn,
         case,
@@ -367,7 +368,7 @@ fn key_clashes(ctx: &Ctx, spec: &ModelSpec) -> Result<(), ModelError> {
 
 fn frozen(ctx: &Ctx, spec: &ModelSpec, set: &Settings) -> Result<FrozenParams, ModelError> {
     let mut p = FrozenParams::default();
-    table::frozen(&mut p, set.tables()).map_err(|r| ctx.refused(r))?;
+    table::knobs(&mut p, set.tables()).map_err(|r| ctx.refused(r))?;
     for (key, value) in set.drawn {
         p.set(key, *value)
             .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
@@ -381,7 +382,7 @@ fn vary_at(spec: &ModelSpec, key: &str) -> Option<usize> {
 
 fn herd(ctx: &Ctx, spec: &ModelSpec, set: &Settings) -> Result<HerdParams, ModelError> {
     let mut p = HerdParams::default();
-    table::herd(&mut p, set.tables()).map_err(|r| ctx.refused(r))?;
+    table::knobs(&mut p, set.tables()).map_err(|r| ctx.refused(r))?;
     for (key, value) in set.drawn {
         p.set(key, *value)
             .map_err(|e| ctx.err(Some(key), vary_at(spec, key), e.to_string()))?;
@@ -471,12 +472,12 @@ fn abc(
 }
 
 /// Runs the engine on a variant and reads the question's answer off the metrics.
-pub fn answer(q: &Question, v: &Variant) -> Result<ModelAnswer, ModelError> {
+pub fn answer(q: &Question, v: &ModelDraw) -> Result<ModelAnswer, ModelError> {
     run(q, v).map(|(a, _)| a)
 }
 
 /// Runs the engine on a variant: the question's answer and the whole trace it came from.
-pub fn run(q: &Question, v: &Variant) -> Result<(ModelAnswer, Trace), ModelError> {
+pub fn run(q: &Question, v: &ModelDraw) -> Result<(ModelAnswer, Trace), ModelError> {
     let spec = spec_of(q)?;
     let ctx = Ctx {
         id: q.id.get_ref(),
@@ -507,7 +508,7 @@ pub fn compute(
     q: &Question,
     seed: u64,
     presets: &[Preset],
-) -> Result<(Variant, ModelAnswer), ModelError> {
+) -> Result<(ModelDraw, ModelAnswer), ModelError> {
     let v = variant(q, seed, presets)?;
     let a = answer(q, &v)?;
     Ok((v, a))

@@ -1,7 +1,8 @@
 //! Model questions on the families whose parameters are a table of knobs (read-write locks,
-//! semaphores, leader election, durable tasks, Redlock, Snowflake IDs): which they are, what each
-//! can ask, and how a question's settings become engine parameters through the same knobs a
-//! preset uses. A question may start from one of the family's presets (`preset = "..."`).
+//! semaphores, leader election, durable tasks, Redlock, Snowflake IDs, etcd's lease lock):
+//! which they are, what each can ask, and how a question's settings become engine parameters
+//! through the same knobs a preset uses. A question may start from one of the family's
+//! presets (`preset = "..."`).
 
 use std::collections::BTreeMap;
 
@@ -9,8 +10,8 @@ use toml::Spanned;
 
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    ElectionParams, NumSpec, Params, RedlockParams, RwLockParams, SemaphoreParams, SnowflakeParams,
-    TasksParams,
+    ElectionParams, EtcdParams, NumSpec, Params, RedlockParams, RwLockParams, SemaphoreParams,
+    SnowflakeParams, TasksParams,
 };
 use crate::engine::registry;
 use crate::engine::trace::Family;
@@ -19,13 +20,13 @@ use crate::scenario::table;
 
 /// Whether `family` is one of the knob families a question's settings are read for.
 pub fn is_knob_family(family: &str) -> bool {
-    registry::named(family).is_some_and(|e| e.knobs().is_some())
+    registry::named(family).is_some_and(|e| !e.own_lab())
 }
 
 fn knobs(family: &str) -> &'static [Knob] {
     registry::named(family)
-        .and_then(|e| e.knobs())
-        .unwrap_or(&[])
+        .filter(|e| !e.own_lab())
+        .map_or(&[], |e| e.knobs())
 }
 
 /// A numeric knob's spec, for draws and placeholders.
@@ -83,6 +84,7 @@ pub fn params<'a>(
         "election" => build!(ElectionParams, Election),
         "redlock" => build!(RedlockParams, Redlock),
         "snowflake" => build!(SnowflakeParams, Snowflake),
+        "etcd" => build!(EtcdParams, Etcd),
         _ => build!(TasksParams, Tasks),
     }
 }

@@ -2,7 +2,7 @@
 //! attempt and the drawn case's words, and numbers written the way the bank writes them.
 
 use super::deck::Question;
-use super::model::{CASE_PLACEHOLDER, Variant};
+use super::model::{CASE_PLACEHOLDER, ModelDraw};
 
 /// Formats a parameter value as the bank writes it: no trailing zeros (`12`, `12.5`, `4.25`).
 pub fn fmt_value(v: f64) -> String {
@@ -34,18 +34,18 @@ pub fn placeholders(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// The words of the drawn case in one language, if the question has cases.
-pub fn case_text<'q>(q: &'q Question, v: &Variant, lang: crate::i18n::Lang) -> Option<&'q str> {
+pub fn case_text<'q>(q: &'q Question, v: &ModelDraw, lang: crate::i18n::Lang) -> Option<&'q str> {
     let c = q.model.as_ref()?.cases.get(v.case?)?.get_ref();
     Some(lang.pick(&c.zh, &c.en))
 }
 
 /// Fills `{param}` placeholders with the values drawn for this variant; others stay as written.
-pub fn fill(text: &str, v: &Variant) -> String {
+pub fn fill(text: &str, v: &ModelDraw) -> String {
     fill_case(text, v, None)
 }
 
 /// Like [`fill`], and `{case}` with the drawn case's words.
-pub fn fill_case(text: &str, v: &Variant, case: Option<&str>) -> String {
+pub fn fill_case(text: &str, v: &ModelDraw, case: Option<&str>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for (at, name) in placeholders(text) {
@@ -82,7 +82,7 @@ mod tests {
         let text = "pause {pause_len} s at {pause_start}; code {a b} {}";
         let names: Vec<&str> = placeholders(text).into_iter().map(|(_, n)| n).collect();
         assert_eq!(names, ["pause_len", "pause_start"]);
-        let v = Variant {
+        let v = ModelDraw {
             params: Params::Frozen(FrozenParams::default()),
             drawn: BTreeMap::from([("pause_len".to_string(), 6.5)]),
             case: Some(0),

@@ -1,7 +1,9 @@
-//! The closed-book self-test's list: twelve recall questions across the topic map
-//! (`quizzes/self-test.toml`), asked in the same order every time, each scored against its
-//! points and rated forgot / partial / solid, so one run can be compared with the last. The
-//! list is content, so it is read and checked here; the quiz asks it.
+//! The closed-book self-test's list (`quizzes/self-test.toml`): twelve recall questions on the
+//! topics of the page the test comes from, asked in the same order every time, each scored
+//! against its points and rated forgot / partial / solid, so one run can be compared with the
+//! last; then one recall question whose three follow-up rounds are asked as an interviewer
+//! asks them, every round answered before any reference shows. The list is content, so it is
+//! read and checked here; the quiz asks it.
 
 use std::collections::BTreeMap;
 
@@ -16,13 +18,18 @@ use crate::source::Source;
 pub const FILE: &str = "quizzes/self-test.toml";
 /// How many questions the self-test asks.
 pub const SIZE: usize = 12;
-/// The most questions one deck may give, so the test spans the topic map.
-pub const PER_DECK: usize = 2;
+/// The most questions one deck may give, so no deck crowds out the page's other topics.
+pub const PER_DECK: usize = 4;
+/// How many follow-up rounds the closing interview question asks.
+pub const ROUNDS: usize = 3;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
     questions: Vec<Spanned<String>>,
+    /// The question whose follow-up rounds close the test, asked as in an interview.
+    #[serde(default)]
+    rounds: Option<Spanned<String>>,
 }
 
 /// The parsed list, with what is needed to point at an entry.
@@ -31,6 +38,7 @@ pub struct SelfTestFile {
     pub file: String,
     pub text: String,
     pub ids: Vec<Spanned<String>>,
+    pub rounds: Option<Spanned<String>>,
 }
 
 impl SelfTestFile {
@@ -54,17 +62,20 @@ pub fn load(source: &Source) -> Result<Option<SelfTestFile>, Located> {
         file: f.display.clone(),
         text: f.text.to_string(),
         ids: raw.questions,
+        rounds: raw.rounds,
     }))
 }
 
-/// What the checker knows about a question: its kind and deck.
+/// What the checker knows about a question: its kind, deck and number of follow-up rounds.
 pub struct Known<'a> {
     pub kind: Kind,
     pub deck: &'a str,
+    pub follow_ups: usize,
 }
 
 /// The problems with the list: not twelve, an unknown or repeated id, a question that is not
-/// recall, or one deck giving more than [`PER_DECK`].
+/// recall, one deck giving more than [`PER_DECK`], or a closing question that is not a recall
+/// question with [`ROUNDS`] follow-ups.
 pub fn check(st: &SelfTestFile, known: &BTreeMap<&str, Known>) -> Vec<Located> {
     let at =
         |offset: usize, message: String| Located::at(&st.file, &st.text, offset, None, message);
@@ -114,5 +125,43 @@ pub fn check(st: &SelfTestFile, known: &BTreeMap<&str, Known>) -> Vec<Located> {
             }
         }
     }
+    if let Some(r) = &st.rounds {
+        out.extend(check_rounds(st, r, known));
+    }
     out
+}
+
+/// The closing question: a recall question with exactly [`ROUNDS`] follow-ups, not one of the
+/// twelve.
+fn check_rounds(
+    st: &SelfTestFile,
+    r: &Spanned<String>,
+    known: &BTreeMap<&str, Known>,
+) -> Option<Located> {
+    let name = r.get_ref().as_str();
+    let message = match known.get(name) {
+        None => format!("no question has the id `{name}`"),
+        Some(k) if k.kind != Kind::Recall => format!(
+            "`{name}` is a {} question; the rounds are asked from a recall question",
+            k.kind.name()
+        ),
+        Some(_) if st.ids().contains(&name) => {
+            format!(
+                "`{name}` is already one of the questions; its rounds need a question of their own"
+            )
+        }
+        Some(k) if k.follow_ups != ROUNDS => format!(
+            "`{name}` has {} follow-up round{}; the self-test closes with a question of {ROUNDS}",
+            k.follow_ups,
+            if k.follow_ups == 1 { "" } else { "s" }
+        ),
+        Some(_) => return None,
+    };
+    Some(Located::at(
+        &st.file,
+        &st.text,
+        r.span().start,
+        Some("rounds"),
+        message,
+    ))
 }

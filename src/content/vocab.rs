@@ -59,7 +59,7 @@ pub const UI_SOURCES: [(&str, &str); 14] = [
 
 /// One word not to use, with the term to use instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Variant {
+pub struct AvoidWord {
     pub lang: Lang,
     pub text: String,
     /// The glossary term that replaces it.
@@ -70,7 +70,7 @@ pub struct Variant {
     allowed: Vec<String>,
 }
 
-impl Variant {
+impl AvoidWord {
     /// What a report says about one occurrence.
     pub fn message(&self) -> String {
         let (open, close) = match self.lang {
@@ -87,7 +87,7 @@ impl Variant {
 /// Every avoided variant the glossaries list.
 #[derive(Debug, Clone, Default)]
 pub struct Vocabulary {
-    variants: Vec<Variant>,
+    variants: Vec<AvoidWord>,
 }
 
 impl Vocabulary {
@@ -114,7 +114,7 @@ impl Vocabulary {
                         .map(str::to_ascii_lowercase)
                         .filter(|p| p.len() > needle.len() && p.contains(&needle))
                         .collect();
-                    variants.push(Variant {
+                    variants.push(AvoidWord {
                         lang,
                         text: v.to_string(),
                         term: term.name(lang).to_string(),
@@ -127,13 +127,13 @@ impl Vocabulary {
         Self { variants }
     }
 
-    pub fn variants(&self) -> &[Variant] {
+    pub fn variants(&self) -> &[AvoidWord] {
         &self.variants
     }
 
     /// The avoided variants of `lang` found in `text`, in order, skipping ASCII variants inside
     /// the `code` ranges.
-    pub fn hits(&self, lang: Lang, text: &str, code: &[Range<usize>]) -> Vec<(usize, &Variant)> {
+    pub fn hits(&self, lang: Lang, text: &str, code: &[Range<usize>]) -> Vec<(usize, &AvoidWord)> {
         let hay = text.to_ascii_lowercase();
         let mut out = Vec::new();
         for v in self.variants.iter().filter(|v| v.lang == lang) {

@@ -2,7 +2,7 @@
 //! first failed; an explorer evaluates the same functions on every state it reaches.
 
 use crate::engine::actors::ZkClientView;
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::world::{ActorId, World};
 use crate::engine::zk::client::ConnState;
 use crate::engine::zk::service::ZkService;
@@ -80,7 +80,7 @@ pub fn stuck_clients(world: &World, service: ActorId, n: usize) -> u32 {
             || world.status(id).crashed
             || world
                 .in_flight(service, id)
-                .any(|m| matches!(m, Msg::ZkWatch { target: t, .. } if *t == target))
+                .any(|m| matches!(m, ActorMsg::ZkWatch { target: t, .. } if *t == target))
         {
             continue;
         }
@@ -154,7 +154,7 @@ pub fn data_write_at(world: &World, i: usize) -> Option<(ActorId, Option<i32>)> 
     let ch = &world.channels[i];
     let zk = world.actor(ch.to).as_zk()?;
     match ch.queue.first().map(|m| &m.msg) {
-        Some(Msg::ZkRequest {
+        Some(ActorMsg::ZkRequest {
             op: crate::engine::msg::ZkOp::SetData { node, .. },
             ..
         }) if zk.reported_data == Some(*node) => {

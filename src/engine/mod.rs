@@ -31,5 +31,6 @@ pub fn run(params: &Params) -> Trace {
         Params::Tasks(p) => families::tasks::run(p),
         Params::Redlock(p) => families::redlock::run(p),
         Params::Snowflake(p) => families::snowflake::run(p),
+        Params::Etcd(p) => families::etcd::run(p),
     }
 }

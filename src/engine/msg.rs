@@ -152,6 +152,11 @@ pub struct RowCond {
     pub lease_live: bool,
     /// Ready and due, or running with its lease run out.
     pub claimable: bool,
+    /// The statement reads `now()` inside a transaction begun at this instant (the World's
+    /// time), as PostgreSQL's `now()` is the transaction's start; `None`: the statement's own
+    /// instant, as `statement_timestamp()`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub now_as_of_ms: Option<u64>,
 }
 
 /// The SET clause.
@@ -191,7 +196,7 @@ pub enum RowOp {
 /// Anything that travels between two actors.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Msg {
+pub enum ActorMsg {
     // --- ZooKeeper: one connection per session, replies and events in the order sent ---
     ZkRequest {
         session: SessionId,
@@ -234,6 +239,12 @@ pub enum Msg {
     },
     /// `SELECT task_id FROM task WHERE due <= now() AND (READY OR lease run out)`.
     RowScan,
+    /// The queue's claim in one statement: the first claimable row in order that no other
+    /// transaction has locked (`FOR UPDATE SKIP LOCKED`), set as `set` says. Answered with
+    /// [`ActorMsg::RowDone`] when it took a row, with no candidates when none was left.
+    RowClaimNext {
+        set: RowSet,
+    },
     /// The claimable rows a scan found, one bit per row.
     RowCandidates {
         mask: u16,
@@ -271,6 +282,9 @@ pub enum Msg {
         xid: u32,
         reply: RedisReply,
     },
+    // --- etcd's leader and the clients of its lease lock ---
+    Etcd(super::actors::etcd_leader::EtcdReq),
+    EtcdReply(super::actors::etcd_leader::EtcdReply),
     // --- a registry of Snowflake worker ids ---
     /// `claim` numbers the claims of one generator's successive incarnations, so that a
     /// restarted process can tell the answer to its own claim from one meant for its
@@ -286,28 +300,33 @@ pub enum Msg {
     },
 }
 
-impl Msg {
+impl ActorMsg {
     /// The tie-order phase of this message when it arrives.
     pub fn phase(&self) -> Phase {
         match self {
-            Msg::ZkRequest { op, .. } => op.phase(),
-            Msg::ZkReply { .. }
-            | Msg::ZkWatch { .. }
-            | Msg::Granted { .. }
-            | Msg::Busy
-            | Msg::Renewed { .. }
-            | Msg::Refused => Phase::Deliver,
-            Msg::Acquire => Phase::Request,
-            Msg::Keepalive { .. } => Phase::Keepalive,
-            Msg::Release => Phase::Release,
-            Msg::Write { .. } | Msg::Effect { .. } => Phase::Write,
-            Msg::RowRead { .. } | Msg::RowScan | Msg::RowUpdate { .. } => Phase::Request,
-            Msg::RowValue { .. } | Msg::RowCandidates { .. } | Msg::RowDone { .. } => {
-                Phase::Deliver
-            }
-            Msg::Redis { cmd, .. } => cmd.phase(),
-            Msg::ClaimWorker { .. } => Phase::Request,
-            Msg::RedisReply { .. } | Msg::WorkerClaimed { .. } => Phase::Deliver,
+            ActorMsg::ZkRequest { op, .. } => op.phase(),
+            ActorMsg::ZkReply { .. }
+            | ActorMsg::ZkWatch { .. }
+            | ActorMsg::Granted { .. }
+            | ActorMsg::Busy
+            | ActorMsg::Renewed { .. }
+            | ActorMsg::Refused => Phase::Deliver,
+            ActorMsg::Acquire => Phase::Request,
+            ActorMsg::Keepalive { .. } => Phase::Keepalive,
+            ActorMsg::Release => Phase::Release,
+            ActorMsg::Write { .. } | ActorMsg::Effect { .. } => Phase::Write,
+            ActorMsg::RowRead { .. }
+            | ActorMsg::RowScan
+            | ActorMsg::RowClaimNext { .. }
+            | ActorMsg::RowUpdate { .. } => Phase::Request,
+            ActorMsg::RowValue { .. }
+            | ActorMsg::RowCandidates { .. }
+            | ActorMsg::RowDone { .. } => Phase::Deliver,
+            ActorMsg::Redis { cmd, .. } => cmd.phase(),
+            ActorMsg::ClaimWorker { .. } => Phase::Request,
+            ActorMsg::Etcd(req) => req.phase(),
+            ActorMsg::EtcdReply(_) => Phase::Deliver,
+            ActorMsg::RedisReply { .. } | ActorMsg::WorkerClaimed { .. } => Phase::Deliver,
         }
     }
 
@@ -315,8 +334,8 @@ impl Msg {
     pub fn is_heartbeat(&self) -> bool {
         matches!(
             self,
-            Msg::ZkRequest { op: ZkOp::Ping, .. }
-                | Msg::ZkReply {
+            ActorMsg::ZkRequest { op: ZkOp::Ping, .. }
+                | ActorMsg::ZkReply {
                     result: ZkResult::Pong,
                     ..
                 }
@@ -374,6 +393,10 @@ pub enum Timer {
     ValidityEnd,
     // an ID generator: requests arrive and are served once a millisecond
     IdTick,
+    // etcd: the leader's revoke loop, a client library's keep-alive and deadline loops
+    RevokeCheck,
+    KeepAliveLoop,
+    DeadlineLoop,
 }
 
 impl Timer {
@@ -390,15 +413,19 @@ impl Timer {
             | Timer::LeaseExpiry
             | Timer::KeyExpiry
             | Timer::ClockJump
-            | Timer::ValidityEnd => Phase::Expiry,
+            | Timer::ValidityEnd
+            | Timer::RevokeCheck => Phase::Expiry,
             Timer::RequestTimeout => Phase::Tick,
             Timer::IdTick => Phase::Work,
             // A scan is a query to the table: scans due at one instant all reach it before
             // anything they lead to, so workers scanning "at once" really race.
             Timer::Scan => Phase::Request,
-            Timer::Ping | Timer::KeepaliveTick | Timer::ReadTimeout | Timer::Reconnect => {
-                Phase::Tick
-            }
+            Timer::Ping
+            | Timer::KeepaliveTick
+            | Timer::ReadTimeout
+            | Timer::Reconnect
+            | Timer::KeepAliveLoop
+            | Timer::DeadlineLoop => Phase::Tick,
             Timer::ConfigChange
             | Timer::Poll
             | Timer::RenewDue

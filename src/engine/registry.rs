@@ -3,8 +3,8 @@
 
 use super::params::knobs::{Knob, Knobs};
 use super::params::{
-    AbcParams, ElectionParams, FrozenParams, HerdParams, Params, RedlockParams, RwLockParams,
-    SemaphoreParams, SnowflakeParams, TasksParams,
+    AbcParams, ElectionParams, EtcdParams, FrozenParams, HerdParams, Params, RedlockParams,
+    RwLockParams, SemaphoreParams, SnowflakeParams, TasksParams,
 };
 use super::trace::Family;
 use super::trace::metric_table::{self as metrics, MetricSpec};
@@ -13,11 +13,14 @@ use super::trace::metric_table::{self as metrics, MetricSpec};
 pub trait FamilyEntry: Sync {
     fn family(&self) -> Family;
 
-    /// Its knobs, with their ranges, units and options, when they are one table that the
-    /// command line's flags, scenario files and model questions all read. Frozen, A/B/C and
-    /// herd have options and keys of their own (`None`).
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        None
+    /// Its knobs, with their ranges, units and options: the one table the command line's
+    /// flags and scenario files read.
+    fn knobs(&self) -> &'static [Knob];
+
+    /// Whether it has a screen and model questions of its own (frozen, A/B/C, herd) rather
+    /// than the family lab's, which reads any knob table.
+    fn own_lab(&self) -> bool {
+        false
     }
 
     /// Whether a scenario file may give it a list of faults.
@@ -27,8 +30,7 @@ pub trait FamilyEntry: Sync {
 
     /// Every key a scenario file's parameters may name, `faults` included where it takes them.
     fn keys(&self) -> Vec<&'static str> {
-        let mut keys: Vec<&'static str> =
-            self.knobs().unwrap_or(&[]).iter().map(Knob::key).collect();
+        let mut keys: Vec<&'static str> = self.knobs().iter().map(Knob::key).collect();
         if self.takes_faults() {
             keys.push("faults");
         }
@@ -50,8 +52,11 @@ impl FamilyEntry for Frozen {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::FROZEN
     }
-    fn keys(&self) -> Vec<&'static str> {
-        FrozenParams::keys()
+    fn knobs(&self) -> &'static [Knob] {
+        FrozenParams::knobs()
+    }
+    fn own_lab(&self) -> bool {
+        true
     }
     fn defaults(&self) -> Params {
         Params::Frozen(FrozenParams::default())
@@ -69,8 +74,11 @@ impl FamilyEntry for Abc {
     fn takes_faults(&self) -> bool {
         true
     }
-    fn keys(&self) -> Vec<&'static str> {
-        AbcParams::keys()
+    fn knobs(&self) -> &'static [Knob] {
+        AbcParams::knobs()
+    }
+    fn own_lab(&self) -> bool {
+        true
     }
     fn defaults(&self) -> Params {
         Params::Abc(AbcParams::default())
@@ -85,8 +93,11 @@ impl FamilyEntry for Herd {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::HERD
     }
-    fn keys(&self) -> Vec<&'static str> {
-        HerdParams::keys()
+    fn knobs(&self) -> &'static [Knob] {
+        HerdParams::knobs()
+    }
+    fn own_lab(&self) -> bool {
+        true
     }
     fn defaults(&self) -> Params {
         Params::Herd(HerdParams::default())
@@ -101,8 +112,8 @@ impl FamilyEntry for Rwlock {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::RWLOCK
     }
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        Some(RwLockParams::knobs())
+    fn knobs(&self) -> &'static [Knob] {
+        RwLockParams::knobs()
     }
     fn takes_faults(&self) -> bool {
         true
@@ -120,8 +131,8 @@ impl FamilyEntry for Semaphore {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::SEMAPHORE
     }
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        Some(SemaphoreParams::knobs())
+    fn knobs(&self) -> &'static [Knob] {
+        SemaphoreParams::knobs()
     }
     fn takes_faults(&self) -> bool {
         true
@@ -139,8 +150,8 @@ impl FamilyEntry for Election {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::ELECTION
     }
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        Some(ElectionParams::knobs())
+    fn knobs(&self) -> &'static [Knob] {
+        ElectionParams::knobs()
     }
     fn defaults(&self) -> Params {
         Params::Election(ElectionParams::default())
@@ -155,8 +166,8 @@ impl FamilyEntry for Tasks {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::TASKS
     }
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        Some(TasksParams::knobs())
+    fn knobs(&self) -> &'static [Knob] {
+        TasksParams::knobs()
     }
     fn defaults(&self) -> Params {
         Params::Tasks(TasksParams::default())
@@ -171,8 +182,8 @@ impl FamilyEntry for Redlock {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::REDLOCK
     }
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        Some(RedlockParams::knobs())
+    fn knobs(&self) -> &'static [Knob] {
+        RedlockParams::knobs()
     }
     fn defaults(&self) -> Params {
         Params::Redlock(RedlockParams::default())
@@ -187,17 +198,33 @@ impl FamilyEntry for Snowflake {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::SNOWFLAKE
     }
-    fn knobs(&self) -> Option<&'static [Knob]> {
-        Some(SnowflakeParams::knobs())
+    fn knobs(&self) -> &'static [Knob] {
+        SnowflakeParams::knobs()
     }
     fn defaults(&self) -> Params {
         Params::Snowflake(SnowflakeParams::default())
     }
 }
 
+struct Etcd;
+impl FamilyEntry for Etcd {
+    fn family(&self) -> Family {
+        Family::Etcd
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        &metrics::ETCD
+    }
+    fn knobs(&self) -> &'static [Knob] {
+        EtcdParams::knobs()
+    }
+    fn defaults(&self) -> Params {
+        Params::Etcd(EtcdParams::default())
+    }
+}
+
 /// Every family's entry, in [`Family::ALL`]'s order.
-pub const ALL: [&dyn FamilyEntry; 9] = [
-    &Frozen, &Abc, &Herd, &Rwlock, &Semaphore, &Election, &Tasks, &Redlock, &Snowflake,
+pub const ALL: [&dyn FamilyEntry; 10] = [
+    &Frozen, &Abc, &Herd, &Rwlock, &Semaphore, &Election, &Tasks, &Redlock, &Snowflake, &Etcd,
 ];
 
 /// The entry of `family`.
@@ -214,11 +241,12 @@ pub fn named(name: &str) -> Option<&'static dyn FamilyEntry> {
     Family::parse(name).map(entry)
 }
 
-/// The families whose knobs are one table, with it: each one's `locklab sim` options, scenario
-/// keys and model-question settings are read from it.
+/// The families the family lab opens, with their knobs: each one's model-question settings
+/// are read from its table too.
 pub fn knob_families() -> impl Iterator<Item = (Family, &'static [Knob])> {
     ALL.into_iter()
-        .filter_map(|e| Some((e.family(), e.knobs()?)))
+        .filter(|e| !e.own_lab())
+        .map(|e| (e.family(), e.knobs()))
 }
 
 #[cfg(test)]
@@ -271,7 +299,8 @@ mod tests {
                 "election",
                 "tasks",
                 "redlock",
-                "snowflake"
+                "snowflake",
+                "etcd"
             ]
         );
     }

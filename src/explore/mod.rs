@@ -7,6 +7,7 @@
 //! file ([`counterexample`], [`save`]) and reports it ([`report`], [`cmd`]).
 
 pub mod counterexample;
+pub mod families;
 pub mod memory;
 pub mod props;
 pub mod report;
@@ -17,7 +18,7 @@ pub mod variants;
 use crate::engine::params::{AbcParams, Fault};
 use crate::engine::world::step::{FaultKind, FaultKinds};
 
-pub use search::{Bounds, Found, Progress, Search, Stop};
+pub use search::{Bounds, Found, Search, SearchProgress, Stop};
 
 /// The ranges the explorer accepts, named in its errors.
 pub const MAX_FAULTS: u8 = 4;

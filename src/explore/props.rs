@@ -5,9 +5,9 @@
 use crate::engine::actors::lock_client::Step;
 use crate::engine::families::abc::{NAMES, RESOURCE, SERVICE};
 use crate::engine::invariants;
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::params::{AbcParams, DataWrite};
-use crate::engine::trace::invariant;
+use crate::engine::trace::{Invariant, invariant};
 use crate::engine::world::{ActorId, Choice, World};
 
 /// One state of the search: the World (with its clock left at zero), how many faults may still
@@ -30,51 +30,79 @@ pub const GRANT_WENT_BACK: u16 = 1 << 4;
 pub const LOST_UPDATE: u16 = 1 << 5;
 const AGREED: u16 = 1 << 8;
 
+/// A property the explorer checks, by name, with its check on one explored state: for an
+/// "always", whether it holds; for a "sometimes", whether the state shows it.
+#[derive(Debug, Clone, Copy)]
+pub struct Property {
+    pub name: Invariant,
+    pub check: fn(&Node) -> bool,
+}
+
+impl Property {
+    /// What `node` says of it.
+    pub fn on(&self, node: &Node) -> bool {
+        (self.check)(node)
+    }
+}
+
 /// Every invariant the explorer can check, in the order reports list them.
-pub const ALWAYS: [&str; 5] = [
-    invariant::ONE_HOLDER,
-    invariant::TOKENS_NON_DECREASING,
-    invariant::NO_ORPHAN_NODE,
-    invariant::NOBODY_STUCK,
-    invariant::NO_LOST_UPDATE,
+pub const ALWAYS: [Property; 5] = [
+    Property {
+        name: invariant::ONE_HOLDER,
+        check: |n| invariants::holder_count(&n.world) <= 1,
+    },
+    Property {
+        name: invariant::TOKENS_NON_DECREASING,
+        check: |n| {
+            !invariants::tokens_went_backwards(&n.world, RESOURCE) && n.marks & GRANT_WENT_BACK == 0
+        },
+    },
+    Property {
+        name: invariant::NO_ORPHAN_NODE,
+        check: |n| {
+            n.world
+                .actor(SERVICE)
+                .as_zk()
+                .is_none_or(|zk| zk.tree.orphans().next().is_none())
+        },
+    },
+    Property {
+        name: invariant::NOBODY_STUCK,
+        check: |n| invariants::stuck_clients(&n.world, SERVICE, NAMES.len()) == 0,
+    },
+    Property {
+        name: invariant::NO_LOST_UPDATE,
+        check: |n| n.marks & LOST_UPDATE == 0,
+    },
 ];
 
 /// The invariants checked for a scenario: those its timed run checks (`no_lost_update` only
 /// when holders update a data node).
-pub fn always_for(params: &AbcParams) -> Vec<&'static str> {
+pub fn always_for(params: &AbcParams) -> Vec<Property> {
     ALWAYS
         .into_iter()
-        .filter(|n| *n != invariant::NO_LOST_UPDATE || params.data_write != DataWrite::Off)
+        .filter(|p| p.name != invariant::NO_LOST_UPDATE || params.data_write != DataWrite::Off)
         .collect()
 }
 
 /// The properties a witness is looked for.
-pub const SOMETIMES: [&str; 2] = [invariant::EVERYONE_HELD, invariant::STALE_WRITE_REJECTED];
+pub const SOMETIMES: [Property; 2] = [
+    Property {
+        name: invariant::EVERYONE_HELD,
+        check: |n| {
+            let all_held = (1u16 << NAMES.len()) - 1;
+            n.marks & all_held == all_held
+        },
+    },
+    Property {
+        name: invariant::STALE_WRITE_REJECTED,
+        check: |n| n.marks & STALE_REJECTED != 0,
+    },
+];
 
-/// Whether the always-invariant named `name` holds in `node`.
-pub fn holds(name: &str, node: &Node) -> bool {
-    let world = &node.world;
-    match name {
-        invariant::ONE_HOLDER => invariants::holder_count(world) <= 1,
-        invariant::TOKENS_NON_DECREASING => {
-            !invariants::tokens_went_backwards(world, RESOURCE) && node.marks & GRANT_WENT_BACK == 0
-        }
-        invariant::NO_ORPHAN_NODE => world
-            .actor(SERVICE)
-            .as_zk()
-            .is_none_or(|zk| zk.tree.orphans().next().is_none()),
-        invariant::NO_LOST_UPDATE => node.marks & LOST_UPDATE == 0,
-        _ => invariants::stuck_clients(world, SERVICE, NAMES.len()) == 0,
-    }
-}
-
-/// Whether sometimes-property `i` of [`SOMETIMES`] is seen in `node`.
-pub fn seen(i: usize, node: &Node) -> bool {
-    let all_held = (1u16 << NAMES.len()) - 1;
-    match i {
-        0 => node.marks & all_held == all_held,
-        _ => node.marks & STALE_REJECTED != 0,
-    }
+/// Whether `name` is one of the explorer's "always" invariants.
+pub fn is_always(name: Invariant) -> bool {
+    ALWAYS.iter().any(|p| p.name == name)
 }
 
 fn holding(world: &World, c: usize) -> Option<u64> {
@@ -171,7 +199,7 @@ pub fn stale_write_refused(world: &World, choice: Choice) -> bool {
     if ch.to != RESOURCE {
         return false;
     }
-    let Some(Msg::Write { token }) = ch.queue.first().map(|m| &m.msg) else {
+    let Some(ActorMsg::Write { token }) = ch.queue.first().map(|m| &m.msg) else {
         return false;
     };
     let (Some(res), Some(zk), Some(writer)) = (

@@ -6,11 +6,11 @@ use serde::Serialize;
 use super::counterexample;
 use super::memory;
 use super::props::{ALWAYS, SOMETIMES};
-use super::search::{Bounds, Found, Progress, Search, Stop};
+use super::search::{Bounds, Found, Search, SearchProgress, Stop};
 use crate::engine::families::abc::ACTOR_NAMES;
 use crate::engine::params::{AbcParams, Params};
 use crate::engine::time::fmt_secs;
-use crate::engine::trace::{Judgement, Trace};
+use crate::engine::trace::{Invariant, Judgement, Trace, invariant};
 use crate::engine::world::step::FaultKind;
 use crate::i18n::{Lang, explore as words, invariant_label};
 
@@ -20,7 +20,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// One property's first sighting, as a schedule and its timed run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    pub property: &'static str,
+    pub property: Invariant,
     pub steps: usize,
     pub after_ms: u64,
     pub schedule: Vec<String>,
@@ -50,17 +50,20 @@ impl Finding {
     /// Whether the timed run shows what the search found: the invariant failed, or the
     /// property was seen.
     pub fn replay_agrees(&self) -> bool {
-        match self.property {
-            crate::engine::trace::invariant::STALE_WRITE_REJECTED => self
+        // The timed run reads a refused stale write off its writes rather than checking it.
+        if self.property == invariant::STALE_WRITE_REJECTED {
+            return self
                 .trace
                 .writes
                 .iter()
-                .any(|w| w.judgement == Judgement::StaleRejected),
-            name => self.trace.invariant(name).is_some_and(|i| match i.check {
+                .any(|w| w.judgement == Judgement::StaleRejected);
+        }
+        self.trace
+            .invariant(self.property)
+            .is_some_and(|i| match i.check {
                 crate::engine::trace::Check::Always => !i.held,
                 crate::engine::trace::Check::Sometimes => i.held,
-            }),
-        }
+            })
     }
 }
 
@@ -76,12 +79,12 @@ pub struct Outcome {
     pub stopped: Option<Stop>,
     /// The memory limit it kept (`max_memory`, lowered under a process limit).
     pub memory_limit: u64,
-    pub progress: Progress,
+    pub progress: SearchProgress,
     pub violations: Vec<Finding>,
     /// The invariants checked on every state.
-    pub checks: Vec<&'static str>,
+    pub checks: Vec<Invariant>,
     /// By index in [`SOMETIMES`].
-    pub witnesses: Vec<(&'static str, Option<Finding>)>,
+    pub witnesses: Vec<(Invariant, Option<Finding>)>,
 }
 
 impl Outcome {
@@ -93,14 +96,14 @@ impl Outcome {
             .map(|f| Finding::new(search_params, faults, f))
             .collect();
         // Shortest first, then in the order the invariants are listed.
-        violations.sort_by_key(|f| (f.steps, ALWAYS.iter().position(|n| *n == f.property)));
-        let checks = search.checks.clone();
+        violations.sort_by_key(|f| (f.steps, ALWAYS.iter().position(|p| p.name == f.property)));
+        let checks = search.checks.iter().map(|p| p.name).collect();
         let witnesses = SOMETIMES
             .iter()
             .zip(&search.witnesses)
-            .map(|(name, w)| {
+            .map(|(p, w)| {
                 (
-                    *name,
+                    p.name,
                     w.as_ref().map(|f| Finding::new(search_params, faults, f)),
                 )
             })
@@ -200,7 +203,7 @@ impl Outcome {
         }
         out.push_str(&format!("\n{}\n", words::sometimes(lang)));
         for (name, w) in &self.witnesses {
-            let label = invariant_label(name, lang);
+            let label = invariant_label(*name, lang);
             let what = match w {
                 Some(f) => words::witness(f.steps, lang),
                 None => words::no_witness(self.complete, lang).to_string(),
@@ -247,7 +250,7 @@ impl Outcome {
                 .violations
                 .iter()
                 .map(|f| JsonViolation {
-                    invariant: f.property,
+                    invariant: f.property.name(),
                     steps: f.steps,
                     found_after_ms: f.after_ms,
                     schedule: &f.schedule,
@@ -258,7 +261,7 @@ impl Outcome {
                 .witnesses
                 .iter()
                 .map(|(name, w)| JsonWitness {
-                    property: name,
+                    property: name.name(),
                     found: w.is_some(),
                     steps: w.as_ref().map(|f| f.steps),
                     schedule: w.as_ref().map(|f| f.schedule.as_slice()),

@@ -21,8 +21,9 @@ use std::time::Instant;
 use rustc_hash::{FxHashSet, FxHasher};
 
 use super::memory;
-use super::props::{self, DataWatch, Node, SOMETIMES};
+use super::props::{self, DataWatch, Node, Property, SOMETIMES};
 use crate::engine::params::AbcParams;
+use crate::engine::trace::Invariant;
 use crate::engine::world::step::{FaultKinds, costs};
 use crate::engine::world::{Choice, World};
 
@@ -74,7 +75,7 @@ pub enum Stop {
 /// A property's first sighting: a violation of an "always", a witness of a "sometimes".
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
-    pub property: &'static str,
+    pub property: Invariant,
     /// The choices from the start, in order.
     pub path: Vec<Choice>,
     /// How long into the search it was found.
@@ -83,7 +84,7 @@ pub struct Found {
 
 /// Where a search stands.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Progress {
+pub struct SearchProgress {
     /// States generated, repeats included.
     pub states: u64,
     pub distinct: u64,
@@ -124,7 +125,7 @@ struct Stepped {
 pub struct Search {
     pub bounds: Bounds,
     /// The invariants checked on every state, in the order reports list them.
-    pub checks: Vec<&'static str>,
+    pub checks: Vec<Property>,
     root: Node,
     visited: FxHashSet<u64>,
     /// For each distinct state by number: its parent's number and its choice's position.
@@ -135,7 +136,7 @@ pub struct Search {
     next_level: Vec<(u32, Node)>,
     /// How many choices from the start the states of `level` are.
     depth: u32,
-    pub progress: Progress,
+    pub progress: SearchProgress,
     /// Violations, in the order found (shortest first for each invariant).
     pub violations: Vec<Found>,
     /// Witnesses of the sometimes-properties, by index in [`SOMETIMES`].
@@ -226,7 +227,7 @@ impl Search {
             level: VecDeque::new(),
             next_level: Vec::new(),
             depth: 0,
-            progress: Progress::default(),
+            progress: SearchProgress::default(),
             violations: Vec::new(),
             witnesses: Default::default(),
             depth_limited: false,
@@ -384,20 +385,20 @@ impl Search {
             return;
         }
         for i in 0..self.checks.len() {
-            let name = self.checks[i];
+            let name = self.checks[i].name;
             if verdict & (1 << i) != 0 && !self.violations.iter().any(|f| f.property == name) {
                 let found = self.found(name, id);
                 self.violations.push(found);
             }
         }
-        for (i, name) in SOMETIMES.iter().enumerate() {
+        for (i, p) in SOMETIMES.iter().enumerate() {
             if verdict & (1 << (8 + i)) != 0 && self.witnesses[i].is_none() {
-                self.witnesses[i] = Some(self.found(name, id));
+                self.witnesses[i] = Some(self.found(p.name, id));
             }
         }
     }
 
-    fn found(&self, property: &'static str, id: u32) -> Found {
+    fn found(&self, property: Invariant, id: u32) -> Found {
         Found {
             property,
             path: self.path(id),
@@ -426,15 +427,17 @@ impl Search {
 }
 
 /// What a state shows: bit i, `checks[i]` fails; bit 8 + i, sometimes-property i is seen.
-fn verdict_of(checks: &[&'static str], node: &Node) -> u16 {
+fn verdict_of(checks: &[Property], node: &Node) -> u16 {
     let failing = checks
         .iter()
         .enumerate()
-        .filter(|(_, name)| !props::holds(name, node))
+        .filter(|(_, p)| !p.on(node))
         .fold(0u16, |v, (i, _)| v | 1 << i);
-    (0..SOMETIMES.len())
-        .filter(|&i| props::seen(i, node))
-        .fold(failing, |v, i| v | 1 << (8 + i))
+    SOMETIMES
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.on(node))
+        .fold(failing, |v, (i, _)| v | 1 << (8 + i))
 }
 
 /// Steps every state of a batch part: its children in order, each with its fingerprint and
@@ -443,7 +446,7 @@ fn step_all(
     part: &[(u32, Node)],
     kinds: FaultKinds,
     at_bound: bool,
-    checks: &[&'static str],
+    checks: &[Property],
 ) -> Stepped {
     let mut out = Stepped::default();
     let mut choices = Vec::new();

@@ -5,7 +5,7 @@ use crate::engine::actors::recipe::{
     DataWrite, OnDisconnect, OnLoss, OnTimeout, Recovery, Registration, TokenSource, WatchMode,
 };
 use crate::engine::params::{AbcParams, Fault};
-use crate::engine::trace::invariant;
+use crate::engine::trace::{Invariant, invariant};
 use crate::engine::world::step::{FaultKind, FaultKinds};
 
 #[derive(Debug, Clone)]
@@ -15,7 +15,7 @@ pub struct Variant {
     pub kinds: FaultKinds,
     pub faults: u8,
     /// The invariant a shortest counterexample breaks, or `None` for a recipe that holds.
-    pub breaks: Option<&'static str>,
+    pub breaks: Option<Invariant>,
 }
 
 fn kinds(k: &[FaultKind]) -> FaultKinds {

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use crate::engine::trace::etcd::EtcdMetrics;
 use crate::engine::trace::redlock::RedlockMetrics;
 use crate::engine::trace::snowflake::SnowflakeMetrics;
 use crate::engine::trace::{Family, Metrics, Trace};
@@ -24,14 +25,15 @@ pub fn summary(trace: &Trace, lang: Lang) -> String {
     match &trace.metrics {
         Metrics::Redlock(m) => redlock(m, lang),
         Metrics::Snowflake(m) => snowflake(trace, m, lang),
+        Metrics::Etcd(m) => etcd(m, lang),
         _ => String::new(),
     }
 }
 
-fn violations(v: &[String], lang: Lang) -> String {
+fn violations(v: &[crate::engine::trace::Invariant], lang: Lang) -> String {
     let labels: Vec<String> = v
         .iter()
-        .map(|v| invariant_label(v, lang).to_string())
+        .map(|v| invariant_label(*v, lang).to_string())
         .collect();
     list(&labels, lang)
 }
@@ -72,6 +74,48 @@ fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
     }
     for a in &m.acquisitions {
         let _ = writeln!(out, "    {}", words::acquisition(a, lang));
+    }
+    out
+}
+
+fn opt_ms(v: Option<u64>, lang: Lang) -> String {
+    v.map_or_else(
+        || "-".into(),
+        |v| format!("{v} {}", export(Export::Millis, lang)),
+    )
+}
+
+fn etcd(m: &EtcdMetrics, lang: Lang) -> String {
+    let ms = export(Export::Millis, lang);
+    let rows = [
+        ("ttl_s", format!("{} s", m.ttl_s)),
+        (
+            "keepalive_every_ms",
+            format!("{} {ms}", m.keepalive_every_ms),
+        ),
+        ("first_expiry_ms", opt_ms(m.first_expiry_ms, lang)),
+        ("handover_ms", opt_ms(m.handover_ms, lang)),
+        ("max_woken", m.max_woken.to_string()),
+        ("unaware_ms", format!("{} {ms}", m.unaware_ms)),
+        ("stale_writes_accepted", m.stale_writes_accepted.to_string()),
+        ("stale_writes_refused", m.stale_writes_refused.to_string()),
+        (
+            "final_value",
+            m.final_value.clone().unwrap_or_else(|| "-".into()),
+        ),
+        ("revision", m.revision.to_string()),
+        ("violations", violations(&m.violations, lang)),
+    ];
+    let mut out = String::new();
+    for (k, v) in rows {
+        out.push_str(&crate::text::wrap_indent(
+            &format!("  {} {v}", key(k, lang)),
+            100,
+            25,
+        ));
+    }
+    for h in &m.holds {
+        let _ = writeln!(out, "    {}", words::etcd_hold(h, lang));
     }
     out
 }
@@ -173,6 +217,26 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
                 ),
             ]
         }
+        Metrics::Etcd(m) => vec![
+            format!(
+                "{} {} s   {} {} {ms}   {} {}",
+                export(Export::LeaseTtl, lang),
+                m.ttl_s,
+                export(Export::KeepAliveEvery, lang),
+                m.keepalive_every_ms,
+                export(Export::MostWokenByOneDelete, lang),
+                m.max_woken
+            ),
+            format!(
+                "{} {}   {} {}   {} {} {ms}",
+                export(Export::StaleWritesAccepted, lang),
+                m.stale_writes_accepted,
+                export(Export::StaleWritesRefused, lang),
+                m.stale_writes_refused,
+                export(Export::ActedWithoutLease, lang),
+                m.unaware_ms
+            ),
+        ],
         Metrics::Snowflake(m) => {
             let mut lines = vec![format!(
                 "{} {}   {} {}   {} {} {ms}   {} {}",

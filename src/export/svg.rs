@@ -23,21 +23,22 @@ pub fn fill(state: SpanState, _trace: &Trace) -> &'static str {
     use crate::view::Class;
     match Class::of(state) {
         Class::Holding => "#2e7d32",
+        Class::Reading => "#00897b",
         Class::FrozenHolding => "#ad1457",
-        Class::Frozen => "#f48fb1",
+        Class::Frozen => "#d7b48a",
         Class::Suspended => "#90caf9",
         Class::Waiting => "#fdd835",
         Class::Busy => "#b3e5fc",
-        Class::Unknown => "#fff59d",
+        Class::Unknown => "#b39ddb",
         Class::Lost => "#c62828",
-        Class::Stuck => "#ef5350",
+        Class::Stuck => "#fb8c00",
         Class::Crashed => "#424242",
         Class::Released => "#eceff1",
         Class::ServiceHeld => "#bdbdbd",
-        Class::Value => "#26c6da",
+        Class::Value => "#f8bbd0",
         Class::Abandoned => "#1a237e",
         Class::Overdue => "#ad1457",
-        Class::Duplicate => "#e65100",
+        Class::Duplicate => "#c0ca33",
         Class::Refusing => "#a5d6a7",
         Class::Nothing => "#fafafa",
     }
@@ -46,7 +47,7 @@ pub fn fill(state: SpanState, _trace: &Trace) -> &'static str {
 /// Text colour that stays readable on `fill`.
 fn ink(fill: &str) -> &'static str {
     let dark = [
-        "#2e7d32", "#ad1457", "#c62828", "#424242", "#1565c0", "#1a237e", "#e65100",
+        "#2e7d32", "#00897b", "#ad1457", "#c62828", "#424242", "#1565c0", "#1a237e",
     ];
     if dark.contains(&fill) {
         "#ffffff"
@@ -431,7 +432,7 @@ pub fn family_lines(trace: &Trace, lang: Lang) -> Vec<String> {
             }
             vec![line]
         }
-        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+        Metrics::Redlock(_) | Metrics::Snowflake(_) | Metrics::Etcd(_) => {
             crate::export::summaries::footer(trace, lang)
         }
         Metrics::Frozen(_) | Metrics::Abc(_) | Metrics::Herd(_) => Vec::new(),

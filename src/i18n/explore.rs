@@ -326,3 +326,70 @@ pub fn about_witness(preset: &str, property: &str, steps: usize, lang: Lang) -> 
         ),
     }
 }
+
+/// The bounds of a search that keeps the clock: which fault, on which actors (`who` names the
+/// only one when there is one), at how many instants.
+pub fn timed_bounds(
+    preset: &str,
+    family: &str,
+    targets: u32,
+    who: &str,
+    instants: usize,
+    lang: Lang,
+) -> String {
+    match (lang, targets) {
+        (Lang::Zh, 0) => {
+            format!("{preset}（{family}，保留时钟）：场景里没有要放置的故障，只按时间运行它本身")
+        }
+        (Lang::En, 0) => format!(
+            "{preset} ({family}, clock kept): no fault to place, the scenario's own timed run only"
+        ),
+        (Lang::Zh, 1) => format!(
+            "{preset}（{family}，保留时钟）：场景的故障落在 {who}，可落在任一时刻：不带故障的运行和按计划带故障的运行里发生事件、收发消息的 {instants} 个时刻（及其后 1 毫秒）"
+        ),
+        (Lang::En, 1) => format!(
+            "{preset} ({family}, clock kept): the scenario's fault strikes {who} at any of {instants} instants (each one at which something happens, or a message is sent or received, in the run without the fault or with it as planned, and the millisecond after)"
+        ),
+        (Lang::Zh, _) => format!(
+            "{preset}（{family}，保留时钟）：场景的故障可落在 {targets} 个对象中的任一个，任一时刻：不带故障的运行和按计划带故障的运行里发生事件、收发消息的 {instants} 个时刻（及其后 1 毫秒）"
+        ),
+        (Lang::En, _) => format!(
+            "{preset} ({family}, clock kept): the scenario's fault may strike any of {targets} actors at any of {instants} instants (each one at which something happens, or a message is sent or received, in the run without the fault or with it as planned, and the millisecond after)"
+        ),
+    }
+}
+
+pub fn timed_numbers(runs: u64, space: u64, elapsed_ms: u64, lang: Lang) -> String {
+    let secs = elapsed_ms as f64 / 1000.0;
+    match lang {
+        Lang::Zh => format!("按时间运行 {runs} 次（有界空间共 {space} 次），用时 {secs:.2} 秒"),
+        Lang::En => format!("{runs} timed runs of the {space} in the bounded space, {secs:.2} s"),
+    }
+}
+
+pub fn timed_fails(steps: usize, at: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("被打破，最早的反例在 {at} 失败，此前 {steps} 个事件"),
+        Lang::En => {
+            format!("fails; the earliest counterexample fails at {at}, after {steps} events")
+        }
+    }
+}
+
+pub fn timed_holds(lang: Lang) -> &'static str {
+    lang.pick("在每一次运行中都成立", "holds in every run")
+}
+
+pub fn timed_strike(who: &str, at: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("故障落在 {who}，时刻 {at}。"),
+        Lang::En => format!("The fault strikes {who} at {at}."),
+    }
+}
+
+pub fn timed_no_fault(lang: Lang) -> &'static str {
+    lang.pick(
+        "不需要故障：场景按时间运行本身就打破它。",
+        "No fault needed: the scenario's own timed run breaks it.",
+    )
+}

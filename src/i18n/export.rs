@@ -6,6 +6,7 @@ use std::fmt::Display;
 use super::{Lang, words};
 use crate::engine::time::fmt_secs;
 use crate::engine::trace::data::DataFacts;
+use crate::engine::trace::etcd::{DeleteCause, Hold};
 use crate::engine::trace::redlock::Acquisition;
 use crate::engine::trace::snowflake::{Collision, LayoutFacts};
 
@@ -34,6 +35,11 @@ words! {
     Colon => ("：", ": "),
     Comma => ("，", ", "),
     Duplicate => ("重复", "duplicate"),
+    LeaseTtl => ("租约 TTL", "lease TTL"),
+    KeepAliveEvery => ("续约间隔", "keep-alive every"),
+    MostWokenByOneDelete => ("一次删除最多唤醒", "most woken by one deletion"),
+    StaleWritesRefused => ("被拒的陈旧写入", "stale writes refused"),
+    ActedWithoutLease => ("租约已没仍在干活", "acted with its lease gone for"),
 
     // The SVG charts.
     ServiceView => ("协调服务", "service view"),
@@ -101,6 +107,37 @@ pub fn acquisition(a: &Acquisition, lang: Lang) -> String {
             format!("{client} 在 {at} 秒拿到 {nodes}，有效时间 {validity} 毫秒，到 {until} 秒")
         }
         Lang::En => format!("{client} at {at} s on {nodes}: validity {validity} ms, to {until} s"),
+    }
+}
+
+/// An etcd hold: who, with which revision, from when, and how its key went.
+pub fn etcd_hold(h: &Hold, lang: Lang) -> String {
+    let (client, token, at) = (&h.client, h.token, fmt_secs(h.locked_ms));
+    let end = match (h.ended_ms, h.cause, lang) {
+        (Some(e), Some(c), Lang::Zh) => format!(
+            "，{} 秒键被删（{}）",
+            fmt_secs(e),
+            match c {
+                DeleteCause::Unlock => "Unlock",
+                DeleteCause::LeaseExpired => "租约到期",
+                DeleteCause::LeaseRevoked => "撤销租约",
+            }
+        ),
+        (Some(e), Some(c), Lang::En) => format!(
+            ", key deleted at {} s ({})",
+            fmt_secs(e),
+            match c {
+                DeleteCause::Unlock => "unlock",
+                DeleteCause::LeaseExpired => "lease expired",
+                DeleteCause::LeaseRevoked => "lease revoked",
+            }
+        ),
+        (_, _, Lang::Zh) => "，到结束键仍在".into(),
+        (_, _, Lang::En) => ", key still there at the end".into(),
+    };
+    match lang {
+        Lang::Zh => format!("{client} 在 {at} 秒持锁，版本 {token}{end}"),
+        Lang::En => format!("{client} locked at {at} s with revision {token}{end}"),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The words of the family lab: the screen that runs the knob families (read-write lock,
-//! semaphore, leader election, durable tasks, Redlock, Snowflake IDs) with their knob panel.
+//! semaphore, leader election, durable tasks, Redlock, Snowflake IDs, etcd) with their knob panel.
 //! Each key sits beside its words in both languages.
 
 use crate::engine::trace::Family;
@@ -15,8 +15,8 @@ words! {
     Lab => ("实验", "Lab"),
     /// Home: how the lab row is used.
     HomeDetail => (
-        "左/右 换一族（读写锁、信号量、选主、任务领取、Redlock、雪花 ID），回车打开。",
-        "Left/Right choose the family (read-write lock, semaphore, election, task claims, Redlock, Snowflake IDs); Enter opens it.",
+        "左/右 换一族（读写锁、信号量、选主、任务领取、Redlock、雪花 ID、etcd），回车打开。",
+        "Left/Right choose the family (read-write lock, semaphore, election, task claims, Redlock, Snowflake IDs, etcd); Enter opens it.",
     ),
     Knobs => ("参数", "Knobs"),
     Metrics => ("指标", "Metrics"),
@@ -63,6 +63,7 @@ pub fn family_name(f: Family, lang: Lang) -> &'static str {
         Family::Tasks => ("持久任务领取", "Durable task claims"),
         Family::Redlock => ("Redlock", "Redlock"),
         Family::Snowflake => ("雪花 ID", "Snowflake IDs"),
+        Family::Etcd => ("etcd 租约锁", "etcd's lease lock"),
         Family::Frozen => ("冻结的持锁者", "Frozen holder"),
         Family::Abc => ("A/B/C 队列", "A/B/C queue"),
         Family::Herd => ("羊群与链式", "Herd versus chain"),
@@ -97,6 +98,10 @@ pub fn family_about(f: Family, lang: Lang) -> &'static str {
             "时间 | 机器 | 序号拼成的 ID；重启、时钟回拨、同一机器号和序号用尽。",
             "IDs as time | worker | sequence; a restart, a clock going back, a shared worker id and a full sequence.",
         ),
+        Family::Etcd => (
+            "租约加续约，按创建版本排队，只等前一个键；停顿、续约失败，以及版本令牌和事务守卫。",
+            "A lease with keep-alives, a queue by create revision, each waiter on the key ahead; a pause, a failed keep-alive, the revision token and the Txn guard.",
+        ),
         Family::Frozen | Family::Abc | Family::Herd => ("", ""),
     };
     lang.pick(zh, en)
@@ -127,6 +132,11 @@ pub fn variant_words(f: Family, correct: bool, lang: Lang) -> &'static str {
         (Family::Redlock, false) => ("直接 DEL", "a naive DEL"),
         (Family::Snowflake, true) => ("打开全部防护", "every defence on"),
         (Family::Snowflake, false) => ("关掉全部防护", "every defence off"),
+        (Family::Etcd, true) => (
+            "写入有守卫（版本令牌或事务）",
+            "a guard on the write (the revision token or the Txn)",
+        ),
+        (Family::Etcd, false) => ("写入没有守卫", "no guard on the write"),
         _ => ("", ""),
     };
     lang.pick(zh, en)
@@ -145,6 +155,7 @@ mod tests {
             Family::Tasks,
             Family::Redlock,
             Family::Snowflake,
+            Family::Etcd,
         ] {
             for lang in [Lang::Zh, Lang::En] {
                 assert!(!family_name(f, lang).is_empty());

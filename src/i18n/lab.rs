@@ -3,7 +3,7 @@
 //! words in both languages.
 
 use crate::engine::actors::redis_node::{RedisCmd, RedisReply};
-use crate::engine::msg::{Msg, ZkOp, ZkResult};
+use crate::engine::msg::{ActorMsg, ZkOp, ZkResult};
 use crate::engine::trace::Trace;
 use crate::engine::zk::tree::{WatchEvent, Watched};
 use crate::view::{Class, Mark};
@@ -43,6 +43,27 @@ words! {
     NotYet => ("（还没有节点）", "(no node yet)"),
     DangerBand => ("危险窗口 {} 秒", "danger window {} s"),
     DangerBandOpen => ("危险窗口", "danger window"),
+    Overview => ("全程", "whole run"),
+    TrackSide => ("不变量", "invariants"),
+    StoryAt => ("{t} 秒：{}", "{t} s: {}"),
+    StoryGrant => ("{a} 拿到锁，从此持有", "{a} holds the lock"),
+    StoryRelease => ("{a} 发出释放锁的请求", "{a} sends its release"),
+    StoryExpiry => (
+        "{a} 在服务端过期：服务收回 {a} 所持的一切，不管 {a} 自己怎么认为",
+        "{a} expires at the service: it takes back whatever {a} had, whatever {a} believes",
+    ),
+    StoryStaleAccepted => (
+        "{a} 的陈旧写入被资源接受了：它已不持锁，写入却生效",
+        "{a}'s stale write is accepted: it no longer holds, yet the write counts",
+    ),
+    StoryStaleRefused => (
+        "{a} 的陈旧写入被拒：资源认出它已过时",
+        "{a}'s stale write is refused: the resource knows it is out of date",
+    ),
+    StoryBroken => ("「{a}」从这里开始不成立", "\"{a}\" breaks here"),
+    BadgesAtCursor => ("（光标处）", "(at the cursor)"),
+    BadgesWholeRun => ("（全程）", "(whole run)"),
+    BadgesAllHold => ("全部成立", "all hold"),
     BlindBand => ("{} 断网未察觉", "{} blind"),
     AwayBand => ("{} 已知断连", "{} disconnected"),
     PartAt => (
@@ -108,6 +129,9 @@ words! {
     ),
     Release => ("次序", "#"),
     Woken => ("唤醒", "woken"),
+    HerdKeyWasted => ("无效唤醒：醒来读一次，没拿到锁", "wasted read: woken, read, did not get the lock"),
+    HerdKeyWinner => ("拿到锁的人：先读取，再持锁", "winner: its read, then its hold"),
+    HerdKeyWoken => ("「唤醒」列：这次释放唤醒的人数", "\"woken\": waiters this release woke"),
     Time => ("时间", "time"),
     KeyReveal => (
         "显示/隐藏未来（看全程）",
@@ -146,6 +170,10 @@ words! {
     KeyPresentReveal => ("揭晓答案和结论", "reveal the answer and the verdict"),
     KeyPredict => ("预测模式：开 / 关", "prediction mode on / off"),
     KeyPredictPick => ("选择你的预测", "pick your prediction"),
+    KeyPredictLab => (
+        "先预测再看：从头隐藏后续，提出这次运行的问题",
+        "predict first: rewind, hide the future and ask the run's question",
+    ),
     HintSliders => ("↑↓←→ 滑块", "↑↓←→ sliders"),
     HintPlay => ("空格 播放", "Space play"),
     HintEvent => (",/. 事件", ",/. event"),
@@ -156,6 +184,7 @@ words! {
     HintKeys => ("? 按键", "? keys"),
     HintBack => ("q 返回", "q back"),
     HintPreset => ("p 预设", "p preset"),
+    HintPredict => ("P 先预测", "P predict"),
     HintRecipe => ("w r a f s 做法", "w r a f s recipe"),
     HintZoom => ("z/Z 缩放", "z/Z zoom"),
     HintRows => ("j/k 滚动", "j/k scroll"),
@@ -222,6 +251,7 @@ pub fn class_name(c: Class, lang: Lang) -> &'static str {
         Class::FrozenHolding => ("冻结，自认持锁", "frozen, believes it holds"),
         Class::Frozen => ("冻结", "frozen"),
         Class::Suspended => ("挂起", "suspended"),
+        Class::Reading => ("持读锁（共享）", "reading (shared)"),
         Class::Waiting => ("等待", "waiting"),
         Class::Busy => ("与服务往来", "talking to the service"),
         Class::Unknown => ("结果未知", "outcome unknown"),
@@ -281,11 +311,11 @@ fn data_path(trace: &Trace, node: crate::engine::zk::tree::NodeId) -> Option<&'s
 }
 
 /// A message in a few words, for the sequence chart's arrows.
-pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
+pub fn msg_label(m: &ActorMsg, trace: &Trace, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let watch = |w: bool| if w { "+watch" } else { "" };
     match m {
-        Msg::ZkRequest { op, .. } => match op {
+        ActorMsg::ZkRequest { op, .. } => match op {
             ZkOp::Create { guid, .. } => format!("create {guid:08x}"),
             ZkOp::GetChildren { watch: w, .. } => format!("getChildren{}", watch(*w)),
             ZkOp::Exists { node, watch: w } => format!("exists {}{}", seq(trace, *node), watch(*w)),
@@ -312,7 +342,7 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             }
             ZkOp::Close => lang.pick("关闭会话", "close").into(),
         },
-        Msg::ZkReply { result, .. } => match result {
+        ActorMsg::ZkReply { result, .. } => match result {
             ZkResult::Created { node, .. } => {
                 format!("{} {}", lang.pick("已创建", "created"), seq(trace, *node))
             }
@@ -334,7 +364,7 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
             ZkResult::SessionExpired => lang.pick("会话已过期", "session expired").into(),
             ZkResult::SessionOpened { .. } => lang.pick("新会话已建立", "new session").into(),
         },
-        Msg::ZkWatch { event, target, .. } => {
+        ActorMsg::ZkWatch { event, target, .. } => {
             let what = match target {
                 Watched::Node(n) => seq(trace, *n),
                 Watched::Children(_) => lang.pick("子节点", "children").into(),
@@ -349,50 +379,91 @@ pub fn msg_label(m: &Msg, trace: &Trace, lang: Lang) -> String {
                 _ => format!("{} {what}", lang.pick("通知", "fired")),
             }
         }
-        Msg::Acquire => lang.pick("请求加锁", "acquire").into(),
-        Msg::Granted { token, .. } => format!("{} #{token}", lang.pick("授予", "granted")),
-        Msg::Busy => lang.pick("忙", "busy").into(),
-        Msg::Keepalive { merged } if *merged > 1 => {
+        ActorMsg::Acquire => lang.pick("请求加锁", "acquire").into(),
+        ActorMsg::Granted { token, .. } => format!("{} #{token}", lang.pick("授予", "granted")),
+        ActorMsg::Busy => lang.pick("忙", "busy").into(),
+        ActorMsg::Keepalive { merged } if *merged > 1 => {
             format!("{} ×{merged}", lang.pick("续约", "keepalive"))
         }
-        Msg::Keepalive { .. } => lang.pick("续约", "keepalive").into(),
-        Msg::Renewed { deadline_ms } => format!(
+        ActorMsg::Keepalive { .. } => lang.pick("续约", "keepalive").into(),
+        ActorMsg::Renewed { deadline_ms } => format!(
             "{} → {} s",
             lang.pick("已续约", "renewed"),
             crate::engine::time::fmt_secs(*deadline_ms)
         ),
-        Msg::Refused => lang.pick("拒绝", "refused").into(),
-        Msg::Release => lang.pick("释放", "release").into(),
-        Msg::Write { token } => format!("{} #{token}", lang.pick("写入", "write")),
-        Msg::RowRead { row } => format!("SELECT #{row}"),
-        Msg::RowScan => "SELECT due".into(),
-        Msg::RowCandidates { mask } => {
+        ActorMsg::Refused => lang.pick("拒绝", "refused").into(),
+        ActorMsg::Release => lang.pick("释放", "release").into(),
+        ActorMsg::Write { token } => format!("{} #{token}", lang.pick("写入", "write")),
+        ActorMsg::RowRead { row } => format!("SELECT #{row}"),
+        ActorMsg::RowScan => "SELECT due".into(),
+        ActorMsg::RowClaimNext { .. } => "UPDATE … SKIP LOCKED".into(),
+        ActorMsg::RowCandidates { mask } => {
             format!("{} {}", lang.pick("可领", "claimable"), mask.count_ones())
         }
-        Msg::RowValue { row, .. } => format!("{} #{row}", lang.pick("行", "row")),
-        Msg::RowUpdate { row, op, .. } => format!("UPDATE #{row} {}", row_op(*op)),
-        Msg::RowDone { affected, .. } => format!("{affected} {}", lang.pick("行受影响", "row(s)")),
-        Msg::Effect { task, .. } => format!("{} #{task}", lang.pick("外部操作", "effect")),
-        Msg::Redis { cmd, .. } => match cmd {
+        ActorMsg::RowValue { row, .. } => format!("{} #{row}", lang.pick("行", "row")),
+        ActorMsg::RowUpdate { row, op, .. } => format!("UPDATE #{row} {}", row_op(*op)),
+        ActorMsg::RowDone { affected, .. } => {
+            format!("{affected} {}", lang.pick("行受影响", "row(s)"))
+        }
+        ActorMsg::Effect { task, .. } => format!("{} #{task}", lang.pick("外部操作", "effect")),
+        ActorMsg::Redis { cmd, .. } => match cmd {
             RedisCmd::Set { ttl_ms, .. } => format!("SET NX PX {ttl_ms}"),
             RedisCmd::Get => "GET".into(),
             RedisCmd::DelIfValue { .. } => lang.pick("比较后删除", "compare-and-delete").into(),
             RedisCmd::Del => "DEL".into(),
         },
-        Msg::RedisReply { reply, .. } => match reply {
+        ActorMsg::RedisReply { reply, .. } => match reply {
             RedisReply::Ok => "OK".into(),
             RedisReply::Nil => "nil".into(),
             RedisReply::Value { value: Some(v) } => format!("{v:08x}"),
             RedisReply::Value { value: None } => "nil".into(),
             RedisReply::Deleted { count } => format!("({count})"),
         },
-        Msg::ClaimWorker { worker, .. } => {
+        ActorMsg::Etcd(req) => etcd_req(*req),
+        ActorMsg::EtcdReply(reply) => etcd_reply(*reply, lang),
+        ActorMsg::ClaimWorker { worker, .. } => {
             format!("{} {worker}", lang.pick("申请 worker", "claim worker"))
         }
-        Msg::WorkerClaimed { granted, .. } => lang
+        ActorMsg::WorkerClaimed { granted, .. } => lang
             .pick(
                 if *granted { "批准" } else { "拒绝" },
                 if *granted { "granted" } else { "refused" },
+            )
+            .into(),
+    }
+}
+
+/// An etcd request as the sequence chart names it: the API's own words.
+fn etcd_req(req: crate::engine::actors::etcd_leader::EtcdReq) -> String {
+    use crate::engine::actors::etcd_leader::EtcdReq;
+    match req {
+        EtcdReq::Grant { ttl_s } => format!("LeaseGrant {ttl_s}s"),
+        EtcdReq::KeepAlive { .. } => "LeaseKeepAlive".into(),
+        EtcdReq::LockTxn { .. } => "Txn put lock key".into(),
+        EtcdReq::GetAhead { max_create_rev } => format!("Get ≤ rev {max_create_rev}"),
+        EtcdReq::Watch { create_rev, .. } => format!("Watch rev {create_rev}"),
+        EtcdReq::Unlock { .. } => "Delete lock key".into(),
+        EtcdReq::Revoke { .. } => "LeaseRevoke".into(),
+        EtcdReq::DataTxn { token, .. } => format!("Txn if rev = {token}, put data"),
+    }
+}
+
+fn etcd_reply(reply: crate::engine::actors::etcd_leader::EtcdReply, lang: Lang) -> String {
+    use crate::engine::actors::etcd_leader::EtcdReply;
+    match reply {
+        EtcdReply::Granted { lease, ttl_s } => format!("lease {lease:x} TTL {ttl_s}"),
+        EtcdReply::KeepAlive { ttl_s, .. } => format!("TTL {ttl_s}"),
+        EtcdReply::LockTxn { my_rev, owner_rev } => format!("rev {my_rev}, owner {owner_rev}"),
+        EtcdReply::Ahead {
+            ahead: Some((_, rev)),
+            ..
+        } => format!("rev {rev}"),
+        EtcdReply::Ahead { ahead: None, .. } => lang.pick("前面没有键", "none ahead").into(),
+        EtcdReply::Deleted { delete_rev, .. } => format!("DELETE @{delete_rev}"),
+        EtcdReply::DataTxn { succeeded, .. } => lang
+            .pick(
+                if succeeded { "成功" } else { "失败" },
+                if succeeded { "succeeded" } else { "failed" },
             )
             .into(),
     }

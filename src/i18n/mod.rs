@@ -2,6 +2,7 @@
 //! did, [`quiz`] the quizzes and the progress file, [`lab`] the simulation screens; the other
 //! terminal screens' words follow [`Ui`].
 
+pub mod etcd;
 pub mod explore;
 pub mod export;
 pub mod family;

@@ -24,5 +24,18 @@ words! {
     PredictRight => ("猜对了", "right"),
     PredictWrong => ("猜错了", "wrong"),
     PredictOn => ("预测模式", "prediction mode"),
-    PredictionsMade => ("实验中做过的预测：{} 次", "predictions made in the lab: {}"),
+    PredictionsScore => (
+        "实验中做过的预测：{} 次，猜对 {} 次",
+        "predictions made in the lab: {}, {} right",
+    ),
+    PredictAsk => ("预测：", "Predict: "),
+    PredictNoQuestion => (
+        "这次运行没有可以预测的问题。",
+        "This run has no question to predict.",
+    ),
+    PredictPickFirst => (
+        "先按数字选出你的预测，或按 P 放弃这次预测。",
+        "Pick your prediction with a number first, or press P to drop it.",
+    ),
+    PredictPlaying => ("正在播放到 {} 秒……", "playing to {} s…"),
 }

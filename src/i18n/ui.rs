@@ -153,6 +153,7 @@ words! {
     HomeLessons => ("课程", "Lessons"),
     /// Home's sections, each under its heading.
     HomeStartHere => ("从这里开始：先读第一课，再看它的实验，然后做它的测验", "Start here: read the first lesson, watch its lab, then take its quiz"),
+    HomeStartSteps => ("（已完成 {}/{}）", " ({}/{} done)"),
     HomeLabs => ("实验", "Labs"),
     HomePresentations => ("演示", "Presentations"),
     HomeProgressSection => ("进度", "Progress"),

@@ -12,12 +12,13 @@ use std::time::Duration;
 use zookeeper_client::{Acls, AddWatchMode, Client, CreateMode, EventType};
 
 use super::client::{self, Control, Plan};
+use super::ensemble::Servers;
+use super::ensemble::faults::EnsembleFault;
 use super::log::Log;
-use super::proxy::{self, Ends, Faults};
+use super::proxy::{self, Ends, Faults, Link};
 use super::server::Server;
 use super::{UserError, finish};
-use crate::engine::actors::recipe::Recipe;
-use crate::engine::families::abc::{NAMES, client_id};
+use crate::engine::families::abc::{self, NAMES, client_id};
 use crate::engine::params::{AbcParams, Fault};
 use crate::engine::time::Millis;
 use crate::engine::trace::{EventKind, Trace};
@@ -158,16 +159,32 @@ impl Story {
 }
 
 /// Runs `p` (already fitted to the server) live, then the model with the server's tick phase,
-/// so that model and server expire sessions on the same boundaries.
-pub fn story(p: &AbcParams, server: &Server) -> Result<Story, UserError> {
+/// so that model and server expire sessions on the same boundaries. On an ensemble, `fault`
+/// is made for real during the run; the model has no servers to fail and runs without it.
+pub fn story(
+    p: &AbcParams,
+    server: &Server,
+    fault: Option<EnsembleFault>,
+) -> Result<Story, UserError> {
     let known = server.tick_ms().is_some() && super::tick::same_clock(server.addr());
-    story_at(p, server.addr(), known)
+    let on = match server {
+        Server::Ensemble(e) => On::Ensemble {
+            servers: &e.servers,
+            fault,
+        },
+        _ => On::One(server.addr()),
+    };
+    story_on(p, on, known)
 }
 
 /// [`story`] on the server at `addr`; `phase_known`: it runs on this machine with the run's
 /// tick, so its boundaries can be read off the clock.
 pub fn story_at(p: &AbcParams, addr: SocketAddr, phase_known: bool) -> Result<Story, UserError> {
-    let (live, phase) = run(p, addr)?;
+    story_on(p, On::One(addr), phase_known)
+}
+
+fn story_on(p: &AbcParams, on: On<'_>, phase_known: bool) -> Result<Story, UserError> {
+    let (live, phase) = run_on(p, on)?;
     let tick_phase_ms = phase_known.then_some(phase);
     let mut params = p.clone();
     if let Some(phase) = tick_phase_ms {
@@ -182,14 +199,47 @@ pub fn story_at(p: &AbcParams, addr: SocketAddr, phase_known: bool) -> Result<St
     })
 }
 
+/// What a run connects to: one server, or an ensemble with the fault to make on it.
+#[derive(Clone, Copy)]
+pub enum On<'a> {
+    One(SocketAddr),
+    Ensemble {
+        servers: &'a Servers,
+        fault: Option<EnsembleFault>,
+    },
+}
+
+impl On<'_> {
+    fn addrs(&self) -> Vec<SocketAddr> {
+        match self {
+            On::One(a) => vec![*a],
+            On::Ensemble { servers, .. } => servers.addrs(),
+        }
+    }
+}
+
+/// A frame guard for each server, as one connect string: a session may use any of them.
+async fn relays(servers: &[SocketAddr]) -> Result<String, UserError> {
+    let mut via = Vec::new();
+    for s in servers {
+        via.push(relay(*s).await?);
+    }
+    Ok(via.join(","))
+}
+
 /// Runs the preset's parameters (already scaled to the server) against `server`; returns the
 /// trace and where a server on this machine with the run's tick has its boundaries.
 pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserError> {
+    run_on(p, On::One(server))
+}
+
+fn run_on(p: &AbcParams, on: On<'_>) -> Result<(Trace, Millis), UserError> {
     let rt = runtime()?;
-    let addr = server.to_string();
+    let servers = on.addrs();
+    let addr = servers[0].to_string();
     let root = run_root("abc");
     let (admin, dir) = rt.block_on(async {
-        let via = relay(server).await?;
+        let via = relays(&servers).await?;
         let admin = super::net::session(&via)
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
@@ -202,18 +252,32 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserErr
     let controls: Vec<Arc<Control>> = (0..NAMES.len()).map(|_| Arc::default()).collect();
     let faults: Vec<Arc<Faults>> = (0..NAMES.len()).map(|_| Arc::default()).collect();
 
-    // The network side: observer, proxies, cuts.
+    // The network side: observer, proxies (one per client and server), cuts.
+    let ensemble = matches!(on, On::Ensemble { .. });
+    let server_cut: Vec<Arc<AtomicBool>> = servers.iter().map(|_| Arc::default()).collect();
     let mut proxies = Vec::new();
+    let mut connect = vec![Vec::new(); NAMES.len()];
+    let mut links_of_a = Vec::new();
     for (i, f) in faults.iter().enumerate() {
-        let (listener, paddr) =
-            proxy::bind().map_err(|e| UserError::failed(format!("cannot open a proxy: {e}")))?;
-        let ends = Ends {
-            upstream: server,
-            client: ActorId(i as u8),
-            log: Arc::clone(&log),
-            faults: Arc::clone(f),
-        };
-        proxies.push((listener, ends, paddr));
+        for (s, upstream) in servers.iter().enumerate() {
+            let (listener, paddr) = proxy::bind()
+                .map_err(|e| UserError::failed(format!("cannot open a proxy: {e}")))?;
+            let link = ensemble.then(|| Arc::new(Link::new(Arc::clone(&server_cut[s]))));
+            if i == 0
+                && let Some(l) = &link
+            {
+                links_of_a.push(Arc::clone(l));
+            }
+            let ends = Ends {
+                upstream: *upstream,
+                client: ActorId(i as u8),
+                log: Arc::clone(&log),
+                faults: Arc::clone(f),
+                link,
+            };
+            proxies.push((listener, ends));
+            connect[i].push(paddr.to_string());
+        }
     }
     let mut cuts = Vec::new();
     let mut plans_faults = vec![(None, None, None); NAMES.len()];
@@ -227,7 +291,7 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserErr
             Fault::Crash { at_ms, .. } => plans_faults[ci].1 = Some(*at_ms),
             Fault::Disconnect { at_ms, len_ms, .. } => cuts.push((ci, *at_ms, *len_ms)),
             Fault::DropCreateResponse { .. } => faults[ci].drop_next_create(),
-            // Refused before a run starts (`unsupported`).
+            // Armed on the client itself (its recipe's acquire deadline).
             Fault::GiveUp { .. } => {}
             Fault::DeleteBetween { owner, .. } => {
                 if let Some(o) = client_id(owner) {
@@ -236,23 +300,42 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserErr
             }
         }
     }
-    let addrs: Vec<SocketAddr> = proxies.iter().map(|(_, _, a)| *a).collect();
+    let ensemble_thread = match on {
+        On::Ensemble { servers, fault } => {
+            let plan = super::ensemble::faults::Plan {
+                servers: servers.clone(),
+                fault,
+                server_cut: server_cut.clone(),
+                links_of_a,
+                run_ms: p.duration_ms,
+            };
+            let (log, stop) = (Arc::clone(&log), Arc::clone(&stop));
+            Some(
+                std::thread::Builder::new()
+                    .name("live-ensemble".into())
+                    .spawn(move || super::ensemble::faults::run(plan, log, stop))
+                    .map_err(|e| UserError::failed(format!("cannot start the live run: {e}")))?,
+            )
+        }
+        On::One(_) => None,
+    };
     let net = {
         let (log, stop, dir) = (Arc::clone(&log), Arc::clone(&stop), dir.clone());
         let faults = faults.clone();
+        let servers = servers.clone();
         std::thread::Builder::new()
             .name("live-net".into())
             .spawn(move || {
                 let Ok(rt) = runtime() else { return };
                 rt.block_on(async move {
-                    for (listener, ends, _) in proxies {
+                    for (listener, ends) in proxies {
                         tokio::spawn(proxy::serve(listener, ends));
                     }
                     for (ci, at, len) in cuts {
                         let f = Arc::clone(&faults[ci]);
                         tokio::spawn(cut(Arc::clone(&log), f, ActorId(ci as u8), at, len));
                     }
-                    if let Ok(via) = relay(server).await
+                    if let Ok(via) = relays(&servers).await
                         && let Ok(zk) = super::net::session(&via).await
                     {
                         observe(zk, dir, log, Arc::clone(&stop)).await;
@@ -271,26 +354,10 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserErr
         let id = ActorId(i as u8);
         let plan = Plan {
             id,
-            recipe: Recipe {
-                watch: p.watch,
-                recovery: p.recovery,
-                registration: p.registration,
-                on_disconnect: p.on_disconnect,
-                on_loss: p.on_loss,
-                token: p.token,
-                start_ms: p.start_gap_ms * i as u64,
-                write_after_ms: p.write_after_ms,
-                hold_ms: p.hold_ms,
-                dir: DirId(0),
-                resource: log.resource,
-                requested_timeout_ms: p.session_timeout_ms,
-                // Refused before a run starts (`unsupported`): no live client gives up.
-                acquire_timeout_ms: None,
-                on_timeout: p.on_timeout,
-            },
+            recipe: abc::recipe(p, i, DirId(0), log.resource),
             guid: guid(p.seed, i),
             dir: dir.clone(),
-            connect: addrs[i].to_string(),
+            connect: connect[i].join(","),
             freeze,
             crash,
             delete_between,
@@ -342,6 +409,9 @@ pub fn run(p: &AbcParams, server: SocketAddr) -> Result<(Trace, Millis), UserErr
         let _ = t.join();
     }
     let _ = net.join();
+    if let Some(t) = ensemble_thread {
+        let _ = t.join();
+    }
     rt.block_on(remove_tree(&admin, &root));
     drop(admin);
     if let Some(e) = failure {

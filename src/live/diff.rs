@@ -38,6 +38,13 @@ pub enum Aspect {
     ForeignDeletes,
     /// Redlock: whose value the resource held at the end.
     FinalValue,
+    /// Read-write lock and semaphore: the most clients holding at once in the service's view
+    /// (granted, node still there).
+    HeldAtOnce,
+    /// Read-write lock: the most readers holding at once.
+    ReadersAtOnce,
+    /// Read-write lock and semaphore: the invariants that failed (of those a live run checks).
+    Broken,
 }
 
 /// One fact, as each run gives it.
@@ -102,16 +109,9 @@ fn facts(t: &Trace) -> Vec<(Aspect, String)> {
                 .collect();
             let left = left_behind(t);
             let wakeups = m.wakeups_per_release.iter().map(u32::to_string).collect();
-            let mut made: Vec<(u64, u32, i32)> = t
-                .nodes
-                .iter()
-                .map(|n| (n.created_ms, n.id.0, n.seq))
-                .collect();
-            made.sort();
-            let numbers = made.iter().map(|(_, _, s)| s.to_string()).collect();
             vec![
                 (Aspect::Holders, list(holders)),
-                (Aspect::Numbers, list(numbers)),
+                (Aspect::Numbers, list(numbers(t))),
                 (Aspect::Wakeups, list(wakeups)),
                 (Aspect::LeftBehind, list(left)),
                 (Aspect::Stuck, list(m.stuck_clients.clone())),
@@ -120,8 +120,39 @@ fn facts(t: &Trace) -> Vec<(Aspect, String)> {
                 (Aspect::StaleRejected, m.stale_writes_rejected.to_string()),
             ]
         }
+        Metrics::Queue(m) => {
+            let mut rows = vec![
+                (Aspect::Holders, list(m.grant_order.clone())),
+                (Aspect::Numbers, list(numbers(t))),
+                (Aspect::HeldAtOnce, m.max_holders.to_string()),
+            ];
+            if t.family == crate::engine::trace::Family::Rwlock {
+                rows.push((Aspect::ReadersAtOnce, m.max_concurrent_readers.to_string()));
+            }
+            rows.push((Aspect::LeftBehind, list(left_behind(t))));
+            // A live run cannot know that a wait will never end: it does not check that one.
+            let broken = m
+                .violations
+                .iter()
+                .filter(|v| **v != crate::engine::trace::invariant::NOBODY_STUCK)
+                .map(|v| v.name().to_string())
+                .collect();
+            rows.push((Aspect::Broken, list(broken)));
+            rows
+        }
         _ => Vec::new(),
     }
+}
+
+/// The sequence numbers the service gave the nodes, in the order it made them.
+fn numbers(t: &Trace) -> Vec<String> {
+    let mut made: Vec<(u64, u32, i32)> = t
+        .nodes
+        .iter()
+        .map(|n| (n.created_ms, n.id.0, n.seq))
+        .collect();
+    made.sort();
+    made.iter().map(|(_, _, s)| s.to_string()).collect()
 }
 
 /// Every fact of the two runs side by side, the same or not, then (given what the service and
@@ -142,7 +173,7 @@ pub fn compare(model: &Trace, live: &Trace, allow: Option<&Allowance>) -> Vec<Ro
         })
         .collect();
     if let Some(a) = allow
-        && matches!(model.metrics, Metrics::Abc(_))
+        && matches!(model.metrics, Metrics::Abc(_) | Metrics::Queue(_))
     {
         let at = |x: Option<instants::At>| x.map_or_else(|| "-".to_string(), |x| fmt_secs(x.at_ms));
         rows.extend(instants::compare(model, live, a).into_iter().map(|i| Row {

@@ -5,7 +5,7 @@ use super::log::{Inner, Log};
 use crate::engine::families::abc::{NAMES, actors};
 use crate::engine::time::Millis;
 use crate::engine::trace::{
-    AbcMetrics, Event, EventKind, Family, Judgement, Metrics, Trace, invariant,
+    AbcMetrics, AbcTally, Event, EventKind, Family, Metrics, Trace, invariant,
 };
 use crate::engine::zk::tree::{NodeId, Watched};
 
@@ -116,18 +116,6 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
         .collect();
     let finals: Vec<Option<NodeId>> = g.clients.iter().map(|c| c.node).collect();
     let duplicate_nodes = duplicates(&g.rec.events, &finals);
-    let (stale_accepted, stale_rejected) =
-        g.writes.iter().fold((0, 0), |(a, r), w| match w.judgement {
-            Judgement::StaleAccepted | Judgement::Overwrote => (a + 1, r),
-            Judgement::StaleRejected => (a, r + 1),
-            _ => (a, r),
-        });
-    let violations = g
-        .checks
-        .iter()
-        .filter(|c| c.first_violation_ms().is_some())
-        .map(|c| c.name.to_string())
-        .collect();
     // A child left at the end whose owner's session had ended would be an orphan.
     let orphan = g.nodes.iter().find(|n| {
         n.deleted_ms.is_none()
@@ -149,12 +137,14 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
     g.rec.event(end, service, EventKind::RunEnded);
     let windows = crate::engine::families::zk_facts::link_windows(&g.rec, NAMES.len(), end);
     let moments = crate::engine::families::moments::moments(&g.rec, &g.writes, &g.checks);
-    let wakeups = wakeups_per_release(&g.rec.events);
-    let current_writes_refused = g
-        .writes
-        .iter()
-        .filter(|w| w.judgement == crate::engine::trace::Judgement::Refused)
-        .count() as u32;
+    let tally = AbcTally {
+        wakeups_per_release: wakeups_per_release(&g.rec.events),
+        max_holders: g.max_holders,
+        stuck_clients,
+        duplicate_nodes,
+    };
+    // The live lab refuses data-node presets before a run (`unsupported`).
+    let metrics = AbcMetrics::of_run(tally, &g.writes, &g.checks, None);
     Trace {
         schema_version: crate::engine::trace::SCHEMA_VERSION,
         family: Family::Abc,
@@ -168,22 +158,7 @@ pub(super) fn abc(mut g: Inner, end: Millis, log: &Log) -> Trace {
         writes: g.writes,
         windows,
         moments,
-        metrics: Metrics::Abc(AbcMetrics {
-            wakeups_per_release: wakeups,
-            max_holders: g.max_holders,
-            stuck_clients,
-            duplicate_nodes,
-            stale_writes_accepted: stale_accepted,
-            stale_writes_rejected: stale_rejected,
-            current_writes_refused,
-            believed_holders: 0,
-            successor_acquire: None,
-            believers_overlap_ms: 0,
-            // The live lab refuses data-node presets before a run (`unsupported`).
-            lost_updates: None,
-            data: None,
-            violations,
-        }),
+        metrics: Metrics::Abc(metrics),
         invariants: g.checks,
     }
     .with_believed_holders()

@@ -100,3 +100,43 @@ impl Drop for Guarded {
         let _ = self.guard.wait();
     }
 }
+
+/// Why a guarded server did not become ready.
+#[derive(Debug)]
+pub enum NotReady {
+    /// Its log says the port was taken between choosing it and binding it.
+    PortTaken,
+    /// It stopped as it started (`exited`), or did not answer in time; the log's last lines.
+    Failed { exited: bool, tail: String },
+}
+
+/// Polls `probe` every `every` until it answers, the server in `dir` stops, or `timeout`
+/// passes; on failure the guard is dropped (server stopped, directory removed) and the log's
+/// last lines are kept, `port_taken` telling from the log whether the port was the cause.
+pub fn await_ready<T>(
+    guard: Guarded,
+    dir: &Path,
+    timeout: Duration,
+    every: Duration,
+    mut probe: impl FnMut() -> Option<T>,
+    port_taken: impl Fn(&str) -> bool,
+) -> Result<(T, Guarded), NotReady> {
+    let started = Instant::now();
+    loop {
+        if let Some(v) = probe() {
+            return Ok((v, guard));
+        }
+        let exited = dir.join("exited").exists();
+        if exited || started.elapsed() > timeout {
+            let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
+            drop(guard);
+            if port_taken(&log) {
+                return Err(NotReady::PortTaken);
+            }
+            let lines: Vec<&str> = log.lines().collect();
+            let tail = lines[lines.len().saturating_sub(3)..].join("\n  ");
+            return Err(NotReady::Failed { exited, tail });
+        }
+        std::thread::sleep(every);
+    }
+}

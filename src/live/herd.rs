@@ -13,10 +13,10 @@ use zookeeper_client::{Acls, Client, CreateMode, EventType};
 
 use super::UserError;
 use super::abc::{make_dir, remove_tree, run_root, runtime, zk_error};
+use crate::engine::families::herd;
 use crate::engine::params::HerdParams;
 use crate::engine::trace::{
-    ActorInfo, Event, EventKind, Family, HerdMetrics, HerdRow, InvariantReport, Metrics, Role,
-    Trace, invariant,
+    Event, EventKind, HerdMetrics, HerdRow, InvariantReport, Trace, invariant,
 };
 use crate::engine::world::ActorId;
 
@@ -214,35 +214,17 @@ async fn rounds(
     tokio::time::sleep(hold).await;
     let end_ms = start.elapsed().as_millis() as u64;
     let total_time_ms = start.elapsed().as_secs_f64() * 1000.0;
-    events.push(Event {
-        at_ms: end_ms,
-        actor: SERVICE,
-        kind: EventKind::RunEnded,
-    });
     drop(queue);
-    Ok(Trace {
-        schema_version: crate::engine::trace::SCHEMA_VERSION,
-        family: Family::Herd,
-        end_ms,
-        actors: vec![ActorInfo {
-            id: SERVICE,
-            name: "service".into(),
-            role: Role::Coordinator,
-        }],
-        nodes: Vec::new(),
+    let metrics = HerdMetrics {
+        total_notifications: total,
+        wasted_wakeups: wasted_all,
+        total_time_ms: (total_time_ms * 1000.0).round() / 1000.0,
+        rows,
+    };
+    Ok(herd::trace(
         events,
-        messages: Vec::new(),
-        lanes: Vec::new(),
-        service: Vec::new(),
-        writes: Vec::new(),
-        windows: Vec::new(),
-        moments: Vec::new(),
-        metrics: Metrics::Herd(HerdMetrics {
-            total_notifications: total,
-            wasted_wakeups: wasted_all,
-            total_time_ms: (total_time_ms * 1000.0).round() / 1000.0,
-            rows,
-        }),
-        invariants: vec![one_holder, nobody_stuck, woken_seen],
-    })
+        end_ms,
+        metrics,
+        vec![one_holder, nobody_stuck, woken_seen],
+    ))
 }

@@ -20,7 +20,7 @@
 
 use serde::Serialize;
 
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::time::Millis;
 use crate::engine::trace::{EventKind, Fate, Trace};
 use crate::engine::world::ActorId;
@@ -70,6 +70,8 @@ pub enum Kind {
     Validity,
     /// Redlock: how long two or more clients believed they held at once.
     Overlap,
+    /// etcd: when a client whose lease was gone learned its session was done.
+    Learned,
 }
 
 /// One instant of one run: when, and how long after what it is measured from.
@@ -100,8 +102,11 @@ struct Seen {
     at: At,
 }
 
-fn is_lock_client(a: ActorId) -> bool {
-    (a.0 as usize) < crate::engine::families::abc::NAMES.len()
+/// Whether `a` is one of the trace's clients (not the service or a resource).
+fn is_lock_client(t: &Trace, a: ActorId) -> bool {
+    t.actors
+        .iter()
+        .any(|i| i.id == a && i.role == crate::engine::trace::Role::Client)
 }
 
 /// The instants of one trace, in the order they happened within each kind.
@@ -115,7 +120,9 @@ fn seen(t: &Trace) -> Vec<Seen> {
     };
     for e in &t.events {
         match &e.kind {
-            EventKind::Acquired { .. } => {
+            // A read-write lock's readers and a semaphore's permit holders are admitted: a grant
+            // all the same.
+            EventKind::Acquired { .. } | EventKind::Admitted { .. } => {
                 let from = created(e.actor).unwrap_or(0);
                 let freed = t
                     .events
@@ -140,7 +147,7 @@ fn seen(t: &Trace) -> Vec<Seen> {
                     },
                 });
             }
-            EventKind::SessionExpired { owner, .. } if is_lock_client(*owner) => {
+            EventKind::SessionExpired { owner, .. } if is_lock_client(t, *owner) => {
                 out.push(Seen {
                     kind: Kind::Expiry,
                     actor: *owner,
@@ -156,22 +163,22 @@ fn seen(t: &Trace) -> Vec<Seen> {
     for w in &t.writes {
         // A write is due its timer after the grant, or at once when what held it back ends:
         // a pause (the wake) or a suspension (the reconnect that finds the node still first).
-        // Measured from the latest of these.
-        let grant = t
+        // Measured from the latest of these. A suspension that ended before the write was
+        // due (no write deferred in it) held nothing back: its reconnect is no reference.
+        let mut deferred = false;
+        let mut grant = None;
+        for e in t
             .events
             .iter()
-            .filter(|e| {
-                e.actor == w.writer
-                    && e.at_ms <= w.at_ms
-                    && matches!(
-                        e.kind,
-                        EventKind::Acquired { .. }
-                            | EventKind::Woke
-                            | EventKind::Revalidated { still_first: true }
-                    )
-            })
-            .map(|e| e.at_ms)
-            .next_back();
+            .filter(|e| e.actor == w.writer && e.at_ms <= w.at_ms)
+        {
+            match e.kind {
+                EventKind::Acquired { .. } | EventKind::Woke => grant = Some(e.at_ms),
+                EventKind::WriteDeferred => deferred = true,
+                EventKind::Revalidated { still_first: true } if deferred => grant = Some(e.at_ms),
+                _ => {}
+            }
+        }
         out.push(Seen {
             kind: Kind::Write,
             actor: w.writer,
@@ -192,7 +199,9 @@ fn last_heard(t: &Trace, client: ActorId, until: Millis, one_way_ms: Millis) -> 
     t.messages
         .iter()
         .filter(|m| {
-            m.from == client && m.fate == Fate::Delivered && matches!(m.msg, Msg::ZkRequest { .. })
+            m.from == client
+                && m.fate == Fate::Delivered
+                && matches!(m.msg, ActorMsg::ZkRequest { .. })
         })
         .map(|m| m.sent_ms + one_way_ms)
         .filter(|&at| at <= until)
@@ -205,7 +214,7 @@ fn last_heard(t: &Trace, client: ActorId, until: Millis, one_way_ms: Millis) -> 
 fn slowest_answer_ms(t: &Trace) -> Millis {
     t.messages
         .iter()
-        .filter(|m| matches!(m.msg, Msg::ZkRequest { .. }))
+        .filter(|m| matches!(m.msg, ActorMsg::ZkRequest { .. }))
         .filter_map(|m| m.received_ms.map(|r| r.saturating_sub(m.sent_ms)))
         .max()
         .unwrap_or(0)
@@ -224,8 +233,8 @@ fn tolerance(
             model.after_ms.unwrap_or(0) + a.delay_ms + slowest_answer_ms(lt)
         }
         Kind::Write => a.delay_ms,
-        // Redlock's rows carry their tolerance from `live::redis::compare`; an A/B/C run has none.
-        Kind::Acquire | Kind::Validity | Kind::Overlap => 0,
+        // Redlock's and etcd's rows carry their tolerance from their own comparison.
+        Kind::Acquire | Kind::Validity | Kind::Overlap | Kind::Learned => 0,
         Kind::Expiry => {
             // The server sees its boundary, wakes its session tracker, commits the close and
             // notifies: all after the boundary, none in the model. Up to half a tick of that

@@ -1,5 +1,5 @@
-//! The live lab: the model's stories on a real ZooKeeper, and Redlock on real Redis servers
-//! ([`redis`]).
+//! The live lab: the model's stories on a real ZooKeeper, Redlock on real Redis servers
+//! ([`redis`]), and the etcd lease lock on a real etcd ([`etcd`]).
 //!
 //! A run starts a private ZooKeeper server (Debian's `zookeeperd`) on a loopback port, or uses
 //! one given with `--zk`, opens one real session per lock client, makes the preset's faults for
@@ -13,6 +13,9 @@ pub mod abc;
 pub mod children;
 mod client;
 pub mod diff;
+pub mod election;
+pub mod ensemble;
+pub mod etcd;
 mod finish;
 pub mod guard;
 pub mod herd;
@@ -21,6 +24,7 @@ pub mod log;
 pub mod net;
 pub mod pg;
 pub mod proxy;
+pub mod queue;
 pub mod redis;
 pub mod scale;
 pub mod server;
@@ -29,13 +33,9 @@ pub mod tasks;
 pub mod tick;
 pub mod words;
 
-/// Why a scenario has no live counterpart yet, if it has none: the live clients run the lock
-/// recipe without an acquire deadline, and the server's lock directory is an ordinary node.
+/// Why a scenario has no live counterpart yet, if it has none: the live clients neither read
+/// nor set a data node, and the server's lock directory is an ordinary node.
 pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str> {
-    use crate::engine::params::Fault;
-    if p.faults.iter().any(|f| matches!(f, Fault::GiveUp { .. })) {
-        return Some("an acquire that gives up (give_up) is not run live");
-    }
     if p.data_write != crate::engine::params::DataWrite::Off {
         return Some(
             "holders that update a data node (data_write) are not run live: the live client neither reads nor sets one",

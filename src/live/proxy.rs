@@ -6,6 +6,7 @@
 //! create's reply from the rest and record the pings the client library sends on its own.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use super::log::Log;
 use super::net::{read_some, write_all};
-use crate::engine::msg::{Msg, ZkOp, ZkResult};
+use crate::engine::msg::{ActorMsg, ZkOp, ZkResult};
 use crate::engine::trace::{EventKind, Fate};
 use crate::engine::world::ActorId;
 use crate::engine::zk::tree::SessionId;
@@ -63,6 +64,38 @@ impl Faults {
     }
 }
 
+/// One client's proxy to one server of an ensemble: the server's own switch, which silences
+/// every client's link to it at once, and how many of this client's connections are open.
+#[derive(Debug, Default)]
+pub struct Link {
+    pub server_cut: Arc<AtomicBool>,
+    open: AtomicUsize,
+}
+
+impl Link {
+    pub fn new(server_cut: Arc<AtomicBool>) -> Self {
+        Self {
+            server_cut,
+            open: AtomicUsize::new(0),
+        }
+    }
+    /// Whether the client is connected to this server now.
+    pub fn in_use(&self) -> bool {
+        self.open.load(Ordering::Relaxed) > 0
+    }
+}
+
+/// Counts a connection as open for as long as it lives.
+struct Open(Option<Arc<Link>>);
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        if let Some(l) = &self.0 {
+            l.open.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Who the proxy stands between.
 #[derive(Clone)]
 pub struct Ends {
@@ -70,6 +103,19 @@ pub struct Ends {
     pub client: ActorId,
     pub log: Arc<Log>,
     pub faults: Arc<Faults>,
+    /// In an ensemble: this client's link to the upstream server.
+    pub link: Option<Arc<Link>>,
+}
+
+impl Ends {
+    /// Silent: the client's own network is cut, or the server's.
+    fn silent(&self) -> bool {
+        self.faults.cut()
+            || self
+                .link
+                .as_ref()
+                .is_some_and(|l| l.server_cut.load(Ordering::Relaxed))
+    }
 }
 
 /// Binds a proxy on a free loopback port; serve it with [`serve`].
@@ -140,7 +186,7 @@ fn created_node(frame: &[u8]) -> Option<(String, u64)> {
 async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
     let session = SessionId(u32::from(ends.client.0));
     // A connection made during a cut waits, silent, like the rest of the network.
-    while ends.faults.cut() && !ends.faults.dead() {
+    while ends.silent() && !ends.faults.dead() {
         tokio::time::sleep(POLL).await;
     }
     if ends.faults.dead() {
@@ -152,6 +198,10 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
     )
     .await
     .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))??;
+    if let Some(l) = &ends.link {
+        l.open.fetch_add(1, Ordering::Relaxed);
+    }
+    let _open = Open(ends.link.clone());
     let (mut up, mut down) = (Frames::default(), Frames::default());
     let (mut to_server, mut to_client): (Vec<Vec<u8>>, Vec<Vec<u8>>) = (Vec::new(), Vec::new());
     let mut drop_xid: Option<i32> = None;
@@ -195,13 +245,13 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
             }
             to_client.push(f);
         }
-        if ends.faults.cut() {
+        if ends.silent() {
             continue;
         }
         for f in to_server.drain(..) {
             if i32_at(&f, 4) == Some(XID_PING) && up.seen_handshake {
                 let op = ZkOp::Ping;
-                let msg = Msg::ZkRequest {
+                let msg = ActorMsg::ZkRequest {
                     session,
                     xid: 0,
                     op,
@@ -218,7 +268,7 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
                 if let Some((name, czxid)) = created_node(&f) {
                     let node = ends.log.node(&name);
                     let result = ZkResult::Created { node, czxid };
-                    let msg = Msg::ZkReply {
+                    let msg = ActorMsg::ZkReply {
                         xid: 0,
                         zxid,
                         result,
@@ -232,7 +282,7 @@ async fn connection(client: TcpStream, ends: Ends) -> std::io::Result<()> {
             }
             if xid == Some(XID_PING) {
                 let zxid = i64_at(&f, 8).unwrap_or(0) as u64;
-                let msg = Msg::ZkReply {
+                let msg = ActorMsg::ZkReply {
                     xid: 0,
                     zxid,
                     result: ZkResult::Pong,

@@ -66,6 +66,10 @@ pub fn scaled(p: &AbcParams, f: f64) -> AbcParams {
                 client,
                 at_ms: by(at_ms, f),
             },
+            Fault::GiveUp { client, at_ms } => Fault::GiveUp {
+                client,
+                at_ms: by(at_ms, f),
+            },
             other => other,
         })
         .collect();

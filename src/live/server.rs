@@ -37,14 +37,28 @@ fn config(dir: &Path, port: u16, tick_ms: u64) -> String {
 /// A ZooKeeper server the run talks to.
 pub enum Server {
     Private(PrivateServer),
-    External { addr: SocketAddr },
+    External {
+        addr: SocketAddr,
+    },
+    /// Several private servers in one ensemble ([`super::ensemble`]).
+    Ensemble(super::ensemble::Ensemble),
 }
 
 impl Server {
+    /// The address to ask about the service (the first server of an ensemble).
     pub fn addr(&self) -> SocketAddr {
         match self {
             Server::Private(p) => p.addr,
             Server::External { addr } => *addr,
+            Server::Ensemble(e) => e.servers.0[0].client,
+        }
+    }
+
+    /// Every server's client address: a session may connect to any of them.
+    pub fn addrs(&self) -> Vec<SocketAddr> {
+        match self {
+            Server::Ensemble(e) => e.servers.addrs(),
+            _ => vec![self.addr()],
         }
     }
 
@@ -53,6 +67,7 @@ impl Server {
         match self {
             Server::Private(p) => Some(p.tick_ms),
             Server::External { .. } => None,
+            Server::Ensemble(e) => Some(e.tick_ms),
         }
     }
 

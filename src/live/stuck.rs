@@ -13,6 +13,9 @@ pub struct Waiter {
     pub live: bool,
     /// The client owning the node it waits on, if any.
     pub waits_on: Option<usize>,
+    /// It gave up and left its node queued: nobody will delete that node while its session
+    /// lives, so whoever waits on it waits for good.
+    pub abandoned: bool,
 }
 
 /// Which clients are stuck.
@@ -38,6 +41,10 @@ pub fn stuck(clients: &[Waiter]) -> Vec<bool> {
             }
             seen[cur] = true;
             match clients[cur].waits_on {
+                Some(next) if next < n && clients[next].abandoned => {
+                    out[start] = true;
+                    break;
+                }
                 Some(next) if next < n && waiting[next] => cur = next,
                 _ => break,
             }
@@ -56,6 +63,7 @@ mod tests {
             can_fire,
             live: true,
             waits_on,
+            abandoned: false,
         }
     }
 
@@ -64,6 +72,7 @@ mod tests {
         can_fire: true,
         live: true,
         waits_on: None,
+        abandoned: false,
     };
 
     #[test]
@@ -87,6 +96,28 @@ mod tests {
         assert_eq!(
             stuck(&[HOLDER, w(Some(1), true), w(Some(1), true)]),
             [false, true, true]
+        );
+    }
+
+    #[test]
+    fn waiting_on_a_node_left_by_a_client_that_gave_up_is_for_good() {
+        let gave_up = Waiter {
+            waiting: false,
+            abandoned: true,
+            ..HOLDER
+        };
+        assert_eq!(
+            stuck(&[HOLDER, gave_up, w(Some(1), true)]),
+            [false, false, true]
+        );
+        // One that deleted its node on the way out strands nobody.
+        let cleaned = Waiter {
+            waiting: false,
+            ..HOLDER
+        };
+        assert_eq!(
+            stuck(&[HOLDER, cleaned, w(Some(1), true)]),
+            [false, false, false]
         );
     }
 

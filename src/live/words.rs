@@ -62,13 +62,20 @@ pub fn scaling_line(s: &Scaling, lang: Lang) -> String {
 }
 
 /// The servers of a Redlock run.
-pub fn redis_line(nodes: u32, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => {
-            format!("启动 {nodes} 台私有 Redis 节点和一台存放资源的 Redis（127.0.0.1，不落盘）。")
-        }
-        Lang::En => format!(
-            "Starting {nodes} private Redis nodes and one Redis for the resource (127.0.0.1, no persistence)."
+pub fn redis_line(nodes: u32, store: super::redis::run::Store, lang: Lang) -> String {
+    use super::redis::run::Store;
+    match (lang, store) {
+        (Lang::Zh, Store::Postgres) => format!(
+            "启动 {nodes} 台私有 Redis 节点（127.0.0.1，不落盘）；资源是私有 PostgreSQL 上的一行（带栅栏检查的那张表，Redlock 不给令牌，所以每次写入它都接受）。"
+        ),
+        (Lang::Zh, Store::Redis) => format!(
+            "启动 {nodes} 台私有 Redis 节点和一台存放资源的 Redis（127.0.0.1，不落盘）；没有装 PostgreSQL，资源就用这台 Redis 上的一个键。"
+        ),
+        (Lang::En, Store::Postgres) => format!(
+            "Starting {nodes} private Redis nodes (127.0.0.1, no persistence); the resource is a row on a private PostgreSQL (the fenced table; Redlock gives no token, so it takes every write)."
+        ),
+        (Lang::En, Store::Redis) => format!(
+            "Starting {nodes} private Redis nodes and one Redis for the resource (127.0.0.1, no persistence); PostgreSQL is not installed, so the resource is a key on that Redis."
         ),
     }
 }
@@ -114,6 +121,12 @@ pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
         Aspect::MaxHolders => lang.pick("同时自认持锁的最多客户端数", "most holders at once"),
         Aspect::ForeignDeletes => lang.pick("被别人删掉的键", "keys deleted by another client"),
         Aspect::FinalValue => lang.pick("资源里最后的值", "the resource's final value"),
+        Aspect::HeldAtOnce => lang.pick(
+            "服务视角下同时持有的最多客户端数",
+            "most holders at once, in the service's view",
+        ),
+        Aspect::ReadersAtOnce => lang.pick("同时在读的最多读者数", "most readers at once"),
+        Aspect::Broken => lang.pick("被打破的不变量", "invariants broken"),
     }
 }
 
@@ -158,6 +171,8 @@ pub fn instant_label(i: &Instant, lang: Lang) -> String {
         (Kind::Validity, Lang::En) => format!("validity of {who}"),
         (Kind::Overlap, Lang::Zh) => "两个客户端同时自认持锁的时长".to_string(),
         (Kind::Overlap, Lang::En) => "time two clients both held".to_string(),
+        (Kind::Learned, Lang::Zh) => format!("{who} 得知会话已结束"),
+        (Kind::Learned, Lang::En) => format!("{who} learns its session is done"),
     }
 }
 

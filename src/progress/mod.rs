@@ -157,6 +157,14 @@ impl Progress {
             .count()
     }
 
+    /// How many of those predictions were right.
+    pub fn predictions_right(&self) -> usize {
+        self.answers
+            .iter()
+            .filter(|a| a.kind == Kind::Prediction && a.max > 0 && a.score == a.max)
+            .count()
+    }
+
     pub fn record_session(&mut self, s: &Summary) {
         self.sessions.push(SessionRecord {
             started: s.started,

@@ -7,7 +7,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
 use crate::content::deck::{DeckFile, Kind, Question};
-use crate::content::model::{self, ModelAnswer, Variant};
+use crate::content::model::{self, ModelAnswer, ModelDraw};
 use crate::engine::trace::Verdict;
 use crate::i18n::Lang;
 use crate::quiz::words::{Label, label};
@@ -93,7 +93,7 @@ pub enum Body {
         correct: Vec<usize>,
     },
     Model {
-        variant: Box<Variant>,
+        variant: Box<ModelDraw>,
         answer: ModelAnswer,
         input: ModelInput,
         /// The explanation written from this attempt's run, with its numbers.
@@ -114,7 +114,7 @@ pub enum Rounds {
 
 /// One question ready to ask.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Item {
+pub struct PreparedQuestion {
     pub id: String,
     pub deck: String,
     pub kind: Kind,
@@ -134,7 +134,7 @@ pub struct Item {
     pub body: Body,
 }
 
-impl Item {
+impl PreparedQuestion {
     /// The most points this question can earn (the follow-up rounds asked included).
     pub fn max_score(&self) -> u32 {
         match &self.body {
@@ -227,7 +227,7 @@ pub fn prepare(
     lang: Lang,
     presets: &[Preset],
     rounds: Rounds,
-) -> Result<Item, PrepareError> {
+) -> Result<PreparedQuestion, PrepareError> {
     let id = q.id.get_ref().clone();
     let err = |message: String| PrepareError {
         id: id.clone(),
@@ -332,7 +332,7 @@ pub fn prepare(
         };
         if mine.trim().is_empty() { other } else { mine }.clone()
     });
-    Ok(Item {
+    Ok(PreparedQuestion {
         id: id.clone(),
         deck: deck.deck.deck.get_ref().clone(),
         kind: q.kind,

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 /// A `see` entry is read where decks are.
 pub use crate::content::deck::{Target, parse_target};
 
-use super::item::Item;
+use super::item::PreparedQuestion;
 use super::session::Graded;
 use crate::content::lesson::Lesson;
 use crate::i18n::Lang;
@@ -98,7 +98,7 @@ fn lesson_link(id: &str, section: Option<usize>, lessons: &[Lesson], lang: Lang)
 }
 
 /// Where `item` is taught, in the learner's language.
-pub fn links_of(item: &Item, lessons: &[Lesson], lang: Lang) -> Vec<StudyLink> {
+pub fn links_of(item: &PreparedQuestion, lessons: &[Lesson], lang: Lang) -> Vec<StudyLink> {
     let mut out: Vec<StudyLink> = item
         .see
         .iter()
@@ -116,7 +116,7 @@ pub fn links_of(item: &Item, lessons: &[Lesson], lang: Lang) -> Vec<StudyLink> {
 /// The points missed in `results`, grouped by each question's first topic (topics in name
 /// order), with the places that teach them; topics with nothing missed are left out.
 pub fn by_topic(
-    items: &[Item],
+    items: &[PreparedQuestion],
     results: &[Graded],
     lessons: &[Lesson],
     lang: Lang,
@@ -147,23 +147,103 @@ pub fn by_topic(
     topics.into_values().collect()
 }
 
-/// One answered question on the result screen: its prompt, the points it earned, and where it
-/// is taught.
+/// What the learner gave for a choice, order or model question, kept by the quiz screen for
+/// the result list (recall answers are the points ticked, which the grade already holds).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Given {
+    /// The options picked, by their number as shown (0-based).
+    Picked(Vec<usize>),
+    /// The steps in the order given, by their number as shown (0-based).
+    Order(Vec<usize>),
+    /// A number as typed.
+    Number(String),
+}
+
+/// A question's answer against the right one, in the words of the question itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Compared {
+    /// The options picked (letter and text) and the right ones.
+    Choice {
+        given: Vec<String>,
+        right: Vec<String>,
+    },
+    /// How many steps stood in their place, of how many, and the right order.
+    Order {
+        in_place: usize,
+        steps: usize,
+        right: Vec<String>,
+    },
+    /// The number or option given, and the engine's answer.
+    Model { given: String, right: String },
+}
+
+/// One answered question on the result screen: its prompt, the points it earned, what was
+/// answered against what was right, and where it is taught.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuestionReport {
     pub id: String,
     pub prompt: String,
     pub score: u32,
     pub max: u32,
+    /// `None` for recall, whose missed points say what was lacking.
+    pub compared: Option<Compared>,
     /// The points missed, as the learner read them (recall).
     pub missed: Vec<String>,
     pub links: Vec<StudyLink>,
 }
 
-/// Every answered question of `results`, in the order asked, with the places that teach it.
+/// The answer `given` to `item` against the right one.
+pub fn compare(item: &PreparedQuestion, given: Option<&Given>) -> Option<Compared> {
+    use super::item::{Body, ModelInput, letter};
+    let option = |k: usize, text: &str| format!("{}) {text}", letter(k));
+    match (&item.body, given) {
+        (Body::Choice { options }, given) => {
+            let picked = match given {
+                Some(Given::Picked(p)) => p.as_slice(),
+                _ => &[],
+            };
+            Some(Compared::Choice {
+                given: picked
+                    .iter()
+                    .filter_map(|&k| options.get(k).map(|o| option(k, &o.text)))
+                    .collect(),
+                right: (options.iter().enumerate())
+                    .filter(|(_, o)| o.correct)
+                    .map(|(k, o)| option(k, &o.text))
+                    .collect(),
+            })
+        }
+        (Body::Order { shown, correct }, Some(Given::Order(order))) => Some(Compared::Order {
+            in_place: order.iter().zip(correct).filter(|(a, b)| a == b).count(),
+            steps: correct.len(),
+            right: (correct.iter())
+                .filter_map(|&k| shown.get(k).cloned())
+                .collect(),
+        }),
+        (Body::Model { answer, input, .. }, Some(g)) => {
+            let given = match (g, input) {
+                (Given::Number(n), _) => n.clone(),
+                (Given::Picked(p), ModelInput::Options(opts)) => p
+                    .first()
+                    .and_then(|&k| opts.get(k).map(|(name, _)| option(k, name)))
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            Some(Compared::Model {
+                given,
+                right: input.show(answer),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Every answered question of `results`, in the order asked, with what was given (`given`, by
+/// question id), the right answer, and the places that teach it.
 pub fn by_question(
-    items: &[Item],
+    items: &[PreparedQuestion],
     results: &[Graded],
+    given: &BTreeMap<String, Given>,
     lessons: &[Lesson],
     lang: Lang,
 ) -> Vec<QuestionReport> {
@@ -177,6 +257,7 @@ pub fn by_question(
                 prompt: item.prompt.lines().next().unwrap_or_default().to_string(),
                 score: g.score,
                 max: g.max,
+                compared: compare(item, given.get(&g.id)),
                 missed: g
                     .missed
                     .iter()

@@ -6,7 +6,7 @@
 //! - model: one point when the number is within the tolerance or the option picked is the
 //!   engine's answer.
 
-use super::item::{Body, Item, ModelInput};
+use super::item::{Body, ModelInput, PreparedQuestion};
 use crate::content::model::ModelAnswer;
 
 /// A learner's response to a model question.
@@ -31,7 +31,7 @@ pub enum Invalid {
 }
 
 /// Scores a choice answer (`picked`: 0-based option indexes, any order, duplicates ignored).
-pub fn choice(item: &Item, picked: &[usize]) -> Result<u32, Invalid> {
+pub fn choice(item: &PreparedQuestion, picked: &[usize]) -> Result<u32, Invalid> {
     let Body::Choice { options } = &item.body else {
         return Err(Invalid::WrongKind);
     };
@@ -60,7 +60,7 @@ pub fn choice(item: &Item, picked: &[usize]) -> Result<u32, Invalid> {
 
 /// Scores an order answer: `sequence` lists the shown step numbers (0-based) in the order the
 /// learner believes is right.
-pub fn order(item: &Item, sequence: &[usize]) -> Result<u32, Invalid> {
+pub fn order(item: &PreparedQuestion, sequence: &[usize]) -> Result<u32, Invalid> {
     let Body::Order { shown, correct } = &item.body else {
         return Err(Invalid::WrongKind);
     };
@@ -80,7 +80,7 @@ pub fn order(item: &Item, sequence: &[usize]) -> Result<u32, Invalid> {
 }
 
 /// Scores a model answer against the engine's.
-pub fn model(item: &Item, response: &ModelResponse) -> Result<u32, Invalid> {
+pub fn model(item: &PreparedQuestion, response: &ModelResponse) -> Result<u32, Invalid> {
     let Body::Model { answer, input, .. } = &item.body else {
         return Err(Invalid::WrongKind);
     };
@@ -98,7 +98,7 @@ pub fn model(item: &Item, response: &ModelResponse) -> Result<u32, Invalid> {
 }
 
 /// The engine's answer as the learner would give it: the option index, or the number.
-pub fn model_expected(item: &Item) -> Option<ModelResponse> {
+pub fn model_expected(item: &PreparedQuestion) -> Option<ModelResponse> {
     let Body::Model { answer, input, .. } = &item.body else {
         return None;
     };

@@ -8,12 +8,31 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 
-use super::item::{self, Item, PrepareError, Rounds};
+use super::item::{self, PrepareError, PreparedQuestion, Rounds};
 use super::sched::{self, Calendar, Card, Time};
 use crate::content::deck::{self, DeckFile, Kind, Question};
 use crate::i18n::Lang;
 use crate::scenario::{self, Preset};
 use crate::source::Source;
+
+/// Why the question bank cannot be loaded: the content is at fault, so the user can fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum BankError {
+    #[error("{0}")]
+    Presets(#[from] scenario::LoadError),
+    #[error("{0}")]
+    Decks(std::io::Error),
+    #[error("{0}")]
+    Deck(crate::content::Located),
+    #[error("{0}")]
+    SelfTest(crate::content::Located),
+}
+
+impl From<BankError> for crate::error::UserError {
+    fn from(e: BankError) -> Self {
+        Self::usage(e.to_string())
+    }
+}
 
 /// Every deck and the presets model questions may name.
 #[derive(Debug, Clone)]
@@ -22,25 +41,30 @@ pub struct Bank {
     pub presets: Vec<Preset>,
     /// The self-test's question ids, in order; empty when the content has no list.
     pub self_test: Vec<String>,
+    /// The question whose follow-up rounds close the self-test, if the list names one.
+    pub self_test_rounds: Option<String>,
 }
 
 impl Bank {
     /// Loads every deck; the first deck that fails to parse is the error (`locklab check` lists
     /// them all).
-    pub fn load(source: &Source) -> Result<Bank, String> {
-        let presets = scenario::load_all(source).map_err(|e| e.to_string())?;
+    pub fn load(source: &Source) -> Result<Bank, BankError> {
+        let presets = scenario::load_all(source)?;
         let mut decks = Vec::new();
-        for d in deck::load_all(source).map_err(|e| e.to_string())? {
-            decks.push(d.map_err(|e| e.to_string())?);
+        for d in deck::load_all(source).map_err(BankError::Decks)? {
+            decks.push(d.map_err(BankError::Deck)?);
         }
-        let self_test = super::selftest::load(source)
-            .map_err(|e| e.to_string())?
+        let list = super::selftest::load(source).map_err(BankError::SelfTest)?;
+        let self_test = list
+            .as_ref()
             .map(|st| st.ids().into_iter().map(str::to_string).collect())
             .unwrap_or_default();
+        let self_test_rounds = list.and_then(|st| st.rounds.map(|r| r.into_inner()));
         Ok(Bank {
             decks,
             presets,
             self_test,
+            self_test_rounds,
         })
     }
 
@@ -226,6 +250,21 @@ pub fn self_test(bank: &Bank) -> Vec<(&DeckFile, &Question)> {
         .collect()
 }
 
+/// The self-test ready to ask: its questions without follow-ups, then the closing question
+/// with all its rounds (which the session asks as an interviewer does).
+pub fn self_test_items(bank: &Bank, lang: Lang) -> (Vec<PreparedQuestion>, Vec<PrepareError>) {
+    let (mut items, mut errors) = prepare_all(bank, &self_test(bank), 0, lang, Rounds::None);
+    let closing: Vec<_> = bank
+        .self_test_rounds
+        .iter()
+        .filter_map(|id| bank.find(id))
+        .collect();
+    let (more, failed) = prepare_all(bank, &closing, 0, lang, Rounds::All);
+    items.extend(more);
+    errors.extend(failed);
+    (items, errors)
+}
+
 /// Prepares the selected questions; a model question the engine cannot answer is left out and
 /// reported rather than asked with an invented answer.
 pub fn prepare_all(
@@ -234,7 +273,7 @@ pub fn prepare_all(
     seed: u64,
     lang: Lang,
     rounds: Rounds,
-) -> (Vec<Item>, Vec<PrepareError>) {
+) -> (Vec<PreparedQuestion>, Vec<PrepareError>) {
     let mut items = Vec::new();
     let mut errors = Vec::new();
     for (d, q) in picked {

@@ -2,8 +2,8 @@
 //!
 //! Every question starts in [`Phase::Asking`]. A recall question is revealed and its scoring
 //! points ticked, then each follow-up round asked is revealed and ticked in turn (a quiz asks
-//! the first round, the self-test none); an interview asks and takes the answer of every round
-//! first and only then shows each reference to tick, in order. Then the answer is self-rated; the
+//! the first round); an interview, and the self-test's closing question, ask and take the answer
+//! of every round first and only then show each reference to tick, in order. Then the answer is self-rated; the
 //! score is the sum of the ticked points. Choice, order and model questions are answered once
 //! and scored automatically. Either way the question ends in [`Phase::Answered`] with a
 //! [`Graded`] result (the caller saves it, then shows the explanation) until [`Session::next`].
@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::item::{Body, Item, hint_cap};
+use super::item::{Body, PreparedQuestion, hint_cap};
 use super::sched::{Rating, SelfRating, Time};
 use super::score::{self, Invalid, ModelResponse};
 use super::summary::{self, Summary};
@@ -95,7 +95,7 @@ impl From<Invalid> for SessionError {
 
 #[derive(Debug, Clone)]
 pub struct Session {
-    items: Vec<Item>,
+    items: Vec<PreparedQuestion>,
     kind: SessionKind,
     index: usize,
     phase: Phase,
@@ -110,11 +110,11 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(items: Vec<Item>, started: Time) -> Self {
+    pub fn new(items: Vec<PreparedQuestion>, started: Time) -> Self {
         Self::of_kind(items, SessionKind::Quiz, started)
     }
 
-    pub fn of_kind(items: Vec<Item>, kind: SessionKind, started: Time) -> Self {
+    pub fn of_kind(items: Vec<PreparedQuestion>, kind: SessionKind, started: Time) -> Self {
         let mut s = Self {
             items,
             kind,
@@ -167,7 +167,7 @@ impl Session {
         self.round
     }
 
-    pub fn current(&self) -> Option<&Item> {
+    pub fn current(&self) -> Option<&PreparedQuestion> {
         if self.phase == Phase::Finished {
             None
         } else {
@@ -180,7 +180,7 @@ impl Session {
         (self.index, self.items.len())
     }
 
-    pub fn items(&self) -> &[Item] {
+    pub fn items(&self) -> &[PreparedQuestion] {
         &self.items
     }
 
@@ -219,7 +219,7 @@ impl Session {
         self.hint
     }
 
-    fn expect(&self, phases: &[Phase]) -> Result<&Item, SessionError> {
+    fn expect(&self, phases: &[Phase]) -> Result<&PreparedQuestion, SessionError> {
         match self.items.get(self.index) {
             Some(item) if phases.contains(&self.phase) => Ok(item),
             _ => Err(SessionError::WrongPhase(self.phase)),
@@ -239,10 +239,10 @@ impl Session {
     }
 
     /// Whether every round is asked and answered before any reference is shown, as an
-    /// interviewer does: only in an interview, where a revealed answer would give the next
-    /// round away.
-    fn deferred(&self) -> bool {
-        self.kind == SessionKind::Interview
+    /// interviewer does: in an interview, and in the self-test's closing rounds, where a
+    /// revealed answer would give the next round away.
+    pub fn defers_rounds(&self) -> bool {
+        matches!(self.kind, SessionKind::Interview | SessionKind::SelfTest)
     }
 
     /// Recall: the learner has answered the prompt shown. Shows the reference answer (or the
@@ -255,16 +255,16 @@ impl Session {
         }
         let rounds = self.rounds_asked();
         self.phase = match self.phase {
-            Phase::Asking if self.deferred() && rounds > 0 => {
+            Phase::Asking if self.defers_rounds() && rounds > 0 => {
                 self.round = 0;
                 Phase::FollowUpAsking
             }
             Phase::Asking => Phase::Ticking,
-            _ if self.deferred() && self.round + 1 < rounds => {
+            _ if self.defers_rounds() && self.round + 1 < rounds => {
                 self.round += 1;
                 Phase::FollowUpAsking
             }
-            _ if self.deferred() => Phase::Ticking,
+            _ if self.defers_rounds() => Phase::Ticking,
             _ => Phase::FollowUpTicking,
         };
         Ok(())
@@ -324,7 +324,7 @@ impl Session {
         if next < self.rounds_asked() {
             self.round = next;
             // In an interview every round has been answered already: on to its reference.
-            self.phase = if self.deferred() {
+            self.phase = if self.defers_rounds() {
                 Phase::FollowUpTicking
             } else {
                 Phase::FollowUpAsking
@@ -344,7 +344,7 @@ impl Session {
     /// asked keeps the rounds already answered and goes on to the opening reference; once the
     /// references are shown every round kept has been answered, and nothing is cut.
     pub fn cut_rounds(&mut self) {
-        let deferred = self.deferred();
+        let deferred = self.defers_rounds();
         let keep = match self.phase {
             Phase::Ticking | Phase::FollowUpTicking if deferred => return,
             Phase::Asking | Phase::Ticking => 0,

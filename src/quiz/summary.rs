@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::item::Item;
+use super::item::PreparedQuestion;
 use super::sched::{SelfRating, Time};
 use super::session::{Graded, SessionKind};
 
@@ -74,7 +74,7 @@ pub struct Summary {
 pub const MISSED_SHOWN: usize = 5;
 
 /// The text of point `i` of a recall item, follow-up points continuing the count.
-pub fn point_text(item: &Item, i: usize) -> Option<&str> {
+pub fn point_text(item: &PreparedQuestion, i: usize) -> Option<&str> {
     item.all_points().get(i).map(|p| p.text.as_str())
 }
 
@@ -100,7 +100,7 @@ pub fn percent(score: u32, max: u32) -> f64 {
 
 pub fn summarize(
     kind: SessionKind,
-    items: &[Item],
+    items: &[PreparedQuestion],
     results: &[Graded],
     started: Time,
     ended: Time,

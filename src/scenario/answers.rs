@@ -80,6 +80,8 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         (Metrics::Tasks(_), Ask::ClaimAt) => claim_at(trace, at, lang),
         (Metrics::Tasks(m), Ask::EffectsApplied) => m.effects_applied.to_string(),
         (Metrics::Tasks(m), Ask::LateRefused) => m.late_refused.to_string(),
+        (Metrics::Tasks(m), Ask::ClaimsMissed) => m.claims_missed.to_string(),
+        (Metrics::Tasks(m), Ask::CompletedAfterLease) => m.completed_after_lease.to_string(),
         (Metrics::Tasks(m), Ask::CancelOutcome) => m.cancel.map_or_else(
             || lang.pick("没有取消", "no cancellation").to_string(),
             |c| crate::i18n::sim::cancel_outcome(c, lang).to_string(),
@@ -102,6 +104,11 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
             None => lang.pick("没有人拿到锁", "nobody acquired").to_string(),
         },
         (Metrics::Redlock(m), Ask::ForeignDeletes) => m.foreign_deletes.to_string(),
+        (Metrics::Etcd(m), Ask::StaleWritesAccepted) => m.stale_writes_accepted.to_string(),
+        (Metrics::Etcd(m), Ask::StaleWritesRejected) => m.stale_writes_refused.to_string(),
+        (Metrics::Etcd(m), Ask::FinalValue) => {
+            m.final_value.clone().unwrap_or_else(|| nobody(lang))
+        }
         (_, Ask::KeysAt) => keys_at(trace, at, lang),
         (Metrics::Snowflake(m), Ask::IdsIssued) => m.ids_issued.to_string(),
         (Metrics::Snowflake(m), Ask::DuplicateIds) => m.duplicate_ids.to_string(),
@@ -141,6 +148,18 @@ pub fn holder_at(trace: &Trace, at: Millis, lang: Lang) -> String {
         .and_then(|l| l.span_at(at));
     match service.map(|s| s.state) {
         Some(SpanState::Leased { holder, .. }) => trace.name(holder).to_string(),
+        Some(SpanState::Etcd(crate::engine::trace::etcd::EtcdSpan::Prefix {
+            holder: Some(h),
+            token,
+            ..
+        })) => {
+            let name = trace.name(h);
+            if lang == Lang::Zh {
+                format!("{name}（版本 {token}）")
+            } else {
+                format!("{name} (revision {token})")
+            }
+        }
         Some(SpanState::Queue { holders, .. }) if !holders.is_empty() => {
             let snapshot = trace.service_at(at);
             let named: Vec<String> = holders

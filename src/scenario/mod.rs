@@ -12,6 +12,7 @@ pub mod choices;
 mod error;
 mod faults;
 pub mod horizon;
+pub mod lab_question;
 mod load;
 mod params;
 mod parse;

@@ -25,17 +25,7 @@ pub struct Preset {
 impl Preset {
     /// A run with no file behind it (a model question's variant), for the presenter.
     pub fn of_run(params: Params, about: Text) -> Self {
-        let family = match &params {
-            Params::Frozen(_) => Family::Frozen,
-            Params::Abc(_) => Family::Abc,
-            Params::Herd(_) => Family::Herd,
-            Params::Rwlock(_) => Family::Rwlock,
-            Params::Semaphore(_) => Family::Semaphore,
-            Params::Election(_) => Family::Election,
-            Params::Tasks(_) => Family::Tasks,
-            Params::Redlock(_) => Family::Redlock,
-            Params::Snowflake(_) => Family::Snowflake,
-        };
+        let family = params.family();
         Self {
             name: family.name().to_string(),
             family,
@@ -61,5 +51,6 @@ pub fn run_end(params: &Params) -> Option<u64> {
         Params::Tasks(p) => Some(p.duration_ms),
         Params::Redlock(p) => Some(p.duration_ms),
         Params::Snowflake(p) => Some(p.duration_ms),
+        Params::Etcd(p) => Some(p.duration_ms),
     }
 }

@@ -44,6 +44,10 @@ pub enum Ask {
     ClaimAt,
     EffectsApplied,
     LateRefused,
+    /// Claim statements that affected no row.
+    ClaimsMissed,
+    /// Completions that took effect after their lease had lapsed.
+    CompletedAfterLease,
     CancelOutcome,
     TasksWaiting,
     // Redlock and Snowflake IDs
@@ -64,7 +68,7 @@ pub enum Ask {
 }
 
 impl Ask {
-    pub const ALL: [(&'static str, Ask); 36] = [
+    pub const ALL: [(&'static str, Ask); 38] = [
         ("holder_at", Ask::HolderAt),
         ("value_at", Ask::ValueAt),
         ("write_accepted", Ask::WriteAccepted),
@@ -90,6 +94,8 @@ impl Ask {
         ("claim_at", Ask::ClaimAt),
         ("effects_applied", Ask::EffectsApplied),
         ("late_refused", Ask::LateRefused),
+        ("claims_missed", Ask::ClaimsMissed),
+        ("completed_after_lease", Ask::CompletedAfterLease),
         ("cancel_outcome", Ask::CancelOutcome),
         ("tasks_waiting", Ask::TasksWaiting),
         ("validity_ms", Ask::ValidityMs),
@@ -110,15 +116,19 @@ impl Ask {
     /// The families whose traces can answer this question.
     pub fn families(self) -> &'static [Family] {
         match self {
-            Ask::HolderAt | Ask::ValueAt => &[Family::Frozen, Family::Abc],
-            Ask::FinalValue => &[Family::Frozen, Family::Redlock],
+            Ask::HolderAt | Ask::ValueAt => &[Family::Frozen, Family::Abc, Family::Etcd],
+            Ask::FinalValue => &[Family::Frozen, Family::Redlock, Family::Etcd],
             Ask::WriteAccepted | Ask::Verdict | Ask::DangerWindow | Ask::HandoverDelay => {
                 &[Family::Frozen]
             }
             Ask::StuckClients => &[Family::Abc, Family::Rwlock, Family::Semaphore],
-            Ask::HoldersAt | Ask::MaxHolders => {
-                &[Family::Rwlock, Family::Semaphore, Family::Redlock]
-            }
+            Ask::HoldersAt => &[
+                Family::Rwlock,
+                Family::Semaphore,
+                Family::Redlock,
+                Family::Etcd,
+            ],
+            Ask::MaxHolders => &[Family::Rwlock, Family::Semaphore, Family::Redlock],
             Ask::GrantOrder => &[Family::Rwlock, Family::Semaphore],
             Ask::MaxConcurrentReaders | Ask::WriterWait => &[Family::Rwlock],
             Ask::Result => &[Family::Election, Family::Tasks],
@@ -126,14 +136,15 @@ impl Ask {
             Ask::ClaimAt
             | Ask::EffectsApplied
             | Ask::LateRefused
+            | Ask::ClaimsMissed
+            | Ask::CompletedAfterLease
             | Ask::CancelOutcome
             | Ask::TasksWaiting => &[Family::Tasks],
-            Ask::StaleWritesAccepted => &[Family::Abc, Family::Redlock],
-            Ask::DuplicateNodes
-            | Ask::StaleWritesRejected
-            | Ask::WakeupsPerRelease
-            | Ask::LostUpdates
-            | Ask::DataAt => &[Family::Abc],
+            Ask::StaleWritesAccepted => &[Family::Abc, Family::Redlock, Family::Etcd],
+            Ask::StaleWritesRejected => &[Family::Abc, Family::Etcd],
+            Ask::DuplicateNodes | Ask::WakeupsPerRelease | Ask::LostUpdates | Ask::DataAt => {
+                &[Family::Abc]
+            }
             Ask::ValidityMs | Ask::KeysAt | Ask::ForeignDeletes => &[Family::Redlock],
             Ask::IdsIssued | Ask::DuplicateIds | Ask::MaxWaitMs | Ask::IdsAt => {
                 &[Family::Snowflake]

@@ -12,8 +12,8 @@ use std::ops::Range;
 
 use toml::Spanned;
 
+use crate::engine::params::ParamError;
 use crate::engine::params::knobs::{Knob, Knobs, Value};
-use crate::engine::params::{FrozenParams, HerdParams, ParamError};
 
 /// A parameter table as written, each value with its place in the file.
 pub type Table = BTreeMap<String, Spanned<toml::Value>>;
@@ -89,37 +89,14 @@ pub fn unknown_param(key: &str, v: &Spanned<toml::Value>, valid: &[&str]) -> Ref
     )
 }
 
-/// Applies frozen-holder settings, in order, to `p`.
-pub fn frozen<'a>(
-    p: &mut FrozenParams,
+/// Applies settings, in order, to `p`, each through its knob; how the values fit together is
+/// the caller's to check, once everything is set.
+pub fn knobs<'a, K: Knobs>(
+    p: &mut K,
     entries: impl IntoIterator<Item = (&'a String, &'a Spanned<toml::Value>)>,
 ) -> Result<(), Refused> {
     for (key, v) in entries {
-        if FrozenParams::BOOL_KEYS.contains(&key.as_str()) {
-            let on = boolean(key, v)?;
-            p.set_bool(key, on).map_err(|e| param_err(key, v, e))?;
-        } else if FrozenParams::spec(key).is_some() {
-            let n = number(key, v)?;
-            p.set(key, n).map_err(|e| param_err(key, v, e))?;
-        } else {
-            return Err(unknown_param(key, v, &FrozenParams::keys()));
-        }
-    }
-    Ok(())
-}
-
-/// Applies herd settings, in order, to `p`; whether the fan-out fits the waiters is the
-/// caller's to check, once everything is set.
-pub fn herd<'a>(
-    p: &mut HerdParams,
-    entries: impl IntoIterator<Item = (&'a String, &'a Spanned<toml::Value>)>,
-) -> Result<(), Refused> {
-    for (key, v) in entries {
-        if HerdParams::spec(key).is_none() {
-            return Err(unknown_param(key, v, &HerdParams::keys()));
-        }
-        let n = number(key, v)?;
-        p.set(key, n).map_err(|e| param_err(key, v, e))?;
+        knob(p, key, v).unwrap_or_else(|| Err(unknown_param(key, v, &K::knob_keys())))?;
     }
     Ok(())
 }

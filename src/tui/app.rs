@@ -1,6 +1,6 @@
 //! The application state, the messages that change it, and `update`, which routes each message.
 //!
-//! Input becomes a [`Msg`] in `input` ([`map_key`] / [`map_mouse`], pure, no terminal needed),
+//! Input becomes an [`AppMsg`] in `input` ([`map_key`] / [`map_mouse`], pure, no terminal needed),
 //! and [`update`] applies it. Drawing only reads the state (`draw`: [`render`] / [`draw`]);
 //! the `open_*` helpers live in `open`.
 
@@ -9,20 +9,23 @@ use ratatui::layout::Rect;
 pub use crate::tui::draw::{draw, render};
 pub use crate::tui::input::{map_key, map_mouse};
 
+use crate::engine::Params;
 use crate::engine::params::{FrozenParams, HerdParams};
 use crate::engine::trace::Family;
 use crate::i18n::Lang;
 use crate::scenario::{Catalogue, Preset};
 use crate::tui::learn::Learning;
-use crate::tui::screens::abc::{AbcState, Variant};
+use crate::tui::screen::{Cx, Screen};
+use crate::tui::screens::abc::{AbcState, RecipeVariant};
 use crate::tui::screens::explore::ExploreState;
 use crate::tui::screens::family::FamilyState;
 use crate::tui::screens::frozen::FrozenState;
 use crate::tui::screens::herd::HerdState;
-use crate::tui::screens::home::{HomeState, Item};
+use crate::tui::screens::home::{HomeRow, HomeState};
+use crate::tui::screens::labs::FrozenPreset;
 use crate::tui::screens::present::PresentState;
 use crate::tui::screens::quiz::{self as quiz, Outcome, QuizMsg, QuizRequest, QuizState};
-use crate::tui::screens::reader::{self as reader, ReaderMsg, ReaderState};
+use crate::tui::screens::reader::{ReaderMsg, ReaderState};
 use crate::tui::theme::Theme;
 
 /// The smallest terminal the screens are laid out for.
@@ -52,7 +55,7 @@ pub enum ScreenId {
 
 /// Something the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Msg {
+pub enum AppMsg {
     Quit,
     /// Back to home; quits from home.
     Back,
@@ -77,7 +80,7 @@ pub enum Msg {
     Tick,
     ToggleFencing,
     ToggleStopOnLoss,
-    Variant(Variant),
+    RecipeVariant(RecipeVariant),
     Preset(i8),
     Compare,
     Resize(u16, u16),
@@ -248,6 +251,27 @@ impl App {
         self.learn = learn;
         self.home = HomeState::new(self.presets.len(), self.reader.topics.len(), self.catalogue)
             .with_quizzes(self.learn.deck_ids().len());
+        self.resume_start_path();
+    }
+
+    /// Home opens on the start path's next step, from the data folder's record of it.
+    fn resume_start_path(&mut self) {
+        let reached = self
+            .reader
+            .data_dir
+            .as_deref()
+            .map_or(0, crate::tui::start_path::load);
+        self.home.resume(reached);
+    }
+
+    /// The selected home row is about to open: a new step reached on the start path is saved
+    /// (a failed save only costs the resume point, as with the reading positions).
+    fn note_start_path(&mut self) -> Option<usize> {
+        let reached = self.home.opened()?;
+        if let Some(dir) = self.reader.data_dir.as_deref() {
+            let _ = crate::tui::start_path::save(dir, reached);
+        }
+        Some(reached)
     }
 
     /// A quiz session is running: lessons and simulations stay closed.
@@ -321,15 +345,15 @@ impl App {
 }
 
 /// Applies one message.
-pub fn update(app: &mut App, msg: Msg) {
+pub fn update(app: &mut App, msg: AppMsg) {
     apply(app, msg);
     // The reader follows language and size changes whatever caused them.
     app.reader.sync(app.lang, app.size);
 }
 
-fn apply(app: &mut App, msg: Msg) {
+fn apply(app: &mut App, msg: AppMsg) {
     match msg {
-        Msg::Quit => {
+        AppMsg::Quit => {
             app.reader.leave();
             // Every answer is already saved; the session's summary is recorded too.
             if let Some(q) = app.quiz.as_mut() {
@@ -337,19 +361,22 @@ fn apply(app: &mut App, msg: Msg) {
             }
             app.quit = true;
         }
-        Msg::OpenLesson(_) | Msg::OpenPreset(_) | Msg::OpenExplore(_) | Msg::StartQuiz(_)
+        AppMsg::OpenLesson(_)
+        | AppMsg::OpenPreset(_)
+        | AppMsg::OpenExplore(_)
+        | AppMsg::StartQuiz(_)
             if app.closed_book() =>
         {
             app.refuse();
         }
-        Msg::OpenLesson(i) => app.open_lesson(i),
-        Msg::OpenExplore(i) => {
+        AppMsg::OpenLesson(i) => app.open_lesson(i),
+        AppMsg::OpenExplore(i) => {
             if let Some(p) = app.presets.get(i) {
                 app.explore.choose(&p.name);
                 app.screen = ScreenId::Explore;
             }
         }
-        Msg::StartQuiz(i) => match app.reader.decks.get(i).cloned() {
+        AppMsg::StartQuiz(i) => match app.reader.decks.get(i).cloned() {
             Some(deck) if app.learn.bank.is_some() => {
                 let req = QuizRequest {
                     deck: Some(deck),
@@ -359,20 +386,20 @@ fn apply(app: &mut App, msg: Msg) {
             }
             _ => app.reader.quiz_pending(i),
         },
-        Msg::ToggleHelp => {
+        AppMsg::ToggleHelp => {
             app.help = !app.help;
             app.help_top = 0;
         }
-        Msg::HelpScroll(d) => {
+        AppMsg::HelpScroll(d) => {
             app.help_top = (i32::from(app.help_top) + i32::from(d)).clamp(0, 200) as u16;
         }
-        Msg::ToggleLang => app.lang = app.lang.toggle(),
-        Msg::Resize(w, h) => app.size = (w, h),
-        Msg::OpenPreset(i) => app.open_preset(i),
-        Msg::Back if app.screen == ScreenId::Quiz && !app.help => {
-            screen_update(app, Msg::Quiz(QuizMsg::Leave));
+        AppMsg::ToggleLang => app.lang = app.lang.toggle(),
+        AppMsg::Resize(w, h) => app.size = (w, h),
+        AppMsg::OpenPreset(i) => app.open_preset(i),
+        AppMsg::Back if app.screen == ScreenId::Quiz && !app.help => {
+            screen_update(app, AppMsg::Quiz(QuizMsg::Leave));
         }
-        Msg::Back => {
+        AppMsg::Back => {
             app.help = false;
             app.frozen.view.tl.playing = false;
             app.abc.view.tl.playing = false;
@@ -391,7 +418,7 @@ fn apply(app: &mut App, msg: Msg) {
                 app.screen = app.return_to.take().unwrap_or(ScreenId::Home);
             }
         }
-        Msg::Tick => {
+        AppMsg::Tick => {
             // A live run finishes in the background, whichever screen is up.
             #[cfg(feature = "live")]
             if app.live.running() {
@@ -401,6 +428,73 @@ fn apply(app: &mut App, msg: Msg) {
         }
         _ => screen_update(app, msg),
     }
+}
+
+/// `P` and the numbers on a lab screen: ask the run's question, or pick an answer, save it
+/// and play the run to it. False on a screen without a lab timeline.
+fn lab_predict(app: &mut App, msg: AppMsg) -> bool {
+    use crate::tui::lab_predict::LabPrediction;
+    let catalogue = app.catalogue;
+    let own = |name: Option<&str>, params: Params| {
+        name.and_then(|n| catalogue.find(n))
+            .filter(|p| p.params == params)
+    };
+    let (view, trace, preset) = match app.screen {
+        ScreenId::Frozen => {
+            let f = &mut app.frozen;
+            let params = Params::Frozen(f.params.clone());
+            (&mut f.view, &f.runs.trace, own(f.preset.as_deref(), params))
+        }
+        ScreenId::Abc => {
+            let a = &mut app.abc;
+            let name = a.story.is_none().then(|| a.preset()).flatten();
+            let params = Params::Abc(a.params.clone());
+            (
+                &mut a.view,
+                &a.runs.trace,
+                own(name.map(|p| p.name.as_str()), params),
+            )
+        }
+        ScreenId::Family => match app.family.as_mut() {
+            Some(f) => {
+                let params = f.params.clone();
+                (&mut f.view, &f.runs.trace, own(f.preset.as_deref(), params))
+            }
+            None => return false,
+        },
+        _ => return false,
+    };
+    view.notice = None;
+    match msg {
+        AppMsg::TogglePredict => {
+            // P drops a prediction still waiting; otherwise it asks a new one.
+            if view.predict.as_ref().is_some_and(LabPrediction::waiting) {
+                view.predict = None;
+            } else {
+                view.predict = LabPrediction::ask(preset, trace, &mut view.tl);
+                if view.predict.is_none() {
+                    view.notice = Some(
+                        crate::i18n::present::present(
+                            crate::i18n::present::Present::PredictNoQuestion,
+                            app.lang,
+                        )
+                        .to_string(),
+                    );
+                }
+            }
+        }
+        AppMsg::Predict(n) => {
+            let now = (app.clock)();
+            if let Some(p) = view.predict.as_mut()
+                && let Some(g) = p.pick(trace, &mut view.tl, usize::from(n), now, app.lang)
+            {
+                let saved = app.learn.record(&g, now);
+                p.saved = Some(crate::tui::learn::saved_text(&saved, app.lang));
+            }
+        }
+        _ => {}
+    }
+    true
 }
 
 /// One tick for the screen on show.
@@ -424,130 +518,55 @@ fn tick(app: &mut App) {
     }
 }
 
-fn screen_update(app: &mut App, msg: Msg) {
-    let area = app.area();
-    let small = app.too_small();
+/// Hands a message to the screen on show, through the one [`Screen`] trait, and carries out
+/// what the screen hands back.
+fn screen_update(app: &mut App, msg: AppMsg) {
+    if matches!(msg, AppMsg::TogglePredict | AppMsg::Predict(_)) && lab_predict(app, msg) {
+        return;
+    }
+    let mut cx = Cx {
+        lang: app.lang,
+        area: app.area(),
+        small: app.too_small(),
+        now: (app.clock)(),
+        learn: &mut app.learn,
+    };
     match app.screen {
-        ScreenId::Present => {
-            let now = (app.clock)();
-            if let Some(s) = app.present.as_mut() {
-                match msg {
-                    Msg::Step(d) if d > 0 => s.next(),
-                    Msg::Step(_) => s.back(),
-                    Msg::Reveal => s.reveal(),
-                    Msg::Blank => s.blank = !s.blank,
-                    Msg::TogglePredict => s.predict = !s.predict,
-                    Msg::Predict(n) => {
-                        if let Some(g) = s.pick(usize::from(n), now, app.lang) {
-                            let saved = app.learn.record(&g, now);
-                            s.saved = Some(crate::tui::learn::saved_text(&saved, app.lang));
-                        }
-                    }
-                    _ => {}
-                }
+        ScreenId::Home => {
+            if app.home.handle(msg, &mut cx).is_some() {
+                open_selected(app);
             }
         }
-        ScreenId::Home => match msg {
-            Msg::Up => app.home.move_by(-1),
-            Msg::Down => app.home.move_by(1),
-            Msg::Jump(to_end) => app.home.jump(to_end),
-            Msg::Scroll(d) => app
-                .home
-                .move_rows(i64::from(d) * super::screens::home::HomeState::page(area)),
-            Msg::Wheel(d) => app.home.move_rows(i64::from(d) * 3),
-            Msg::Adjust { dir, .. } => app.home.adjust(dir),
-            Msg::Enter if app.closed_book() => app.refuse(),
-            Msg::Enter => match app.home.current() {
-                Item::Frozen => app.screen = ScreenId::Frozen,
-                Item::Herd => app.screen = ScreenId::Herd,
-                Item::Explore => app.screen = ScreenId::Explore,
-                #[cfg(feature = "live")]
-                Item::Live => app.screen = ScreenId::Live,
-                Item::Lab => app.open_family(app.home.family, None),
-                Item::Present(i) => {
-                    if let Some(p) = app.home.presentations.get(i) {
-                        app.present_preset((*p).clone(), false);
-                    }
-                }
-                Item::Abc(i) => {
-                    if i != app.abc.index {
-                        app.abc.select(i);
-                    }
-                    app.screen = ScreenId::Abc;
-                }
-                Item::Lesson(i) => app.open_lesson(i),
-                Item::Heading(_) => {}
-                Item::Review => {
-                    let req = app.filtered(QuizRequest {
-                        due: true,
-                        ..QuizRequest::default()
-                    });
-                    app.start_quiz(&req, ScreenId::Home);
-                }
-                Item::Exam => {
-                    let req = app.filtered(QuizRequest {
-                        count: Some(quiz::EXAM_SIZE),
-                        ..QuizRequest::default()
-                    });
-                    app.start_quiz(&req, ScreenId::Home);
-                }
-                Item::Deck(i) => {
-                    let req = app.filtered(QuizRequest {
-                        deck: app.learn.deck_ids().get(i).cloned(),
-                        ..QuizRequest::default()
-                    });
-                    app.start_quiz(&req, ScreenId::Home);
-                }
-                Item::Interview => app.start_quiz(
-                    &QuizRequest::interview(None, None, None, None),
-                    ScreenId::Home,
-                ),
-                Item::SelfTest => app.start_quiz(&QuizRequest::self_test(), ScreenId::Home),
-                Item::KindFilter | Item::DifficultyFilter => app.home.adjust(1),
-                Item::Progress => {
-                    app.learn.refresh((app.clock)());
-                    app.screen = ScreenId::Stats;
-                }
-            },
-            // A click opens the row under it, as Enter does.
-            Msg::Pointer { row, .. } if !app.too_small() && app.home.click(area, row).is_some() => {
-                update(app, Msg::Enter)
-            }
-            _ => {}
-        },
-        ScreenId::Frozen => match msg {
-            Msg::Pointer { .. } if small => {}
-            m => app.frozen.update(m, area, app.lang),
-        },
-        ScreenId::Herd => {
-            let s = &mut app.herd;
-            match msg {
-                Msg::Up => s.focus_by(-1),
-                Msg::Down => s.focus_by(1),
-                Msg::Adjust { dir, coarse } => s.adjust(dir, coarse, app.lang),
-                Msg::Rows(d) => s.scroll(i64::from(d)),
-                Msg::Scroll(d) => s.scroll(i64::from(d) * 10),
-                Msg::Wheel(d) => s.scroll(i64::from(d) * 3),
-                Msg::Pointer { col, row } if !small => s.click(area, col, row, app.lang),
-                _ => {}
+        ScreenId::Frozen => {
+            if let Some(FrozenPreset(d)) = app.frozen.handle(msg, &mut cx) {
+                app.frozen_preset(d);
             }
         }
+        ScreenId::Abc => _ = app.abc.handle(msg, &mut cx),
+        ScreenId::Herd => _ = app.herd.handle(msg, &mut cx),
         #[cfg(feature = "live")]
-        ScreenId::Live => match msg {
-            Msg::Up => app.live.move_by(-1),
-            Msg::Down => app.live.move_by(1),
-            Msg::Enter => app.live.start(),
-            _ => {}
-        },
-        ScreenId::Abc => match msg {
-            Msg::Pointer { .. } if small => {}
-            m => app.abc.update(m, area, app.lang),
-        },
+        ScreenId::Live => _ = app.live.handle(msg, &mut cx),
+        ScreenId::Present => {
+            if let Some(s) = app.present.as_mut() {
+                _ = s.handle(msg, &mut cx);
+            }
+        }
+        ScreenId::Family => {
+            if let Some(f) = app.family.as_mut() {
+                _ = f.handle(msg, &mut cx);
+            }
+        }
+        ScreenId::Stats => _ = app.stats.handle(msg, &mut cx),
+        ScreenId::Explore => {
+            if let Some(f) = app.explore.handle(msg, &mut cx) {
+                app.abc.open_counterexample(f.params, f.name, f.about);
+                app.screen = ScreenId::Abc;
+                app.return_to = Some(ScreenId::Explore);
+            }
+        }
         ScreenId::Quiz => {
-            let (Msg::Quiz(m), Some(q)) = (msg, app.quiz.as_mut()) else {
-                return;
-            };
-            match q.update(m, &mut app.learn, (app.clock)()) {
+            let Some(q) = app.quiz.as_mut() else { return };
+            match q.handle(msg, &mut cx) {
                 Some(Outcome::Done) => {
                     let from = q.from;
                     app.quiz = None;
@@ -562,62 +581,83 @@ fn screen_update(app: &mut App, msg: Msg) {
                 None => {}
             }
         }
-        ScreenId::Stats => {
-            let decks = app.learn.overview.as_ref().map_or(0, |o| o.decks.len());
-            let page = i64::from(area.height / 3).max(1);
-            match msg {
-                Msg::Up => app.stats.scroll(-1, decks),
-                Msg::Down => app.stats.scroll(1, decks),
-                Msg::Scroll(d) | Msg::Wheel(d) => app.stats.scroll(i64::from(d) * page, decks),
-                Msg::Jump(to_end) => app.stats.scroll(
-                    if to_end {
-                        decks as i64
-                    } else {
-                        -(decks as i64)
-                    },
-                    decks,
-                ),
-                _ => {}
-            }
-        }
-        ScreenId::Family => match (msg, app.family.as_mut()) {
-            (Msg::Pointer { .. }, _) if small => {}
-            (m, Some(f)) => f.update(m, area, app.lang),
-            (_, None) => {}
-        },
-        ScreenId::Explore => {
-            let s = &mut app.explore;
-            match msg {
-                Msg::Up => s.move_focus(-1),
-                Msg::Down => s.move_focus(1),
-                Msg::Adjust { dir, .. } => s.adjust(dir),
-                Msg::Cancel => s.cancel(),
-                Msg::Enter if s.is_running() => {}
-                Msg::Enter => match s.selected() {
-                    Some(f) => {
-                        let (name, about) = s.story_words(f);
-                        app.abc.open_counterexample(f.params.clone(), name, about);
-                        app.screen = ScreenId::Abc;
-                        app.return_to = Some(ScreenId::Explore);
-                    }
-                    None => s.start(),
-                },
-                _ => {}
-            }
-        }
         ScreenId::Reader => {
-            let r = match msg {
-                Msg::Reader(r) => r,
-                Msg::Wheel(d) => reader::wheel(d),
-                Msg::Pointer { col, row } if !small => ReaderMsg::Click { col, row },
-                _ => return,
-            };
-            if let Some(next) = app.reader.update(r) {
-                if matches!(next, Msg::OpenPreset(_) | Msg::OpenExplore(_)) {
+            if let Some(next) = app.reader.handle(msg, &mut cx) {
+                if matches!(next, AppMsg::OpenPreset(_) | AppMsg::OpenExplore(_)) {
                     app.return_to = Some(ScreenId::Reader);
                 }
                 apply(app, next);
             }
+        }
+    }
+}
+
+/// Enter or a click on home: opens the selected row, unless a quiz is running.
+fn open_selected(app: &mut App) {
+    if app.closed_book() {
+        app.refuse();
+        return;
+    }
+    let reached = app.note_start_path();
+    open_home_row(app);
+    // Back on home, the selection waits on the path's next step.
+    if let Some(n) = reached {
+        app.home.resume(n);
+    }
+}
+
+/// Enter on home: opens the selected row.
+fn open_home_row(app: &mut App) {
+    match app.home.current() {
+        HomeRow::Frozen => app.screen = ScreenId::Frozen,
+        HomeRow::Herd => app.screen = ScreenId::Herd,
+        HomeRow::Explore => app.screen = ScreenId::Explore,
+        #[cfg(feature = "live")]
+        HomeRow::Live => app.screen = ScreenId::Live,
+        HomeRow::Lab => app.open_family(app.home.family, None),
+        HomeRow::Present(i) => {
+            if let Some(p) = app.home.presentations.get(i) {
+                app.present_preset((*p).clone(), false);
+            }
+        }
+        HomeRow::Abc(i) => {
+            if i != app.abc.index {
+                app.abc.select(i);
+            }
+            app.screen = ScreenId::Abc;
+        }
+        HomeRow::Lesson(i) => app.open_lesson(i),
+        HomeRow::Heading(_) => {}
+        HomeRow::Review => {
+            let req = app.filtered(QuizRequest {
+                due: true,
+                ..QuizRequest::default()
+            });
+            app.start_quiz(&req, ScreenId::Home);
+        }
+        HomeRow::Exam => {
+            let req = app.filtered(QuizRequest {
+                count: Some(quiz::EXAM_SIZE),
+                ..QuizRequest::default()
+            });
+            app.start_quiz(&req, ScreenId::Home);
+        }
+        HomeRow::Deck(i) => {
+            let req = app.filtered(QuizRequest {
+                deck: app.learn.deck_ids().get(i).cloned(),
+                ..QuizRequest::default()
+            });
+            app.start_quiz(&req, ScreenId::Home);
+        }
+        HomeRow::Interview => app.start_quiz(
+            &QuizRequest::interview(None, None, None, None),
+            ScreenId::Home,
+        ),
+        HomeRow::SelfTest => app.start_quiz(&QuizRequest::self_test(), ScreenId::Home),
+        HomeRow::KindFilter | HomeRow::DifficultyFilter => app.home.adjust(1),
+        HomeRow::Progress => {
+            app.learn.refresh((app.clock)());
+            app.screen = ScreenId::Stats;
         }
     }
 }

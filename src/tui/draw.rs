@@ -6,6 +6,7 @@ use ratatui::layout::Rect;
 
 use crate::i18n::{Ui, ui};
 use crate::tui::app::{App, MIN_COLS, MIN_ROWS, ScreenId};
+use crate::tui::screen::{Screen, View};
 use crate::tui::screens;
 
 /// Draws the whole screen into `buf`; used by the terminal loop and the rendering tests.
@@ -17,37 +18,36 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let (lang, theme) = (app.lang, app.theme);
+    let v = View {
+        lang,
+        theme,
+        learn: &app.learn,
+        presets: &app.presets,
+        reader: &app.reader,
+    };
     match app.screen {
-        ScreenId::Home => {
-            let lessons = app.reader.titles(lang);
-            let ctx = screens::home::Context {
-                presets: &app.presets,
-                lessons: &lessons,
-                learn: &app.learn,
-            };
-            screens::home::render(&app.home, &ctx, lang, theme, area, buf);
-        }
-        ScreenId::Frozen => screens::frozen::render(&app.frozen, lang, theme, area, buf),
-        ScreenId::Abc => screens::abc::render(&app.abc, lang, theme, area, buf),
-        ScreenId::Herd => screens::herd::render(&app.herd, lang, theme, area, buf),
+        ScreenId::Home => app.home.draw(&v, area, buf),
+        ScreenId::Frozen => app.frozen.draw(&v, area, buf),
+        ScreenId::Abc => app.abc.draw(&v, area, buf),
+        ScreenId::Herd => app.herd.draw(&v, area, buf),
         #[cfg(feature = "live")]
-        ScreenId::Live => screens::live::render(&app.live, lang, theme, area, buf),
+        ScreenId::Live => app.live.draw(&v, area, buf),
         ScreenId::Present => {
             if let Some(s) = &app.present {
-                screens::present::render(s, lang, theme, area, buf);
+                s.draw(&v, area, buf);
             }
         }
-        ScreenId::Reader => screens::reader::render(&app.reader, lang, theme, area, buf),
+        ScreenId::Reader => app.reader.draw(&v, area, buf),
         ScreenId::Quiz => {
             if let Some(q) = &app.quiz {
-                screens::quiz::render(q, &app.learn, lang, theme, area, buf);
+                q.draw(&v, area, buf);
             }
         }
-        ScreenId::Stats => screens::stats::render(&app.learn, app.stats, lang, theme, area, buf),
-        ScreenId::Explore => screens::explore::render(&app.explore, lang, theme, area, buf),
+        ScreenId::Stats => app.stats.draw(&v, area, buf),
+        ScreenId::Explore => app.explore.draw(&v, area, buf),
         ScreenId::Family => {
             if let Some(s) = &app.family {
-                screens::family::view::render(s, lang, theme, area, buf);
+                s.draw(&v, area, buf);
             }
         }
     }

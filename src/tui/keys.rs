@@ -1,21 +1,28 @@
-//! One key table for the simulation screens (frozen holder, A/B/C, herd, presenter, explore,
-//! family): the same rows map a key press to a message and list the keys in `?` help, so the
-//! two cannot drift. Each screen's own rows live in that screen's module (`KEYS`); this holds
-//! the row type, the rows the screens share, and the lookup.
+//! One key table for every screen: the same rows map a key press to a message and list the
+//! keys in `?` help, so the two cannot drift. Each screen's own rows live in that screen's
+//! module (`KEYS`); this holds the row type, the rows the screens share, and the lookup. Keys
+//! every screen shares (`?`, `L`, Back, Ctrl-C) and the text a prompt is typing are taken before
+//! the table, in `input`.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::i18n::family::{Fam, fam};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, ui};
-use crate::tui::app::{Msg, ScreenId};
-use crate::tui::screens::{abc, explore, family, frozen, herd, present};
+use crate::tui::app::{AppMsg, ScreenId};
+use crate::tui::screens::{abc, explore, family, frozen, herd, home, present, quiz, reader, stats};
 
 /// A key as the table names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key {
     Ch(char),
     Code(KeyCode),
+    /// The key with Shift held; a plain row for the same key takes it too, so put this first.
+    Shifted(KeyCode),
+    /// Any of `1` to `9`: the message carries the digit.
+    Digit,
+    /// Any of `a` to `z`: the message carries the letter's place (`a` is 0).
+    Letter,
 }
 
 /// The words for a row of help.
@@ -43,10 +50,15 @@ pub struct Binding {
     pub keys: &'static [Key],
     pub shown: &'static str,
     pub what: Words,
-    pub msg: Option<Msg>,
+    pub msg: Option<AppMsg>,
 }
 
-pub(crate) const fn b(keys: &'static [Key], shown: &'static str, what: Words, msg: Msg) -> Binding {
+pub(crate) const fn b(
+    keys: &'static [Key],
+    shown: &'static str,
+    what: Words,
+    msg: AppMsg,
+) -> Binding {
     Binding {
         keys,
         shown,
@@ -64,69 +76,99 @@ pub(crate) const fn info(shown: &'static str, what: Words) -> Binding {
     }
 }
 
-pub(crate) use Key::{Ch, Code};
+pub(crate) use Key::{Ch, Code, Digit, Letter, Shifted};
 pub(crate) use Words::{Fam as F, Lab as L, Ui as U};
 
 /// Playback, navigation and views, shared by the frozen-holder and A/B/C screens.
 const TIMELINE: &[Binding] = &[
-    b(&[Ch(' ')], "Space", U(Ui::KeyPlay), Msg::TogglePlay),
-    b(&[Ch('e')], "e", L(Lab::KeyPace), Msg::TogglePace),
-    b(&[Ch('+'), Ch('=')], "+", U(Ui::KeySpeed), Msg::Speed(1)),
-    b(&[Ch('-'), Ch('_')], "-", U(Ui::KeySpeed), Msg::Speed(-1)),
-    b(&[Ch(','), Ch('[')], ", [", U(Ui::KeyStep), Msg::Step(-1)),
-    b(&[Ch('.'), Ch(']')], ". ]", U(Ui::KeyStep), Msg::Step(1)),
+    b(&[Ch(' ')], "Space", U(Ui::KeyPlay), AppMsg::TogglePlay),
+    b(&[Ch('e')], "e", L(Lab::KeyPace), AppMsg::TogglePace),
+    b(
+        &[Ch('+'), Ch('=')],
+        "+/=",
+        U(Ui::KeySpeed),
+        AppMsg::Speed(1),
+    ),
+    b(
+        &[Ch('-'), Ch('_')],
+        "-/_",
+        U(Ui::KeySpeed),
+        AppMsg::Speed(-1),
+    ),
+    b(&[Ch(','), Ch('[')], ", [", U(Ui::KeyStep), AppMsg::Step(-1)),
+    b(&[Ch('.'), Ch(']')], ". ]", U(Ui::KeyStep), AppMsg::Step(1)),
     b(
         &[Code(KeyCode::Home)],
         "Home",
         U(Ui::KeyJump),
-        Msg::Jump(false),
+        AppMsg::Jump(false),
     ),
     b(
         &[Code(KeyCode::End)],
         "End",
         U(Ui::KeyJump),
-        Msg::Jump(true),
+        AppMsg::Jump(true),
     ),
-    b(&[Ch('n')], "n", L(Lab::KeyMoment), Msg::Moment(1)),
-    b(&[Ch('N')], "N", L(Lab::KeyMoment), Msg::Moment(-1)),
-    b(&[Ch('!')], "!", L(Lab::KeyViolation), Msg::FirstViolation),
-    b(&[Ch('v')], "v", L(Lab::KeyReveal), Msg::Reveal),
-    b(&[Ch('z')], "z", L(Lab::KeyZoom), Msg::Zoom(1)),
-    b(&[Ch('Z')], "Z", L(Lab::KeyZoom), Msg::Zoom(-1)),
-    b(&[Ch('0')], "0", L(Lab::KeyZoom), Msg::Zoom(0)),
-    b(&[Ch('<')], "<", L(Lab::KeyPan), Msg::Pan(-1)),
-    b(&[Ch('>')], ">", L(Lab::KeyPan), Msg::Pan(1)),
-    b(&[Ch('m')], "m", L(Lab::KeySequence), Msg::ToggleSequence),
+    b(&[Ch('n')], "n", L(Lab::KeyMoment), AppMsg::Moment(1)),
+    b(&[Ch('N')], "N", L(Lab::KeyMoment), AppMsg::Moment(-1)),
+    b(
+        &[Ch('!')],
+        "!",
+        L(Lab::KeyViolation),
+        AppMsg::FirstViolation,
+    ),
+    b(&[Ch('v')], "v", L(Lab::KeyReveal), AppMsg::Reveal),
+    b(&[Ch('z')], "z", L(Lab::KeyZoom), AppMsg::Zoom(1)),
+    b(&[Ch('Z')], "Z", L(Lab::KeyZoom), AppMsg::Zoom(-1)),
+    b(&[Ch('0')], "0", L(Lab::KeyZoom), AppMsg::Zoom(0)),
+    b(&[Ch('<')], "<", L(Lab::KeyPan), AppMsg::Pan(-1)),
+    b(&[Ch('>')], ">", L(Lab::KeyPan), AppMsg::Pan(1)),
+    b(&[Ch('m')], "m", L(Lab::KeySequence), AppMsg::ToggleSequence),
     b(
         &[Ch('H')],
         "H",
         L(Lab::KeyHeartbeats),
-        Msg::ToggleHeartbeats,
+        AppMsg::ToggleHeartbeats,
     ),
-    b(&[Ch('J')], "J", L(Lab::KeyLogMove), Msg::LogMove(1)),
-    b(&[Ch('K')], "K", L(Lab::KeyLogMove), Msg::LogMove(-1)),
+    b(&[Ch('J')], "J", L(Lab::KeyLogMove), AppMsg::LogMove(1)),
+    b(&[Ch('K')], "K", L(Lab::KeyLogMove), AppMsg::LogMove(-1)),
     b(
         &[Code(KeyCode::PageDown)],
         "PgDn",
         L(Lab::KeyLogPage),
-        Msg::Scroll(1),
+        AppMsg::Scroll(1),
     ),
     b(
         &[Code(KeyCode::PageUp)],
         "PgUp",
         L(Lab::KeyLogPage),
-        Msg::Scroll(-1),
+        AppMsg::Scroll(-1),
     ),
     b(
         &[Code(KeyCode::Enter)],
         "Enter",
         L(Lab::KeyLogEnter),
-        Msg::Enter,
+        AppMsg::Enter,
     ),
 ];
 
 /// Compare on the frozen-holder and A/B/C screens: the flipped switch.
-const COMPARE: &[Binding] = &[b(&[Ch('c')], "c", U(Ui::KeyCompare), Msg::Compare)];
+const COMPARE: &[Binding] = &[b(&[Ch('c')], "c", U(Ui::KeyCompare), AppMsg::Compare)];
+
+/// A prediction on the lab screens: `P` asks, a number picks.
+const PREDICT: &[Binding] = &[
+    b(
+        &[Ch('P')],
+        "P",
+        L(Lab::KeyPredictLab),
+        AppMsg::TogglePredict,
+    ),
+    b(&[Ch('1')], "1", L(Lab::KeyPredictPick), AppMsg::Predict(0)),
+    b(&[Ch('2')], "2", L(Lab::KeyPredictPick), AppMsg::Predict(1)),
+    b(&[Ch('3')], "3", L(Lab::KeyPredictPick), AppMsg::Predict(2)),
+    b(&[Ch('4')], "4", L(Lab::KeyPredictPick), AppMsg::Predict(3)),
+    b(&[Ch('5')], "5", L(Lab::KeyPredictPick), AppMsg::Predict(4)),
+];
 
 /// The mouse on the lanes and the event log.
 const TIMELINE_MOUSE: &[Binding] = &[
@@ -134,53 +176,71 @@ const TIMELINE_MOUSE: &[Binding] = &[
     info("mouse", L(Lab::KeyMouseLog)),
 ];
 
-/// The table of a simulation screen, own keys first; empty for the other screens.
+/// The table of a screen, own keys first.
 pub fn table(screen: ScreenId) -> Vec<&'static Binding> {
     let parts: &[&[Binding]] = match screen {
-        ScreenId::Frozen => &[frozen::KEYS, TIMELINE, COMPARE, TIMELINE_MOUSE],
-        ScreenId::Abc => &[abc::KEYS, TIMELINE, COMPARE, TIMELINE_MOUSE],
+        ScreenId::Home => &[home::KEYS],
+        ScreenId::Frozen => &[frozen::KEYS, TIMELINE, COMPARE, PREDICT, TIMELINE_MOUSE],
+        ScreenId::Abc => &[abc::KEYS, TIMELINE, COMPARE, PREDICT, TIMELINE_MOUSE],
         ScreenId::Herd => &[herd::KEYS],
+        #[cfg(feature = "live")]
+        ScreenId::Live => &[crate::tui::screens::live::KEYS],
         ScreenId::Present => &[present::KEYS],
+        ScreenId::Reader => &[reader::KEYS],
+        ScreenId::Quiz => &[quiz::KEYS],
+        ScreenId::Stats => &[stats::KEYS],
         ScreenId::Explore => &[explore::KEYS],
-        ScreenId::Family => &[family::KEYS, TIMELINE, TIMELINE_MOUSE],
-        _ => &[],
+        ScreenId::Family => &[family::KEYS, TIMELINE, PREDICT, TIMELINE_MOUSE],
     };
     parts.iter().flat_map(|p| p.iter()).collect()
 }
 
-/// Whether `screen`'s keys come from this table.
-pub fn drives(screen: ScreenId) -> bool {
-    matches!(
-        screen,
-        ScreenId::Frozen
-            | ScreenId::Abc
-            | ScreenId::Herd
-            | ScreenId::Present
-            | ScreenId::Explore
-            | ScreenId::Family
-    )
-}
-
 fn matches(k: Key, key: &KeyEvent) -> bool {
-    match k {
-        Ch(c) => key.code == KeyCode::Char(c),
-        Code(code) => key.code == code,
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    match (k, key.code) {
+        (Ch(c), code) => code == KeyCode::Char(c),
+        (Code(c), code) => code == c,
+        (Shifted(c), code) => shift && code == c,
+        (Digit, KeyCode::Char(c)) => ('1'..='9').contains(&c),
+        (Letter, KeyCode::Char(c)) => c.is_ascii_lowercase(),
+        (Digit | Letter, _) => false,
     }
 }
 
-/// The message a key sends on `screen` (Shift makes a slider step coarse).
-pub fn map(screen: ScreenId, key: &KeyEvent) -> Option<Msg> {
-    let shift = key
-        .modifiers
-        .contains(crossterm::event::KeyModifiers::SHIFT);
-    let msg = table(screen)
-        .into_iter()
-        .find(|b| b.keys.iter().any(|k| matches(*k, key)))?
-        .msg?;
-    Some(match msg {
-        Msg::Adjust { dir, .. } => Msg::Adjust { dir, coarse: shift },
+/// The row's message for the key pressed: a digit or a letter row carries the key, and Shift
+/// makes a slider step coarse.
+fn fill(msg: AppMsg, key: &KeyEvent) -> AppMsg {
+    use crate::tui::screens::quiz::QuizMsg;
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    let ch = match key.code {
+        KeyCode::Char(c) if c.is_ascii() => c as u8,
+        _ => 0,
+    };
+    match msg {
+        AppMsg::Adjust { dir, .. } => AppMsg::Adjust { dir, coarse: shift },
+        AppMsg::Quiz(QuizMsg::Digit(_)) => AppMsg::Quiz(QuizMsg::Digit(ch.wrapping_sub(b'0'))),
+        AppMsg::Quiz(QuizMsg::Letter(_)) => AppMsg::Quiz(QuizMsg::Letter(ch.wrapping_sub(b'a'))),
         m => m,
-    })
+    }
+}
+
+/// The message a key sends on `screen`.
+pub fn map(screen: ScreenId, key: &KeyEvent) -> Option<AppMsg> {
+    map_with(screen, key, Some)
+}
+
+/// The message a key sends on `screen`, where `accept` says which messages the screen's state
+/// takes now (and in what form); a key it turns down goes on to the next row that has it.
+pub fn map_with(
+    screen: ScreenId,
+    key: &KeyEvent,
+    accept: impl Fn(AppMsg) -> Option<AppMsg>,
+) -> Option<AppMsg> {
+    table(screen)
+        .into_iter()
+        .filter(|b| b.keys.iter().any(|k| matches(*k, key)))
+        .filter_map(|b| b.msg)
+        .find_map(|m| accept(fill(m, key)))
 }
 
 /// Help rows for `screen`: bindings with the same words are merged into one row.
@@ -191,7 +251,7 @@ pub fn help_rows(screen: ScreenId) -> Vec<(String, Words)> {
             .iter_mut()
             .find(|(_, w)| *w == b.what && b.msg.is_some())
         {
-            Some((shown, _)) if !shown.split(' ').any(|s| s == b.shown) => {
+            Some((shown, _)) if *shown != b.shown && !shown.split(' ').any(|s| s == b.shown) => {
                 shown.push(' ');
                 shown.push_str(b.shown);
             }
@@ -205,7 +265,6 @@ pub fn help_rows(screen: ScreenId) -> Vec<(String, Words)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crossterm::event::KeyModifiers;
 
     #[test]
     fn no_key_means_two_things_on_one_screen() {
@@ -232,7 +291,7 @@ mod tests {
         let k = KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT);
         assert_eq!(
             map(ScreenId::Frozen, &k),
-            Some(Msg::Adjust {
+            Some(AppMsg::Adjust {
                 dir: 1,
                 coarse: true
             })

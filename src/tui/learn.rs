@@ -59,7 +59,7 @@ impl Learning {
     pub fn open(source: &Source, dir: Option<&Path>, now: Time, calendar: Calendar) -> Self {
         let (bank, bank_error) = match Bank::load(source) {
             Ok(b) => (Some(b), None),
-            Err(e) => (None, Some(e)),
+            Err(e) => (None, Some(e.to_string())),
         };
         let (store, open_error) = match dir {
             None => (None, None),

@@ -8,13 +8,16 @@ pub mod compare;
 mod draw;
 mod input;
 pub mod keys;
+pub mod lab_predict;
 pub mod learn;
 pub mod markdown;
 mod open;
 pub mod reading;
 pub mod record;
+pub mod screen;
 pub mod screens;
 pub mod signals;
+pub mod start_path;
 pub mod theme;
 pub mod timeline;
 pub mod widgets;
@@ -31,7 +34,7 @@ use crossterm::execute;
 use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 
 use crate::i18n::{Lang, Ui, ui};
-use app::{App, Msg, ScreenId};
+use app::{App, AppMsg, ScreenId};
 
 /// How often playback advances.
 pub(crate) const TICK: Duration = Duration::from_millis(50);
@@ -306,7 +309,7 @@ pub fn run(
             if !event::poll(wait)? {
                 // Playback advances; an interview's clock is redrawn on each idle wake-up.
                 if app.playing() || app.wants_clock() {
-                    app::update(&mut app, Msg::Tick);
+                    app::update(&mut app, AppMsg::Tick);
                     dirty = true;
                 }
                 continue;
@@ -324,7 +327,7 @@ pub fn run(
                 }
                 Event::Key(k) => app::map_key(k, &app),
                 Event::Mouse(m) => app::map_mouse(m),
-                Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+                Event::Resize(w, h) => Some(AppMsg::Resize(w, h)),
                 _ => None,
             };
             if let Some(msg) = msg {

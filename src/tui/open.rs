@@ -77,7 +77,8 @@ impl App {
             | crate::engine::Params::Election(_)
             | crate::engine::Params::Tasks(_)
             | crate::engine::Params::Redlock(_)
-            | crate::engine::Params::Snowflake(_) => {
+            | crate::engine::Params::Snowflake(_)
+            | crate::engine::Params::Etcd(_) => {
                 let about = |lang| crate::i18n::ui(crate::i18n::Ui::ModelRunAbout, lang).into();
                 self.present_preset(
                     Preset::of_run(
@@ -180,9 +181,33 @@ impl App {
             | crate::engine::Params::Election(_)
             | crate::engine::Params::Tasks(_)
             | crate::engine::Params::Redlock(_)
-            | crate::engine::Params::Snowflake(_) => {
+            | crate::engine::Params::Snowflake(_)
+            | crate::engine::Params::Etcd(_) => {
                 self.present_preset(p.clone(), false);
             }
+        }
+    }
+
+    /// The frozen holder's next (`dir > 0`) or previous preset, in name order; from a run of
+    /// no preset, the first or the last.
+    pub fn frozen_preset(&mut self, dir: i8) {
+        let all = self.catalogue.of_family(Family::Frozen);
+        if all.is_empty() {
+            return;
+        }
+        let n = all.len() as i64;
+        let here = self
+            .frozen
+            .preset
+            .as_deref()
+            .and_then(|name| all.iter().position(|p| p.name == name));
+        let next = match here {
+            Some(i) => (i as i64 + i64::from(dir.signum())).rem_euclid(n),
+            None if dir < 0 => n - 1,
+            None => 0,
+        };
+        if let Some(f) = FrozenState::from_preset(all[next as usize]) {
+            self.frozen = f;
         }
     }
 

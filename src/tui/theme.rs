@@ -26,22 +26,27 @@ pub trait Colour {
 impl Colour for Class {
     fn colour(self) -> Option<Color> {
         Some(match self {
+            // States shown side by side differ in hue, not only in brightness, so they stay
+            // apart on a washed-out projector: waiting (yellow) and outcome unknown (violet),
+            // talking to the service (light cyan) and the resource's value (pink), frozen
+            // believing (magenta) and frozen (tan), knows it lost (red) and stuck (orange).
             Class::Holding => Color::Green,
+            Class::Reading => Color::Indexed(36),
             Class::FrozenHolding => Color::Magenta,
-            Class::Frozen => Color::LightMagenta,
+            Class::Frozen => Color::Indexed(180),
             Class::Suspended => Color::LightBlue,
             Class::Waiting => Color::Yellow,
             Class::Busy => Color::LightCyan,
-            Class::Unknown => Color::LightYellow,
+            Class::Unknown => Color::Indexed(141),
             Class::Lost => Color::Red,
-            Class::Stuck => Color::LightRed,
+            Class::Stuck => Color::Indexed(208),
             Class::Crashed => Color::DarkGray,
             Class::ServiceHeld => Color::Gray,
-            Class::Value => Color::Cyan,
+            Class::Value => Color::Indexed(218),
             Class::Abandoned => Color::Blue,
             // The same danger as a frozen holder: a belief the lock no longer backs.
             Class::Overdue => Color::Magenta,
-            Class::Duplicate => Color::Indexed(202),
+            Class::Duplicate => Color::Indexed(190),
             Class::Refusing => Color::LightGreen,
             Class::Released | Class::Nothing => return None,
         })
@@ -286,6 +291,66 @@ mod tests {
                     assert!(a.textured() != b.textured(), "{a:?} and {b:?}");
                 }
             }
+        }
+    }
+
+    /// A colour as xterm draws it by default (the 16 named colours, then the 256-colour cube).
+    fn rgb(c: Color) -> (f64, f64, f64) {
+        let (r, g, b) = match c {
+            Color::Red => (205, 0, 0),
+            Color::Green => (0, 205, 0),
+            Color::Yellow => (205, 205, 0),
+            Color::Blue => (0, 0, 238),
+            Color::Magenta => (205, 0, 205),
+            Color::Cyan => (0, 205, 205),
+            Color::Gray => (229, 229, 229),
+            Color::DarkGray => (127, 127, 127),
+            Color::LightRed => (255, 0, 0),
+            Color::LightGreen => (0, 255, 0),
+            Color::LightYellow => (255, 255, 0),
+            Color::LightBlue => (92, 92, 255),
+            Color::LightMagenta => (255, 0, 255),
+            Color::LightCyan => (0, 255, 255),
+            Color::Indexed(i @ 16..=231) => {
+                let level = |v: u8| [0, 95, 135, 175, 215, 255][v as usize];
+                let i = i - 16;
+                (level(i / 36), level(i / 6 % 6), level(i % 6))
+            }
+            other => panic!("no RGB for {other:?}"),
+        };
+        (f64::from(r), f64::from(g), f64::from(b))
+    }
+
+    /// The hue of a colour, in degrees.
+    fn hue(c: Color) -> f64 {
+        let (r, g, b) = rgb(c);
+        let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+        let d = max - min;
+        assert!(d > 0.0, "{c:?} is a grey");
+        let h = if max == r {
+            ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            (b - r) / d + 2.0
+        } else {
+            (r - g) / d + 4.0
+        };
+        h * 60.0
+    }
+
+    #[test]
+    fn states_shown_together_differ_in_hue_not_only_in_brightness() {
+        // The pairs a learner must tell apart on one lane screen, seen through a projector.
+        let pairs = [
+            (Class::Waiting, Class::Unknown),
+            (Class::Busy, Class::Value),
+            (Class::FrozenHolding, Class::Frozen),
+            (Class::Lost, Class::Stuck),
+            (Class::Holding, Class::Reading),
+        ];
+        for (a, b) in pairs {
+            let (ha, hb) = (hue(a.colour().unwrap()), hue(b.colour().unwrap()));
+            let apart = (ha - hb).abs().min(360.0 - (ha - hb).abs());
+            assert!(apart >= 30.0, "{a:?} ({ha:.0}°) and {b:?} ({hb:.0}°)");
         }
     }
 

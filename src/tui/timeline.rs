@@ -42,6 +42,8 @@ pub struct Timeline {
     pub pan_ms: Option<Millis>,
     /// The event chosen in the log (or chart) but not yet jumped to.
     pub log_pick: Option<usize>,
+    /// Where playback stops by itself (a prediction's instant); `None` plays to the end.
+    pub stop_at: Option<Millis>,
     /// Ticks since the last event-paced step.
     ticks: u32,
 }
@@ -149,11 +151,32 @@ impl Timeline {
         }
     }
 
-    /// One animation tick; stops at the end of the run.
+    /// Plays from the start, the future hidden, and stops at `t`.
+    pub fn play_to(&mut self, trace: &Trace, t: Millis) {
+        self.reveal = false;
+        self.log_pick = None;
+        self.set_cursor(trace, 0);
+        self.stop_at = Some(t.min(trace.end_ms));
+        self.playing = true;
+        self.ticks = 0;
+    }
+
+    /// One animation tick; stops at the end of the run, or where [`Timeline::play_to`] asked.
     pub fn tick(&mut self, trace: &Trace) {
         if !self.playing {
             return;
         }
+        self.advance(trace);
+        if let Some(t) = self.stop_at
+            && self.cursor_ms >= t
+        {
+            self.set_cursor(trace, t);
+            self.playing = false;
+            self.stop_at = None;
+        }
+    }
+
+    fn advance(&mut self, trace: &Trace) {
         match self.pace {
             Pace::Time => {
                 let base = trace.end_ms / TICKS_PER_RUN;
@@ -241,6 +264,7 @@ impl Timeline {
     }
 
     pub fn toggle_play(&mut self, trace: &Trace) {
+        self.stop_at = None;
         if !self.playing && self.cursor_ms >= trace.end_ms {
             self.set_cursor(trace, 0);
         }

@@ -3,6 +3,7 @@
 //! colours.
 
 use crate::engine::trace::SpanState;
+use crate::engine::trace::etcd::EtcdSpan;
 use crate::engine::trace::redlock::RedlockSpan;
 use crate::engine::trace::snowflake::IdSpan;
 
@@ -11,6 +12,8 @@ use crate::engine::trace::snowflake::IdSpan;
 pub enum Class {
     /// Holds the lock (and believes it).
     Holding,
+    /// Holds a read-write lock's read side, shared with other readers.
+    Reading,
     /// Frozen in a pause while still believing it holds the lock: the dangerous one.
     FrozenHolding,
     /// Frozen, not holding.
@@ -48,8 +51,9 @@ pub enum Class {
 
 impl Class {
     /// Every class a legend can show, in legend order.
-    pub const ALL: [Class; 18] = [
+    pub const ALL: [Class; 19] = [
         Class::Holding,
+        Class::Reading,
         Class::FrozenHolding,
         Class::Frozen,
         Class::Suspended,
@@ -71,10 +75,10 @@ impl Class {
 
     pub fn of(state: SpanState) -> Class {
         match state {
-            SpanState::Holding { .. }
-            | SpanState::HoldingRead { .. }
-            | SpanState::Leading { .. }
-            | SpanState::Claimed { .. } => Class::Holding,
+            SpanState::HoldingRead { .. } => Class::Reading,
+            SpanState::Holding { .. } | SpanState::Leading { .. } | SpanState::Claimed { .. } => {
+                Class::Holding
+            }
             SpanState::Frozen {
                 believes_holding: true,
             } => Class::FrozenHolding,
@@ -108,6 +112,15 @@ impl Class {
                 RedlockSpan::Backoff => Class::Waiting,
                 RedlockSpan::Key { .. } => Class::ServiceHeld,
             },
+            SpanState::Etcd(s) => match s {
+                EtcdSpan::Opening => Class::Busy,
+                EtcdSpan::Waiting { .. } => Class::Waiting,
+                EtcdSpan::Unaware { .. } => Class::Overdue,
+                EtcdSpan::Prefix {
+                    holder: Some(_), ..
+                } => Class::ServiceHeld,
+                EtcdSpan::Prefix { .. } => Class::Nothing,
+            },
             SpanState::Snowflake(s) => match s {
                 IdSpan::Issued {
                     duplicate: true, ..
@@ -127,6 +140,7 @@ impl Class {
     pub fn glyph(self) -> char {
         match self {
             Class::Holding => '█',
+            Class::Reading => '▤',
             Class::FrozenHolding => '▓',
             Class::Frozen => '▒',
             Class::Suspended => '▞',

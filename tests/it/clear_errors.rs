@@ -179,6 +179,45 @@ fn live_herd_waiters_say_the_live_limit() {
     assert!(err.contains("1 to 500"), "{err}");
 }
 
+/// An ensemble size that is not 1, 3 or 5, an ensemble preset asked to run on one server, and
+/// an ensemble with a server of the user's are each refused with status 2, before anything
+/// starts, naming what to give instead.
+#[cfg(feature = "live")]
+#[test]
+fn live_ensemble_sizes_and_conflicts_say_what_to_give() {
+    let even = locklab(&["live", "abc", "chain", "--ensemble", "2"]);
+    assert_eq!(even.status.code(), Some(2), "{}", stderr(&even));
+    assert!(stderr(&even).contains("1, 3, 5"), "{}", stderr(&even));
+
+    let one = locklab(&["live", "abc", "ensemble-leader-killed", "--ensemble", "1"]);
+    assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+    assert!(
+        stderr(&one).contains("needs an ensemble") && stderr(&one).contains("--ensemble 3"),
+        "{}",
+        stderr(&one)
+    );
+
+    let theirs = locklab(&["live", "abc", "ensemble-server-cut", "--zk", "127.0.0.1:9"]);
+    assert_eq!(theirs.status.code(), Some(2), "{}", stderr(&theirs));
+    assert!(
+        stderr(&theirs).contains("needs an ensemble"),
+        "{}",
+        stderr(&theirs)
+    );
+
+    let both = locklab(&[
+        "live",
+        "abc",
+        "chain",
+        "--ensemble",
+        "3",
+        "--zk",
+        "127.0.0.1:9",
+    ]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+    assert!(stderr(&both).contains("--zk"), "{}", stderr(&both));
+}
+
 /// A build without the `live` feature still knows the command, and says why it cannot run it,
 /// whatever follows it.
 #[cfg(not(feature = "live"))]

@@ -89,7 +89,7 @@ fn bad_input_exits_2_naming_the_limit() {
             vec!["explore", "chain", "--max-states", "99999999"],
             "1 to 8000000",
         ),
-        (vec!["explore", "frozen-fenced"], "abc family only"),
+        (vec!["explore", "herd-50"], "no fault to place"),
         (vec!["explore", "no-such-preset"], "unknown preset"),
     ] {
         let o = locklab(&args);

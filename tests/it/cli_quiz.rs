@@ -12,7 +12,7 @@ use locklab::content::deck::Kind;
 use locklab::content::model;
 use locklab::i18n::Lang;
 use locklab::progress::store::{self, Store};
-use locklab::quiz::item::{self, Body, Item, Rounds};
+use locklab::quiz::item::{self, Body, PreparedQuestion, Rounds};
 use locklab::quiz::select::{self, Selection};
 
 pub(crate) fn locklab(dir: &Path, args: &[&str], input: &str) -> Output {
@@ -36,7 +36,7 @@ pub(crate) fn text(b: &[u8]) -> String {
 }
 
 /// The items plain mode asks for `--deck deck --seed seed`, prepared by the library.
-fn items_for(deck: &str, seed: u64) -> Vec<Item> {
+fn items_for(deck: &str, seed: u64) -> Vec<PreparedQuestion> {
     let b = bank();
     let sel = Selection {
         deck: Some(deck.into()),
@@ -52,7 +52,7 @@ type Want = (String, Kind, u32, u32);
 
 /// Lines answering `it` (rightly or wrongly), and the expected result. Choice and model answers
 /// come from the deck and the engine, not from the quiz's scoring.
-fn answer(it: &Item, right: bool, seed: u64) -> (String, Want) {
+fn answer(it: &PreparedQuestion, right: bool, seed: u64) -> (String, Want) {
     let b = bank();
     let (_, q) = b.find(&it.id).unwrap();
     let want = |score| (it.id.clone(), it.kind, score, it.max_score());

@@ -10,13 +10,13 @@ use common::bank;
 use locklab::content::deck::Kind;
 use locklab::i18n::Lang;
 use locklab::progress::store;
-use locklab::quiz::item::{Body, Item, Rounds};
+use locklab::quiz::item::{Body, PreparedQuestion, Rounds};
 use locklab::quiz::select;
 
 use super::cli_quiz::{locklab, locklab_in, text};
 
 /// Lines that reveal, tick the first point and rate partial, for every round of `it`.
-fn recall_lines(it: &Item) -> String {
+fn recall_lines(it: &PreparedQuestion) -> String {
     let Body::Recall { follow_ups, .. } = &it.body else {
         panic!("recall")
     };
@@ -25,7 +25,7 @@ fn recall_lines(it: &Item) -> String {
 
 /// An interview's lines for `it`: answer every round, then tick the first point of each
 /// reference, then rate partial.
-pub(crate) fn interview_lines(it: &Item) -> String {
+pub(crate) fn interview_lines(it: &PreparedQuestion) -> String {
     let Body::Recall { follow_ups, .. } = &it.body else {
         panic!("recall")
     };
@@ -106,7 +106,7 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
             "en",
             [
                 "locklab self-test: the same 12",
-                "Self-ratings: solid 0 · partial 12 · forgot 0",
+                "Self-ratings: solid 0 · partial 13 · forgot 0",
                 "Self-test history:",
             ],
         ),
@@ -114,7 +114,7 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
             "zh",
             [
                 "locklab 闭卷自测：固定的 12 道",
-                "自评：牢固 0 · 部分 12 · 忘了 0",
+                "自评：牢固 0 · 部分 13 · 忘了 0",
                 "闭卷自测记录：",
             ],
         ),
@@ -122,9 +122,14 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
         let dir = tempfile::tempdir().unwrap();
         let b = bank();
         let l = Lang::parse(lang).unwrap();
-        let (items, _) = select::prepare_all(&b, &select::self_test(&b), 0, l, Rounds::None);
-        assert_eq!(items.len(), 12);
-        let input: String = items.iter().map(recall_lines).collect();
+        let (items, _) = select::self_test_items(&b, l);
+        // The twelve, then the closing question asked as in an interview.
+        assert_eq!(items.len(), 13);
+        let input: String = items[..12]
+            .iter()
+            .map(recall_lines)
+            .chain(std::iter::once(interview_lines(&items[12])))
+            .collect();
         for run in 1..=2 {
             let out = locklab_in(
                 lang,
@@ -142,7 +147,7 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
                 .iter()
                 .enumerate()
                 .map(|(i, it)| {
-                    let line = format!("{}/12 · {} · ", i + 1, text_kind(l));
+                    let line = format!("{}/13 · {} · ", i + 1, text_kind(l));
                     let pos = stdout.find(&line).unwrap_or_else(|| panic!("{line}"));
                     assert!(stdout[pos..].lines().next().unwrap().ends_with(&it.id));
                     pos
@@ -157,7 +162,7 @@ fn self_test_transcripts_in_both_languages_keep_a_history() {
                 .collect();
             assert_eq!(runs.len(), run);
             let tiers = runs[run - 1].tiers.unwrap();
-            assert_eq!((tiers.solid, tiers.partial, tiers.forgot), (0, 12, 0));
+            assert_eq!((tiers.solid, tiers.partial, tiers.forgot), (0, 13, 0));
             // The history lists every run so far.
             let history = stdout.split(want[2]).nth(1).unwrap_or_default();
             assert_eq!(
@@ -177,25 +182,26 @@ fn the_self_test_sets_the_points_tier_beside_the_self_rating() {
         (
             "en",
             [
-                "Self-ratings: solid 12 · partial 0 · forgot 0",
-                "By the points: solid 0 · partial 0 · forgot 12",
-                "12 answers were rated higher than their points show.",
-                "(by the points: solid 0 · partial 0 · forgot 12)",
+                "Self-ratings: solid 13 · partial 0 · forgot 0",
+                "By the points: solid 0 · partial 0 · forgot 13",
+                "13 answers were rated higher than their points show.",
+                "(by the points: solid 0 · partial 0 · forgot 13)",
             ],
         ),
         (
             "zh",
             [
-                "自评：牢固 12 · 部分 0 · 忘了 0",
-                "按要点：牢固 0 · 部分 0 · 忘了 12",
-                "有 12 题的自评高于要点得分。",
-                "（按要点：牢固 0 · 部分 0 · 忘了 12）",
+                "自评：牢固 13 · 部分 0 · 忘了 0",
+                "按要点：牢固 0 · 部分 0 · 忘了 13",
+                "有 13 题的自评高于要点得分。",
+                "（按要点：牢固 0 · 部分 0 · 忘了 13）",
             ],
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        // Each answer left empty, no point ticked, rated solid.
-        let input = "\n\n3\n".repeat(12);
+        // Each answer left empty, no point ticked, rated solid; the closing question's four
+        // rounds are answered first, then their four references ticked.
+        let input = format!("{}{}3\n", "\n\n3\n".repeat(12), "\n".repeat(8));
         let out = locklab_in(
             lang,
             dir.path(),
@@ -210,7 +216,7 @@ fn the_self_test_sets_the_points_tier_beside_the_self_rating() {
         let p = store::read_progress(&dir.path().join(store::FILE_NAME)).unwrap();
         let run = p.sessions.last().unwrap();
         let (rated, scored) = (run.tiers.unwrap(), run.scored_tiers.unwrap());
-        assert_eq!((rated.solid, scored.solid, scored.forgot), (12, 0, 12));
+        assert_eq!((rated.solid, scored.solid, scored.forgot), (13, 0, 13));
     }
 }
 
@@ -310,7 +316,7 @@ fn check_refuses_questions_that_can_be_memorised_and_broken_extras() {
     );
     replace_in(
         &q.join("self-test.toml"),
-        "    \"task-leases.late-completion\",\n",
+        "    \"task-leases.cancel-race\",\n",
         "",
     );
     let dir = tempfile::tempdir().unwrap();

@@ -2,12 +2,15 @@
 //! line; model answers checked against the engine run independently.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::common::ScratchContent;
 use std::process::Command;
 
 use locklab::content::check::{self, Report};
 use locklab::content::deck::{self, DeckFile, Kind, Question};
 use locklab::content::model::{self, ModelAnswer};
+use locklab::engine::params::knobs::{Knobs as _, Value};
 use locklab::engine::params::{FrozenParams, HerdParams, Params};
 use locklab::engine::trace::Metrics;
 use locklab::scenario;
@@ -100,7 +103,7 @@ fn model_answers_are_what_the_engine_computes() {
         let mut p = FrozenParams::default();
         for (k, val) in &spec.params {
             match val.get_ref() {
-                toml::Value::Boolean(b) => p.set_bool(k, *b).unwrap(),
+                toml::Value::Boolean(b) => p.set_knob(k, &Value::Bool(*b)).unwrap(),
                 toml::Value::Float(f) => p.set(k, *f).unwrap(),
                 toml::Value::Integer(i) => p.set(k, *i as f64).unwrap(),
                 other => panic!("{other:?}"),
@@ -174,6 +177,40 @@ fn model_answers_are_what_the_engine_computes() {
     assert!(answers.len() > 1, "{answers:?}");
 }
 
+/// An etcd question runs the etcd model, not another family's: its answer is the count the
+/// prompt's own rules give (a lease that outlives the pause makes no write stale; otherwise
+/// every write after the one at 1 s of A's running time lands after the revoke).
+#[test]
+fn an_etcd_question_runs_the_etcd_model() {
+    let decks = shipped_decks();
+    let presets = scenario::load_all(&Source::Embedded).unwrap();
+    let q = question(&decks, "etcd.model-unfenced-stale-writes");
+    let mut answers = BTreeSet::new();
+    for seed in 0..16 {
+        let (v, a) = model::compute(q, seed, &presets).unwrap();
+        let Params::Etcd(p) = &v.params else {
+            panic!("etcd parameters, got {:?}", v.params)
+        };
+        let (work_ms, pause_ms) = (v.drawn["work"], v.drawn["pause_len"]);
+        assert_eq!(p.work_ms as f64, work_ms);
+        assert_eq!(p.pause_len_ms as f64, pause_ms);
+        // The prompt: the lease lasts until 6.03 s unless A wakes (at 1.5 s + the pause) first.
+        let expected = if 1_500.0 + pause_ms < 6_030.0 {
+            0.0
+        } else {
+            work_ms / 1_000.0 - 1.0
+        };
+        assert_eq!(
+            a,
+            ModelAnswer::Number(expected),
+            "seed {seed}: {:?}",
+            v.drawn
+        );
+        answers.insert(expected as u32);
+    }
+    assert!(answers.len() >= 3, "{answers:?}");
+}
+
 #[test]
 fn a_seed_always_draws_the_same_variant() {
     let decks = shipped_decks();
@@ -188,30 +225,6 @@ fn a_seed_always_draws_the_same_variant() {
         distinct.len() > 3,
         "seeds should vary the draw: {distinct:?}"
     );
-}
-
-/// A scratch copy of the content folders for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("locklab-check-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for folder in ["content", "quizzes", "assets"] {
-        copy_dir(&root.join(folder), &dir.join(folder));
-    }
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
 }
 
 /// Replaces the first `from` in a file, returning the 1-based line where it was.
@@ -233,7 +246,7 @@ fn problems_in<'a>(r: &'a Report, file: &str) -> Vec<&'a locklab::content::Locat
 
 #[test]
 fn broken_decks_are_reported_with_file_and_line() {
-    let dir = scratch("decks");
+    let dir = ScratchContent::new("decks");
     let q = dir.join("quizzes");
     // A model question asking for a parameter out of range.
     let bad_vary = edit(
@@ -264,7 +277,7 @@ fn broken_decks_are_reported_with_file_and_line() {
         "difficulty = = ",
     );
 
-    let r = check::check(&Source::Dir(dir.clone()));
+    let r = check::check(&dir.source());
     let fencing = problems_in(&r, "quizzes/05-fencing.toml");
     assert!(
         fencing
@@ -288,12 +301,11 @@ fn broken_decks_are_reported_with_file_and_line() {
         shipped - 1,
         "the other decks are still checked"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn broken_lessons_links_and_placeholders_are_reported() {
-    let dir = scratch("lessons");
+    let dir = ScratchContent::new("lessons");
     let link = edit(
         &dir.join("content/en/05-fencing.md"),
         "(sim:frozen-fenced)",
@@ -313,7 +325,7 @@ fn broken_lessons_links_and_placeholders_are_reported() {
         "id = \"abc-queue.model-total-notifications\"",
     );
 
-    let r = check::check(&Source::Dir(dir.clone()));
+    let r = check::check(&dir.source());
     let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
     let has = |file: &str, line: Option<usize>, text: &str| {
         r.problems.iter().any(|p| {
@@ -348,7 +360,6 @@ fn broken_lessons_links_and_placeholders_are_reported() {
         has("quizzes/02-abc-queue.toml", None, "is already used at"),
         "{msgs:#?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -375,7 +386,7 @@ fn check_command_prints_json() {
 
 #[test]
 fn check_command_fails_on_a_broken_copy() {
-    let dir = scratch("cli");
+    let dir = ScratchContent::new("cli");
     let line = edit(
         &dir.join("content/en/01-ephemeral-nodes.md"),
         "](sim:",
@@ -383,7 +394,7 @@ fn check_command_fails_on_a_broken_copy() {
     );
     let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
         .arg("--content")
-        .arg(&dir)
+        .arg(&*dir)
         .args(["check", "--json"])
         .output()
         .unwrap();
@@ -401,7 +412,7 @@ fn check_command_fails_on_a_broken_copy() {
 
     let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
         .arg("--content")
-        .arg(&dir)
+        .arg(&*dir)
         .arg("check")
         .output()
         .unwrap();
@@ -413,12 +424,11 @@ fn check_command_fails_on_a_broken_copy() {
         )),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn avoided_variants_are_reported_with_file_and_line() {
-    let dir = scratch("vocab");
+    let dir = ScratchContent::new("vocab");
     let lesson = dir.join("content/zh/05-fencing.md");
     // An avoided variant in a lesson's prose, in a deck's text, and in a glossary note.
     let in_lesson = edit(&lesson, "**任期号**", "**纪元**");
@@ -434,7 +444,7 @@ fn avoided_variants_are_reported_with_file_and_line() {
     let lines = text.lines().count();
     let (in_code, in_prose) = (lines + 2, lines + 4);
 
-    let r = check::check(&Source::Dir(dir.clone()));
+    let r = check::check(&dir.source());
     let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
     let at = |file: &str, line: usize, variant: &str| {
         r.problems.iter().any(|p| {
@@ -473,7 +483,7 @@ fn avoided_variants_are_reported_with_file_and_line() {
     // The command line fails and names the place.
     let out = Command::new(env!("CARGO_BIN_EXE_locklab"))
         .arg("--content")
-        .arg(&dir)
+        .arg(&*dir)
         .arg("check")
         .output()
         .unwrap();
@@ -483,19 +493,18 @@ fn avoided_variants_are_reported_with_file_and_line() {
         text.contains(&format!("02-abc-queue.toml:{in_deck}:")) && text.contains("「无效唤醒」"),
         "{text}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_term_with_two_names_is_reported() {
-    let dir = scratch("glossary");
+    let dir = ScratchContent::new("glossary");
     // Lesson 9 pairs "epoch" with a different Chinese word than lesson 5 does.
     let line = edit(
         &dir.join("content/glossary/09-recipes.toml"),
         "zh = \"任期号\"",
         "zh = \"纪元\"",
     );
-    let r = check::check(&Source::Dir(dir.clone()));
+    let r = check::check(&dir.source());
     let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
     let glossary = problems_in(&r, "content/glossary/09-recipes.toml");
     assert!(
@@ -520,5 +529,60 @@ fn a_term_with_two_names_is_reported() {
         "{msgs:#?}"
     );
     assert_eq!(r.problems.len(), 3, "{msgs:#?}");
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The drifts the glossaries now list: an English variant in a lesson, a Chinese one in a deck,
+/// and a calque in a lesson are each reported where they are.
+#[test]
+fn the_drifts_fixed_in_both_languages_stay_out() {
+    let dir = ScratchContent::new("drift");
+    let en = dir.join("content/en/05-fencing.md");
+    let in_en = edit(
+        &en,
+        "A random owner value protects the lock itself.",
+        "A random owner token protects the lock itself.",
+    );
+    let deck = dir.join("quizzes/12-task-leases.toml");
+    let in_deck = edit(
+        &deck,
+        "claim_version 每次领取递增，续期和完成以它为条件",
+        "claim_version 每次领取递增，续租和完成以它为条件",
+    );
+    let zh = dir.join("content/zh/02-abc-queue.md");
+    let text = std::fs::read_to_string(&zh).unwrap();
+    std::fs::write(
+        &zh,
+        format!("{text}\n它的后继者被唤醒后，羊群只会额外加活。\n"),
+    )
+    .unwrap();
+    let in_zh = text.lines().count() + 2;
+
+    let r = check::check(&dir.source());
+    let msgs: Vec<String> = r.problems.iter().map(|p| p.to_string()).collect();
+    let at = |file: &str, line: usize, variant: &str| {
+        r.problems
+            .iter()
+            .any(|p| p.file.ends_with(file) && p.line == line && p.message.contains(variant))
+    };
+    assert!(
+        at("content/en/05-fencing.md", in_en, "owner token"),
+        "{msgs:#?}"
+    );
+    assert!(
+        at("quizzes/12-task-leases.toml", in_deck, "「续租」"),
+        "{msgs:#?}"
+    );
+    assert!(
+        at("content/zh/02-abc-queue.md", in_zh, "「后继者」"),
+        "{msgs:#?}"
+    );
+    assert!(
+        at("content/zh/02-abc-queue.md", in_zh, "「额外加活」"),
+        "{msgs:#?}"
+    );
+    assert_eq!(
+        r.problems.len(),
+        4,
+        "only the edits are reported: {msgs:#?}"
+    );
 }

@@ -7,7 +7,7 @@ use std::process::Command;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use locklab::engine::trace::Family;
 use locklab::i18n::Lang;
-use locklab::tui::app::{App, Msg, ScreenId, map_key, render, update};
+use locklab::tui::app::{App, AppMsg, ScreenId, map_key, render, update};
 use locklab::tui::screens::frozen::FrozenState;
 use locklab::tui::theme::Theme;
 use ratatui::buffer::Buffer;
@@ -140,7 +140,7 @@ fn assert_shows(screen: &vt100::Screen, buf: &Buffer, top: u16) {
 fn lab_after_v(open: impl FnOnce(&mut App), cols: u16, rows: u16) -> Buffer {
     let mut app = App::new(ScreenId::Home, None, Lang::En, Theme { mono: false });
     open(&mut app);
-    update(&mut app, Msg::Resize(cols, rows));
+    update(&mut app, AppMsg::Resize(cols, rows));
     for code in [KeyCode::End, KeyCode::Char('v')] {
         let msg = map_key(KeyEvent::new(code, KeyModifiers::NONE), &app).expect("a lab key");
         update(&mut app, msg);

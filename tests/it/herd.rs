@@ -72,7 +72,7 @@ fn world_counts(waiters: u32, fanout: u32) -> Vec<u32> {
         LockClient, OnDisconnect, OnLoss, Recipe, Recovery, Registration, TokenSource, WatchMode,
     };
     use locklab::engine::actors::{Actor, Resource};
-    use locklab::engine::msg::Msg;
+    use locklab::engine::msg::ActorMsg;
     use locklab::engine::trace::EventKind;
     use locklab::engine::trace::record::Recorder;
     use locklab::engine::world::run::{self, Observer, Plan};
@@ -131,7 +131,7 @@ fn world_counts(waiters: u32, fanout: u32) -> Vec<u32> {
                 .any(|e| matches!(e.kind, EventKind::NodeDeleted { .. }));
             let watches = rec.messages[self.seen_messages..]
                 .iter()
-                .filter(|m| matches!(m.msg, Msg::ZkWatch { .. }))
+                .filter(|m| matches!(m.msg, ActorMsg::ZkWatch { .. }))
                 .count() as u32;
             if deleted {
                 self.per_release.push(watches);

@@ -29,7 +29,9 @@ mod crash_safety;
 mod docs_links;
 mod election;
 mod engine_purity;
+mod etcd_family;
 mod explore;
+mod explore_families;
 mod explore_limits;
 mod explore_stateright;
 mod export;
@@ -44,6 +46,7 @@ mod layers;
 mod layout;
 #[cfg(feature = "live")]
 mod live_limits;
+mod predict_terminal;
 mod progress_store;
 mod properties;
 mod queue_families;

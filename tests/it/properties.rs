@@ -115,7 +115,7 @@ fn case(seed: u64, recipe: impl Fn(&mut AbcParams)) -> AbcParams {
 
 fn correct(_: &mut AbcParams) {}
 
-fn failed(t: &Trace, name: &str) -> bool {
+fn failed(t: &Trace, name: locklab::engine::trace::Invariant) -> bool {
     t.invariant(name).is_some_and(|i| !i.held)
 }
 
@@ -309,7 +309,7 @@ fn a_reply_held_for_a_frozen_client_comes_before_a_later_notification() {
     let notified = t
         .messages
         .iter()
-        .find(|m| m.to == b && matches!(m.msg, locklab::engine::msg::Msg::ZkWatch { .. }))
+        .find(|m| m.to == b && matches!(m.msg, locklab::engine::msg::ActorMsg::ZkWatch { .. }))
         .unwrap();
     assert_eq!(
         notified.received_ms,

@@ -24,7 +24,7 @@ fn first_at(t: &Trace, who: &str, f: impl Fn(&EventKind) -> bool) -> u64 {
         .at_ms
 }
 
-fn held(t: &Trace, name: &str) -> bool {
+fn held(t: &Trace, name: locklab::engine::trace::Invariant) -> bool {
     t.invariant(name).is_some_and(|i| i.held)
 }
 

@@ -15,7 +15,7 @@ use locklab::quiz::session::{Phase, Session, SessionKind};
 
 const NOW: i64 = 1_790_000_000;
 
-fn items(sel: &Selection) -> Vec<locklab::quiz::item::Item> {
+fn items(sel: &Selection) -> Vec<locklab::quiz::item::PreparedQuestion> {
     let b = bank();
     let picked = select::select(&b, sel, &BTreeMap::new(), NOW).unwrap();
     let (items, errors) = select::prepare_all(&b, &picked, sel.seed, Lang::En, Rounds::First);
@@ -24,7 +24,7 @@ fn items(sel: &Selection) -> Vec<locklab::quiz::item::Item> {
 }
 
 /// A prepared interview item: a chain with three follow-up rounds.
-fn chain(id: &str) -> locklab::quiz::item::Item {
+fn chain(id: &str) -> locklab::quiz::item::PreparedQuestion {
     let b = bank();
     let (d, q) = b.find(id).unwrap();
     item::prepare(d, q, 1, Lang::En, &b.presets, Rounds::All).unwrap()
@@ -213,7 +213,33 @@ fn the_self_test_asks_its_twelve_in_order_without_follow_ups() {
         .iter()
         .map(|(d, _)| d.deck.deck.get_ref().as_str())
         .collect();
-    assert!(decks.len() >= 8, "across the topic map: {decks:?}");
+    // The topics of the page the self-test comes from: the release script, recovering a lost
+    // create, disconnected and expired, setData's version check, the counter's limits, the
+    // ways Snowflake repeats an id, segments, the conditional claim and its lost reply, the
+    // periodic scanner, the cancel race.
+    let topics: std::collections::BTreeSet<&str> = picked
+        .iter()
+        .flat_map(|(_, q)| q.topics.iter().map(String::as_str))
+        .collect();
+    for t in [
+        "release",
+        "guid-recovery",
+        "session-expired",
+        "cas",
+        "sequence-suffix",
+        "collision",
+        "segment",
+        "claim",
+        "claim-id",
+        "periodic-task",
+        "cancellation",
+    ] {
+        assert!(
+            topics.contains(t),
+            "no self-test question on {t}: {topics:?}"
+        );
+    }
+    assert!(decks.len() >= 6, "{decks:?}");
     let (items, errors) = select::prepare_all(&b, &picked, 0, Lang::Zh, Rounds::None);
     assert!(errors.is_empty());
     assert!(
@@ -260,6 +286,7 @@ fn the_self_test_list_is_checked() {
                     Known {
                         kind: q.kind,
                         deck: d.deck.deck.get_ref(),
+                        follow_ups: q.rounds().count(),
                     },
                 )
             })
@@ -268,14 +295,17 @@ fn the_self_test_list_is_checked() {
     let parse = |text: &str| {
         let st = toml::from_str::<toml::Table>(text).unwrap();
         let ids = st["questions"].as_array().unwrap().len();
-        let file =
-            SelfTestFile {
-                file: "self-test.toml".into(),
-                text: text.into(),
-                ids: toml::from_str::<BTreeMap<String, Vec<toml::Spanned<String>>>>(text).unwrap()
-                    ["questions"]
-                    .clone(),
-            };
+        let file = SelfTestFile {
+            file: "self-test.toml".into(),
+            text: text.into(),
+            // The list alone (a `rounds` line follows it), so the spans stay those of `text`.
+            ids: toml::from_str::<BTreeMap<String, Vec<toml::Spanned<String>>>>(
+                text.split("\nrounds").next().unwrap(),
+            )
+            .unwrap()["questions"]
+                .clone(),
+            rounds: rounds_of(text),
+        };
         assert_eq!(file.ids.len(), ids);
         selftest::check(&file, &known)
     };
@@ -306,6 +336,50 @@ fn the_self_test_list_is_checked() {
     assert!(all.contains("no question has the id `nope.x`"), "{all}");
     assert!(all.contains("recall questions only"), "{all}");
     assert!(all.contains("listed twice"), "{all}");
+
+    // The closing question: shipped, it passes; each wrong one is named.
+    let closing = b.self_test_rounds.clone().unwrap();
+    assert!(parse(&format!("{shipped}\nrounds = \"{closing}\"")).is_empty());
+    let one_round = b
+        .questions()
+        .find(|(_, q)| q.kind == Kind::Recall && q.rounds().count() == 1)
+        .unwrap()
+        .1
+        .id
+        .get_ref()
+        .clone();
+    for (rounds, want) in [
+        (
+            "nope.y".to_string(),
+            "no question has the id `nope.y`".to_string(),
+        ),
+        (
+            one_round.clone(),
+            format!("`{one_round}` has 1 follow-up round;"),
+        ),
+        (
+            model.clone(),
+            "the rounds are asked from a recall question".into(),
+        ),
+        (
+            b.self_test[0].clone(),
+            "already one of the questions".into(),
+        ),
+    ] {
+        let text = format!("{shipped}\nrounds = \"{rounds}\"");
+        let problems = parse(&text);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].message.contains(&want), "{problems:?}");
+    }
+}
+
+/// The `rounds` entry of a self-test list, with its place in `text`.
+fn rounds_of(text: &str) -> Option<toml::Spanned<String>> {
+    let table = toml::from_str::<toml::Table>(text).unwrap();
+    let r = table.get("rounds")?.as_str()?;
+    let after = text.find("rounds =").unwrap();
+    let at = after + text[after..].find(&format!("\"{r}\"")).unwrap();
+    Some(toml::Spanned::new(at..at + r.len() + 2, r.to_string()))
 }
 
 /// Plain mode in process on `input`, with a clock that moves `step` seconds per reading.

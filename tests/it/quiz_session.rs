@@ -16,7 +16,7 @@ use locklab::quiz::session::{Phase, Session, SessionError};
 
 const NOW: i64 = 1_790_000_000;
 
-fn items(sel: &Selection) -> Vec<locklab::quiz::item::Item> {
+fn items(sel: &Selection) -> Vec<locklab::quiz::item::PreparedQuestion> {
     let b = bank();
     let picked = select::select(&b, sel, &BTreeMap::new(), NOW).unwrap();
     let (items, errors) = select::prepare_all(&b, &picked, sel.seed, Lang::En, Rounds::First);
@@ -38,7 +38,9 @@ fn a_seed_fixes_the_order_and_the_variants() {
         seed: 100,
         ..sel.clone()
     });
-    let ids = |v: &[locklab::quiz::item::Item]| v.iter().map(|i| i.id.clone()).collect::<Vec<_>>();
+    let ids = |v: &[locklab::quiz::item::PreparedQuestion]| {
+        v.iter().map(|i| i.id.clone()).collect::<Vec<_>>()
+    };
     assert_ne!(ids(&a), ids(&other));
     // A mixed exam draws from more than one deck.
     let decks: std::collections::BTreeSet<_> = a.iter().map(|i| i.deck.clone()).collect();
@@ -124,8 +126,8 @@ fn due_selects_only_cards_due_today() {
 
 fn first_of(
     kind: Kind,
-    pred: impl Fn(&locklab::quiz::item::Item) -> bool,
-) -> locklab::quiz::item::Item {
+    pred: impl Fn(&locklab::quiz::item::PreparedQuestion) -> bool,
+) -> locklab::quiz::item::PreparedQuestion {
     items(&Selection {
         seed: 5,
         ..Selection::default()
@@ -434,7 +436,7 @@ fn overview_mastery_due_and_removed_questions() {
 /// The shown position of the deck's first correct option, found by text.
 fn first_right_position(
     q: &locklab::content::deck::Question,
-    it: &locklab::quiz::item::Item,
+    it: &locklab::quiz::item::PreparedQuestion,
 ) -> usize {
     let Body::Choice { options } = &it.body else {
         panic!("choice")

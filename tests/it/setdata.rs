@@ -86,7 +86,7 @@ fn version_minus_one_lets_the_paused_holder_wipe_out_bs_update() {
     let lost = t.invariant(invariant::NO_LOST_UPDATE).expect("checked");
     assert!(!lost.held);
     assert_eq!(lost.first_ms, Some(9_050));
-    assert!(m.violations.iter().any(|v| v == invariant::NO_LOST_UPDATE));
+    assert!(m.violations.contains(&invariant::NO_LOST_UPDATE));
     // The write is a stale holder's, sent on a session opened after the lock's had expired.
     assert!(
         t.invariant(invariant::STALE_WRITE_ARRIVED)

@@ -267,10 +267,148 @@ fn an_uncaught_exception_ends_the_periodic_scan_and_the_backlog_ages() {
     assert!(caught.invariant(invariant::SCANNER_ALIVE).unwrap().held);
 }
 
+fn preset(name: &str) -> TasksParams {
+    match &scenario::find(name).unwrap().params {
+        Params::Tasks(p) => p.clone(),
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+/// Three workers claim four tasks at once with `FOR UPDATE SKIP LOCKED`, worked by hand from
+/// the preset's numbers (lease 5 s, renewal every 2 s, work 2.5 s, scans every second, A paused
+/// from 1 s to 13 s): each claim takes the first free row, so at 0 s A, B and C get tasks 1, 2
+/// and 3, at 3 s B gets task 4 and C's claim finds nothing, and at 6 s (task 1's lease ran out
+/// after 5 s) B takes task 1 over; A's two statements at its wake affect 0 rows. No claim
+/// statement misses. Scanning first and claiming by id, the same story misses five times: B once
+/// and C twice at 0 s, C at 3 s and at 6 s.
+#[test]
+fn skip_locked_claims_never_miss_and_the_lease_still_decides_the_takeover() {
+    use RowOp::*;
+    use RowState::*;
+    let t = tasks::run(&preset("task-skip-locked"));
+    let claims: Vec<(u64, String, u8, u64)> = t
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RowUpdated {
+                row,
+                by,
+                op: Claim,
+                affected,
+                value,
+                ..
+            } => Some((
+                e.at_ms,
+                t.name(*by).to_string(),
+                row + 10 * affected,
+                value.version,
+            )),
+            _ => None,
+        })
+        .collect();
+    // Task number + 10 when the claim took the row.
+    let took = |at: u64, by: &str, task: u8, v: u64| (at, by.to_string(), task - 1 + 10, v);
+    assert_eq!(
+        claims,
+        [
+            took(0, "A", 1, 1),
+            took(0, "B", 2, 1),
+            took(0, "C", 3, 1),
+            took(3_000, "B", 4, 1),
+            took(6_000, "B", 1, 2),
+        ]
+    );
+    let late: Vec<Update> = updates(&t)
+        .into_iter()
+        .filter(|x| x.1 == "A" && x.0 > 1_000)
+        .collect();
+    assert_eq!(
+        late,
+        [
+            u(13_000, "A", Renew, 0, Done, "B", 2),
+            u(13_000, "A", Complete, 0, Done, "B", 2),
+        ]
+    );
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!(
+        (
+            m.claims_missed,
+            m.late_refused,
+            m.tasks_done,
+            m.max_believers
+        ),
+        (0, 2, 4, 2)
+    );
+
+    let scanned = tasks::run(&TasksParams {
+        claim: locklab::engine::actors::worker::ClaimRule::Conditional,
+        ..preset("task-skip-locked")
+    });
+    let missed: Vec<(u64, String, u8)> = updates(&scanned)
+        .iter()
+        .filter(|x| x.2 == Claim && x.3 == 0)
+        .map(|x| (x.0, x.1.clone(), 0))
+        .collect();
+    let at = |ms: u64, by: &str| (ms, by.to_string(), 0);
+    assert_eq!(
+        missed,
+        [
+            at(0, "B"),
+            at(0, "C"),
+            at(0, "C"),
+            at(3_000, "C"),
+            at(6_000, "C")
+        ]
+    );
+    assert_eq!(tasks::metrics(&scanned).unwrap().claims_missed, 5);
+}
+
+/// PostgreSQL's `now()` is the transaction's start. A claims at 100 (lease until 130) and its
+/// work's transaction begins then; it pauses from 108 to 138. Its renewal, a transaction of its
+/// own, reads 138 and affects 0 rows; its completion, in the work's transaction, reads 100, so
+/// `lease_until >= now()` holds and the task is marked DONE 8 s after the lease lapsed. Read
+/// with `statement_timestamp()` the completion reads 138 and affects 0 rows.
+#[test]
+fn now_in_the_works_transaction_lets_a_completion_through_after_the_lease() {
+    use RowOp::*;
+    use RowState::*;
+    let p = preset("task-now-in-transaction");
+    let t = tasks::run(&p);
+    assert_eq!(
+        updates(&t),
+        [
+            u(0, "A", Claim, 1, Running, "A", 1),
+            u(38_000, "A", Renew, 0, Running, "A", 1),
+            u(38_000, "A", Complete, 1, Done, "A", 1),
+        ]
+    );
+    let m = tasks::metrics(&t).unwrap();
+    assert_eq!((m.completed_after_lease, m.final_state), (1, Done));
+
+    let by_statement = tasks::run(&TasksParams {
+        completion_clock: locklab::engine::actors::worker::CompletionClock::Statement,
+        ..p
+    });
+    assert_eq!(
+        updates(&by_statement),
+        [
+            u(0, "A", Claim, 1, Running, "A", 1),
+            u(38_000, "A", Renew, 0, Running, "A", 1),
+            u(38_000, "A", Complete, 0, Running, "A", 1),
+            // The scan it owes from the pause takes the lapsed task again.
+            u(38_000, "A", Claim, 1, Running, "A", 2),
+        ]
+    );
+    assert_eq!(
+        tasks::metrics(&by_statement).unwrap().completed_after_lease,
+        0
+    );
+}
+
 /// Every question each task preset's script asks, with the engine's answer as shown.
 #[test]
 fn the_task_presets_scripts_get_the_answers_their_captions_tell() {
-    let expect: [(&str, &[&str]); 4] = [
+    let expect: [(&str, &[&str]); 6] = [
         (
             "task-claim",
             &[
@@ -303,6 +441,8 @@ fn the_task_presets_scripts_get_the_answers_their_captions_tell() {
                 "1",
             ],
         ),
+        ("task-skip-locked", &["2", "0", "5"]),
+        ("task-now-in-transaction", &["1", "0"]),
     ];
     for (name, answers) in expect {
         let p = scenario::find(name).unwrap();
@@ -483,7 +623,7 @@ fn scans(t: &Trace, who: &str) -> Vec<u64> {
     let id = t.actor_named(who).unwrap();
     t.messages
         .iter()
-        .filter(|m| m.from == id && m.msg == locklab::engine::msg::Msg::RowScan)
+        .filter(|m| m.from == id && m.msg == locklab::engine::msg::ActorMsg::RowScan)
         .map(|m| m.sent_ms)
         .collect()
 }

@@ -136,8 +136,16 @@ fn without_a_terminal_it_points_to_sim() {
     assert_eq!(err.matches("locklab").count(), 2, "{err}");
 }
 
-#[test]
-fn a_prediction_in_the_presenter_survives_sigkill() {
+/// The binary in a pseudo-terminal with its own progress folder, in English and without
+/// colour: the child, its screen as an emulator reads it, and the keyboard.
+fn spawn(
+    args: &[&str],
+    data: &std::path::Path,
+) -> (
+    Box<dyn portable_pty::Child + Send + Sync>,
+    Screen,
+    Box<dyn Write + Send>,
+) {
     let pty = native_pty_system();
     let pair = pty
         .openpty(PtySize {
@@ -147,23 +155,24 @@ fn a_prediction_in_the_presenter_survives_sigkill() {
             pixel_height: 0,
         })
         .expect("open a pty");
-    let data = tempfile::tempdir().expect("data dir");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_locklab"));
-    cmd.args(["--lang", "en", "present", "frozen-fenced"]);
+    cmd.args(args);
     cmd.env("LC_ALL", "C");
     cmd.env("NO_COLOR", "1");
     cmd.env("TERM", "xterm-256color");
-    cmd.env("LOCKLAB_DATA_DIR", data.path());
-    let mut child = pair.slave.spawn_command(cmd).expect("spawn locklab");
+    cmd.env("LOCKLAB_DATA_DIR", data);
+    let child = pair.slave.spawn_command(cmd).expect("spawn locklab");
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().expect("pty reader");
-    let mut writer = pair.master.take_writer().expect("pty writer");
+    let writer = pair.master.take_writer().expect("pty writer");
     let screen = Screen {
         parser: Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0))),
         raw: Arc::new(Mutex::new(Vec::new())),
     };
     let parser = Arc::clone(&screen.parser);
     std::thread::spawn(move || {
+        // Keeps the master open for as long as the child writes.
+        let _master = pair.master;
         let mut buf = [0u8; 4096];
         while let Ok(n) = reader.read(&mut buf) {
             if n == 0 {
@@ -172,6 +181,22 @@ fn a_prediction_in_the_presenter_survives_sigkill() {
             parser.lock().expect("parser lock").process(&buf[..n]);
         }
     });
+    (child, screen, writer)
+}
+
+/// Kills `child` with SIGKILL: it gets no chance to save anything more.
+fn kill_hard(mut child: Box<dyn portable_pty::Child + Send + Sync>) {
+    let pid = child.process_id().expect("a pid") as i32;
+    // SAFETY: signalling the child this test spawned.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    let _ = child.wait();
+}
+
+#[test]
+fn a_prediction_in_the_presenter_survives_sigkill() {
+    let data = tempfile::tempdir().expect("data dir");
+    let (child, screen, mut writer) =
+        spawn(&["--lang", "en", "present", "frozen-fenced"], data.path());
     let mut press = |keys: &[u8]| {
         writer.write_all(keys).expect("press");
         writer.flush().expect("flush");
@@ -187,15 +212,48 @@ fn a_prediction_in_the_presenter_survives_sigkill() {
     press(b"1");
     screen.wait_for("Your prediction:");
     screen.wait_for("saved");
-    // Killed without a chance to save anything more.
-    let pid = child.process_id().expect("a pid") as i32;
-    // SAFETY: signalling the child this test spawned.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
-    let _ = child.wait();
+    kill_hard(child);
     let file = data.path().join(locklab::progress::store::FILE_NAME);
     let progress = locklab::progress::store::read_progress(&file).expect("the progress file reads");
     assert_eq!(progress.predictions(), 1, "{:?}", progress.answers);
     let a = &progress.answers[0];
     assert_eq!(a.question.as_str(), "predict/frozen-fenced/4");
     assert_eq!(a.max, 1);
+}
+
+#[test]
+fn a_prediction_on_the_frozen_holder_plays_to_its_answer_is_saved_and_shown_in_progress() {
+    let data = tempfile::tempdir().expect("data dir");
+    let (child, screen, mut writer) =
+        spawn(&["--lang", "en", "frozen", "frozen-fenced"], data.path());
+    let mut press = |keys: &[u8]| {
+        writer.write_all(keys).expect("press");
+        writer.flush().expect("flush");
+    };
+    screen.wait_for("frozen-fenced");
+    press(b"P");
+    screen.wait_for("who holds the lock at 24 s?");
+    // A's lease expired at 19 s and the service granted it to B, so B holds at 24 s.
+    let shown = screen.contents();
+    let at = shown.find(") B").expect("B is offered");
+    let number = shown[..at].chars().last().expect("its number");
+    press(number.to_string().as_bytes());
+    screen.wait_for("cursor 24 / 40 s");
+    screen.wait_for("right");
+    screen.wait_for("saved");
+    // Back home and on to progress, where the prediction is counted and scored.
+    press(b"q");
+    screen.wait_for("Labs");
+    press(b"\x1b[F");
+    screen.wait_for("Progress");
+    press(b"\r");
+    screen.wait_for("predictions made in the lab: 1, 1 right");
+    kill_hard(child);
+    let file = data.path().join(locklab::progress::store::FILE_NAME);
+    let progress = locklab::progress::store::read_progress(&file).expect("the progress file reads");
+    assert_eq!(progress.predictions(), 1, "{:?}", progress.answers);
+    assert_eq!(progress.predictions_right(), 1);
+    let a = &progress.answers[0];
+    assert_eq!(a.question.as_str(), "predict/frozen-fenced/holder_at");
+    assert_eq!((a.score, a.max), (1, 1));
 }

@@ -104,6 +104,206 @@ fn live_tasks_t7_takes_over_at_131_and_the_old_workers_statements_affect_0_rows(
     assert_same("task-t7", &p, &run);
 }
 
+/// A statement of the live run as the tests read it.
+fn seen(run: &tasks::Run) -> Vec<Seen<'_>> {
+    run.statements
+        .iter()
+        .map(|s| {
+            (
+                s.store_ms,
+                s.by.as_str(),
+                s.op,
+                s.affected,
+                s.row.version,
+                s.row.attempt,
+                s.row.lease_until_ms,
+            )
+        })
+        .collect()
+}
+
+/// `task-skip-locked` on PostgreSQL: three claims at 0 s each take a task of their own with
+/// one `FOR UPDATE SKIP LOCKED` statement, none affects 0 rows, B takes task 1 over at 6 s
+/// (its lease ran until 5), and A's renewal and completion at its wake affect 0 rows.
+fn live_tasks_skip_locked_claims_take_a_row_each_and_none_misses() {
+    let p = preset("task-skip-locked");
+    let run = tasks::run(&p, db(), SCALE).expect("the live run completes");
+    let claims: Vec<(u64, &str, u8, u64, u64)> = run
+        .statements
+        .iter()
+        .filter(|s| s.op == RowOp::Claim)
+        .map(|s| {
+            (
+                s.store_ms,
+                s.by.as_str(),
+                s.task + 1,
+                s.affected,
+                s.row.version,
+            )
+        })
+        .collect();
+    assert_eq!(
+        claims,
+        [
+            (0, "A", 1, 1, 1),
+            (0, "B", 2, 1, 1),
+            (0, "C", 3, 1, 1),
+            (3_000, "B", 4, 1, 1),
+            (6_000, "B", 1, 1, 2),
+        ],
+        "{:#?}",
+        run.statements
+    );
+    assert!(
+        run.statements
+            .iter()
+            .filter(|s| s.op == RowOp::Claim)
+            .all(|s| s.sql.contains("FOR UPDATE SKIP LOCKED"))
+    );
+    let late: Vec<(u64, RowOp, u64)> = run
+        .statements
+        .iter()
+        .filter(|s| s.by == "A" && s.op != RowOp::Claim)
+        .map(|s| (s.store_ms, s.op, s.affected))
+        .collect();
+    assert_eq!(
+        late,
+        [(13_000, RowOp::Renew, 0), (13_000, RowOp::Complete, 0)]
+    );
+    assert_same("task-skip-locked", &p, &run);
+}
+
+/// A table of `n` tasks due at 0 on its own database, its clock started: for the tests that
+/// run the statements by hand.
+fn table(what: &str, n: i32) -> String {
+    let name = db().create(what).expect("a database");
+    let mut c = db().connect_to(&name).expect("a connection");
+    c.batch_execute(tasks::sql::SCHEMA).expect("the schema");
+    pg::clock::install(&mut c).expect("the clock");
+    for id in 1..=n {
+        c.execute(tasks::sql::ADD_TASK, &[&id, &0i64])
+            .expect("a task");
+    }
+    pg::clock::start(&mut c, 1.0, 0, std::time::Duration::ZERO).expect("the clock starts");
+    name
+}
+
+/// On the real server: while A's claim of task 1 is still uncommitted, B's `SKIP LOCKED` claim
+/// takes task 2 at once; the same claim without `SKIP LOCKED` waits for A's row lock (here until
+/// its lock timeout).
+fn skip_locked_passes_over_a_row_another_claim_holds_where_for_update_waits() {
+    let name = table("skiplocked", 3);
+    let mut a = db().connect_to(&name).expect("a connection");
+    let mut b = db().connect_to(&name).expect("a connection");
+    let mut c = db().connect_to(&name).expect("a connection");
+    let lease = 30_000i64;
+    let mut tx = a.transaction().expect("A's transaction");
+    let got: i32 = tx
+        .query_one(tasks::sql::CLAIM_NEXT, &[&"A", &lease])
+        .expect("A's claim")
+        .get(0);
+    assert_eq!(got, 1);
+    // Were B to wait for A's lock, the test fails instead of hanging.
+    b.batch_execute("SET lock_timeout = '5s'")
+        .expect("a setting");
+    let started = std::time::Instant::now();
+    let got: Vec<i32> = b
+        .query(tasks::sql::CLAIM_NEXT, &[&"B", &lease])
+        .expect("B's claim")
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(got, [2], "B passes over the row A holds locked");
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    let waits = tasks::sql::CLAIM_NEXT.replace(" SKIP LOCKED", "");
+    assert_ne!(waits, tasks::sql::CLAIM_NEXT);
+    c.batch_execute("SET lock_timeout = '300ms'")
+        .expect("a setting");
+    let err = c
+        .query(waits.as_str(), &[&"C", &lease])
+        .expect_err("FOR UPDATE alone waits on A's lock");
+    assert_eq!(
+        err.code(),
+        Some(&postgres::error::SqlState::LOCK_NOT_AVAILABLE),
+        "{err}"
+    );
+    tx.commit().expect("A commits");
+    drop((a, b, c));
+    db().drop_database(&name);
+}
+
+/// On the real server: inside one transaction `now()` stays at the transaction's start while
+/// `statement_timestamp()` moves on, and the store's clock read through each follows them.
+fn now_is_the_transactions_start_and_statement_timestamp_moves_on() {
+    let name = table("clock", 1);
+    let mut c = db().connect_to(&name).expect("a connection");
+    let mut tx = c.transaction().expect("a transaction");
+    let first: (std::time::SystemTime, std::time::SystemTime) = {
+        let r = tx
+            .query_one("SELECT now(), statement_timestamp()", &[])
+            .expect("a reading");
+        (r.get(0), r.get(1))
+    };
+    std::thread::sleep(std::time::Duration::from_millis(1_200));
+    let r = tx
+        .query_one(
+            "SELECT now(), statement_timestamp(), store_txn_now(), store_now()",
+            &[],
+        )
+        .expect("a reading");
+    let (now, stmt): (std::time::SystemTime, std::time::SystemTime) = (r.get(0), r.get(1));
+    let (txn_ms, stmt_ms): (i64, i64) = (r.get(2), r.get(3));
+    assert_eq!(now, first.0, "now() is still the transaction's start");
+    let moved = stmt.duration_since(first.1).expect("later");
+    assert!(
+        moved >= std::time::Duration::from_millis(1_200),
+        "{moved:?}"
+    );
+    assert!(
+        stmt_ms > txn_ms,
+        "store_now {stmt_ms} after store_txn_now {txn_ms}"
+    );
+    tx.commit().expect("commit");
+    drop(c);
+    db().drop_database(&name);
+}
+
+/// `task-now-in-transaction` on PostgreSQL: A claims at 100 with a lease until 130 and begins
+/// its work's transaction; at its wake, 138, the renewal (its own transaction) affects 0 rows,
+/// and the completion in the work's transaction, `lease_until >= now()` with now() still 100,
+/// affects 1 row. Read through statement_timestamp() the completion affects 0 rows.
+fn live_tasks_now_in_the_works_transaction_completes_after_the_lease() {
+    use RowOp::*;
+    let p = preset("task-now-in-transaction");
+    let run = tasks::run(&p, db(), SCALE).expect("the live run completes");
+    assert_eq!(
+        seen(&run),
+        [
+            (100_000, "A", Claim, 1, 1, 1, Some(130_000)),
+            (138_000, "A", Renew, 0, 1, 1, Some(130_000)),
+            (138_000, "A", Complete, 1, 1, 1, Some(130_000)),
+        ],
+        "{:#?}",
+        run.statements
+    );
+    assert!(run.statements[2].sql.contains("store_txn_now()"));
+    assert_eq!(run.rows[0].state, RowState::Done);
+    assert_same("task-now-in-transaction", &p, &run);
+
+    let by_statement = TasksParams {
+        completion_clock: locklab::engine::actors::worker::CompletionClock::Statement,
+        ..p
+    };
+    let run = tasks::run(&by_statement, db(), SCALE).expect("the live run completes");
+    let completion = run
+        .statements
+        .iter()
+        .find(|s| s.op == Complete)
+        .expect("a completion");
+    assert_eq!((completion.store_ms, completion.affected), (138_000, 0));
+    assert_same("task-now-in-transaction by statement", &by_statement, &run);
+}
+
 /// Statement for statement and fact for fact, the live run and the model of `name` agree.
 fn same_story(name: &'static str) -> impl FnOnce() + Send + 'static {
     move || {
@@ -291,6 +491,22 @@ pub fn trials() -> Vec<Trial> {
                 a_task_run_refuses_a_bad_scale_and_another_familys_preset_with_status_2();
                 Ok(())
             },
+        ),
+        needs_postgres(
+            "live_tasks_skip_locked_claims_take_a_row_each_and_none_misses",
+            live_tasks_skip_locked_claims_take_a_row_each_and_none_misses,
+        ),
+        needs_postgres(
+            "skip_locked_passes_over_a_row_another_claim_holds_where_for_update_waits",
+            skip_locked_passes_over_a_row_another_claim_holds_where_for_update_waits,
+        ),
+        needs_postgres(
+            "now_is_the_transactions_start_and_statement_timestamp_moves_on",
+            now_is_the_transactions_start_and_statement_timestamp_moves_on,
+        ),
+        needs_postgres(
+            "live_tasks_now_in_the_works_transaction_completes_after_the_lease",
+            live_tasks_now_in_the_works_transaction_completes_after_the_lease,
         ),
         needs_postgres(
             "a_fenced_row_takes_only_a_higher_token",

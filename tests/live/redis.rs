@@ -13,6 +13,7 @@ use locklab::engine::params::{Params, RedlockParams};
 use locklab::engine::trace::redlock::RedlockEvent;
 use locklab::engine::trace::{EventKind, Metrics, Trace};
 use locklab::live::children;
+use locklab::live::redis::run::{Store, default_store};
 use locklab::live::redis::{self, Story, node};
 
 fn exe() -> &'static Path {
@@ -45,12 +46,22 @@ fn metrics(t: &Trace) -> &locklab::engine::trace::redlock::RedlockMetrics {
     }
 }
 
-/// Runs the preset live and checks the comparison agrees row for row.
+/// Runs the preset live, the resource where `locklab live redlock` puts it (a PostgreSQL row
+/// when the server is installed), and checks the comparison agrees row for row.
 fn agreed(name: &str) -> Story {
+    agreed_on(name, default_store())
+}
+
+/// [`agreed`], the resource on `store`.
+fn agreed_on(name: &str, store: Store) -> Story {
     let story = {
         let _side = side_by_side();
-        redis::story(&preset(name), exe()).expect("the live run completes")
+        redis::story(&preset(name), exe(), store).expect("the live run completes")
     };
+    assert_eq!(
+        story.store, store,
+        "{name}: the run says where its resource was"
+    );
     let rows = story.rows();
     assert!(
         rows.iter().any(|r| r.instant.is_some()),
@@ -117,6 +128,40 @@ fn live_redlock_restart() {
     );
 }
 
+/// The same crash with every node syncing to disk (`appendfsync always`): the real N4 reads
+/// A's key back from its append-only file, so B cannot win a majority while A holds.
+fn live_redlock_restart_fsync() {
+    let s = agreed("redlock-restart-fsync");
+    let m = metrics(&s.live);
+    assert_eq!(m.max_holders, 1, "{m:#?}");
+    assert_eq!(m.two_holders_ms, 0, "{m:#?}");
+    let n4 = node_events(&s.live, 4);
+    assert!(
+        n4.iter().any(|(_, k)| matches!(k, EventKind::Crashed)),
+        "{n4:?}"
+    );
+    // A won its first attempt, so its first release is the real one.
+    let a_released = s
+        .live
+        .events
+        .iter()
+        .find(|e| {
+            e.actor == locklab::engine::world::ActorId(0)
+                && matches!(e.kind, EventKind::Redlock(RedlockEvent::ReleaseSent { .. }))
+        })
+        .map(|e| e.at_ms)
+        .expect("A released");
+    let b = m
+        .acquisitions
+        .iter()
+        .find(|q| q.client == "B")
+        .expect("B gets the lock in the end");
+    assert!(
+        b.acquired_ms > a_released,
+        "B acquired only after A released at {a_released}: {b:?}"
+    );
+}
+
 fn live_redlock_clock_jump() {
     let s = agreed("redlock-clock-jump");
     two_holders_through_n4(&s.live);
@@ -139,7 +184,17 @@ fn live_redlock_clock_jump() {
 }
 
 fn live_redlock_gc_pause() {
-    let s = agreed("redlock-gc-pause");
+    gc_pause_on(default_store());
+}
+
+/// The same pause with the resource a key on a sixth Redis, as where PostgreSQL is not
+/// installed: the late write is accepted there too.
+fn live_redlock_gc_pause_on_a_redis_key() {
+    gc_pause_on(Store::Redis);
+}
+
+fn gc_pause_on(store: Store) {
+    let s = agreed_on("redlock-gc-pause", store);
     let m = metrics(&s.live);
     assert_eq!(m.stale_writes_accepted, 1, "{m:#?}");
     // A's write reached the real resource after its validity had run out while it was stopped.
@@ -200,19 +255,28 @@ fn ours() -> Vec<String> {
         .filter_map(|pid| {
             let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
             let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-            (cmd.contains("redis") || cmd.contains("redlock-client"))
+            (cmd.contains("redis") || cmd.contains("redlock-client") || cmd.contains("etcd"))
                 .then_some(format!("{pid}: {cmd}"))
         })
         .collect()
 }
 
+/// Twenty short Redlock runs and, where etcd is installed, twenty short etcd runs, each with
+/// one of the faults: after each, no server, client, port or directory of the run is left.
 fn twenty_runs_in_a_row_leave_nothing_behind() {
     let _alone = alone();
+    let with_etcd = locklab::live::etcd::server::installed().is_ok();
     for i in 0..20 {
-        let s = redis::story(&short(i), exe()).expect("a short live run");
+        let s = redis::story(&short(i), exe(), Store::Redis).expect("a short live run");
+        let mut servers = s.servers.clone();
+        if with_etcd {
+            let p = super::etcd::short(i);
+            let g = locklab::live::etcd::run::run(&p, exe()).expect("a short etcd run");
+            servers.push(g.server.clone());
+        }
         let left = ours();
         assert!(left.is_empty(), "after run {i}: {left:#?}");
-        for (addr, dir) in &s.servers {
+        for (addr, dir) in &servers {
             assert!(!dir.exists(), "run {i}: {} was removed", dir.display());
             assert!(
                 std::net::TcpStream::connect_timeout(addr, Duration::from_millis(200)).is_err(),
@@ -222,7 +286,8 @@ fn twenty_runs_in_a_row_leave_nothing_behind() {
     }
 }
 
-/// The directories named on the command lines of `pids` (a Redis server's `--dir`).
+/// The directories named on the command lines of `pids`: a Redis server's `--dir`, etcd's
+/// `--data-dir`, or PostgreSQL's data directory (`-D`), for the resource.
 fn dirs_of(pids: &[u32]) -> Vec<std::path::PathBuf> {
     pids.iter()
         .filter_map(|pid| {
@@ -231,57 +296,83 @@ fn dirs_of(pids: &[u32]) -> Vec<std::path::PathBuf> {
                 .split(|b| *b == 0)
                 .map(|a| String::from_utf8_lossy(a).into_owned())
                 .collect();
-            let i = args.iter().position(|a| a == "--dir")?;
+            let i = args
+                .iter()
+                .position(|a| a == "--dir" || a == "--data-dir" || a == "-D")?;
             args.get(i + 1).map(std::path::PathBuf::from)
         })
         .collect()
 }
 
-fn kill_9_of_locklab_mid_run_leaves_nothing_behind() {
-    let _side = side_by_side();
+/// Starts `locklab live ARGS`, waits for its `clients` client processes (marked `mark` on their
+/// command line) and its servers' `dirs` directories, lets the run go on, then kills locklab
+/// with SIGKILL: every server and client of it must go, and every directory with them.
+fn kill_9_mid_run(args: &[&str], mark: &str, clients: usize, dirs: usize) {
     let mut child = Command::new(exe())
-        .args(["live", "redlock", "redlock-gc-pause", "--json"])
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("locklab starts");
     let of = child.id();
-    // Wait for the six servers and the two clients to be up, then kill locklab mid-run.
     let until = Instant::now() + Duration::from_secs(20);
     let mut seen = Vec::new();
     while Instant::now() < until {
         seen = children::left_by(of);
-        let clients = seen
+        let up = seen
             .iter()
             .filter(|p| {
                 std::fs::read(format!("/proc/{p}/cmdline"))
-                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains("redlock-client"))
+                    .is_ok_and(|c| String::from_utf8_lossy(&c).contains(mark))
             })
             .count();
-        if clients == 2 {
+        if up == clients {
             break;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(1_500));
-    let dirs = dirs_of(&children::left_by(of));
+    let found = dirs_of(&children::left_by(of));
     assert!(
-        dirs.len() >= 6,
-        "six servers with a directory each: {dirs:?} of {seen:?}"
+        found.len() >= dirs,
+        "{dirs} servers with a directory each: {found:?} of {seen:?}"
     );
     child.kill().expect("SIGKILL");
     let _ = child.wait();
     let until = Instant::now() + Duration::from_secs(15);
     while Instant::now() < until
-        && (!children::left_by(of).is_empty() || dirs.iter().any(|d| d.exists()))
+        && (!children::left_by(of).is_empty() || found.iter().any(|d| d.exists()))
     {
         std::thread::sleep(Duration::from_millis(100));
     }
     let left = children::left_by(of);
     assert!(left.is_empty(), "left running: {left:?}");
-    for d in &dirs {
+    for d in &found {
         assert!(!d.exists(), "{} was removed", d.display());
     }
+}
+
+fn kill_9_of_locklab_mid_run_leaves_nothing_behind() {
+    let _side = side_by_side();
+    // Five nodes and the resource (a PostgreSQL row or a sixth Redis), and the two clients.
+    kill_9_mid_run(
+        &["live", "redlock", "redlock-gc-pause", "--json"],
+        "redlock-client",
+        2,
+        6,
+    );
+}
+
+/// The same on etcd: the member, the resource's server where the preset has one, the clients.
+fn kill_9_of_locklab_mid_etcd_run_leaves_nothing_behind() {
+    let _side = side_by_side();
+    let with_pg = locklab::live::pg::server::installed().is_ok();
+    kill_9_mid_run(
+        &["live", "etcd", "etcd-frozen-unfenced", "--json"],
+        "etcd-client",
+        2,
+        if with_pg { 2 } else { 1 },
+    );
 }
 
 fn a_redis_node_listens_on_loopback_only() {
@@ -325,18 +416,28 @@ fn without_redis_the_error_names_the_package_to_install() {
 
 /// The Redis tests, each ignored with the reason where what it needs is not installed.
 pub fn trials() -> Vec<Trial> {
-    let with: [(&str, fn(), bool); 7] = [
+    let with: [(&str, fn(), bool); 9] = [
         (
             "a_redis_node_listens_on_loopback_only",
             a_redis_node_listens_on_loopback_only,
             false,
         ),
         ("live_redlock_restart", live_redlock_restart, false),
+        (
+            "live_redlock_restart_fsync",
+            live_redlock_restart_fsync,
+            false,
+        ),
         ("live_redlock_gc_pause", live_redlock_gc_pause, false),
+        (
+            "live_redlock_gc_pause_on_a_redis_key",
+            live_redlock_gc_pause_on_a_redis_key,
+            false,
+        ),
         ("live_redlock_clock_jump", live_redlock_clock_jump, true),
         ("live_redlock_naive_del", live_redlock_naive_del, false),
         (
-            "twenty_redlock_runs_in_a_row_leave_nothing_behind",
+            "twenty_redlock_and_etcd_runs_in_a_row_leave_nothing_behind",
             twenty_runs_in_a_row_leave_nothing_behind,
             false,
         ),
@@ -363,6 +464,17 @@ pub fn trials() -> Vec<Trial> {
             })
         })
         .collect();
+    out.push(Trial::ignorable_test(
+        "kill_9_of_locklab_mid_etcd_run_leaves_nothing_behind",
+        || -> Result<Completion, Failed> {
+            if let Err(e) = locklab::live::etcd::server::installed() {
+                return Ok(Completion::ignored_with(e.message));
+            }
+            let _one = super::serial();
+            kill_9_of_locklab_mid_etcd_run_leaves_nothing_behind();
+            Ok(Completion::Completed)
+        },
+    ));
     out.push(Trial::test(
         "without_redis_the_live_redlock_error_names_the_package_to_install",
         || {

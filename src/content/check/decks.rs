@@ -103,6 +103,8 @@ pub(super) fn check_deck(
             .extend(crate::content::check_quiz::extras(d, q, lessons, presets));
         r.problems
             .extend(crate::content::check_cues::question(d, q));
+        r.problems
+            .extend(crate::content::check_order::question(d, q));
     }
     r.problems.extend(crate::content::check_cues::deck(d));
     r.model_questions += summary.kinds.model;

@@ -121,7 +121,7 @@ pub(super) fn check_vocabulary(
     if vocab.variants().is_empty() {
         return;
     }
-    let mut found = |file: &str, text: &str, offset: usize, v: &vocab::Variant| {
+    let mut found = |file: &str, text: &str, offset: usize, v: &vocab::AvoidWord| {
         r.problems
             .push(Located::at(file, text, offset, None, v.message()));
     };

@@ -191,6 +191,7 @@ pub fn check_with(source: &Source, draws: Option<u64>) -> Report {
             r.problems.extend(super::check_spread::deck(d, &presets, n));
         }
     }
+    r.problems.extend(super::check_cues::course(&decks));
     let scenarios = source.files("assets/scenarios", "toml").unwrap_or_default();
     check_vocabulary(
         &Vocabulary::from_glossaries(&glossaries),

@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use crate::engine::msg::{Msg, Timer};
+use crate::engine::msg::{ActorMsg, Timer};
 use crate::engine::params::{Layout, OnExhaustion, OnRollback};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
@@ -138,7 +138,7 @@ impl IdGenerator {
             cx.event(EventKind::Snowflake(IdEvent::WorkerClaimSent { worker }));
             cx.send(
                 registry,
-                Msg::ClaimWorker {
+                ActorMsg::ClaimWorker {
                     worker,
                     claim: self.claims,
                 },
@@ -184,8 +184,8 @@ impl IdGenerator {
         }
     }
 
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        if let Msg::WorkerClaimed {
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        if let ActorMsg::WorkerClaimed {
             worker,
             claim,
             granted,

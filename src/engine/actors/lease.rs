@@ -1,7 +1,7 @@
 //! A lease service (etcd- or Redis-like) for one lock: at most one live lease, renewed by
 //! keepalives that arrive strictly before its deadline, with a fencing token that only grows.
 
-use crate::engine::msg::{Msg, Timer};
+use crate::engine::msg::{ActorMsg, Timer};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::world::{ActorId, Cx};
@@ -56,9 +56,9 @@ impl LeaseService {
         }
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
         match msg {
-            Msg::Keepalive { .. } => match &mut self.lease {
+            ActorMsg::Keepalive { .. } => match &mut self.lease {
                 // An expiry due at this instant was handled first: "strictly before".
                 Some(l) if l.holder == from => {
                     let deadline = cx.now + self.ttl_ms;
@@ -69,17 +69,17 @@ impl LeaseService {
                     });
                     cx.send(
                         from,
-                        Msg::Renewed {
+                        ActorMsg::Renewed {
                             deadline_ms: deadline,
                         },
                     );
                 }
                 _ => {
                     cx.event(EventKind::KeepaliveRefused);
-                    cx.send(from, Msg::Refused);
+                    cx.send(from, ActorMsg::Refused);
                 }
             },
-            Msg::Release => match self.lease {
+            ActorMsg::Release => match self.lease {
                 Some(l) if l.holder == from => {
                     self.lease = None;
                     cx.cancel(Timer::LeaseExpiry);
@@ -87,12 +87,12 @@ impl LeaseService {
                 }
                 _ => cx.event(EventKind::ReleaseIgnored),
             },
-            Msg::Acquire => match self.lease {
+            ActorMsg::Acquire => match self.lease {
                 // Already granted; the grant is still on its way.
                 Some(l) if l.holder == from => {}
                 Some(l) => {
                     cx.event(EventKind::AcquireRefused { holder: l.holder });
-                    cx.send(from, Msg::Busy);
+                    cx.send(from, ActorMsg::Busy);
                 }
                 None => {
                     let token = self.next_token;
@@ -110,7 +110,7 @@ impl LeaseService {
                     });
                     cx.send(
                         from,
-                        Msg::Granted {
+                        ActorMsg::Granted {
                             token,
                             deadline_ms: None,
                         },

@@ -1,7 +1,7 @@
 //! The two clients of the frozen-holder story: A, which holds the lease and needs a stretch of
 //! its own running time to finish, and B, which asks for the lock every second.
 
-use crate::engine::msg::{Msg, Timer};
+use crate::engine::msg::{ActorMsg, Timer};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::world::{ActorId, Cx};
@@ -78,7 +78,7 @@ impl LeaseHolder {
         if self.renews() && self.last_keepalive_sent != Some(cx.now) {
             self.last_keepalive_sent = Some(cx.now);
             cx.event(EventKind::KeepaliveSent { merged });
-            cx.send(self.service, Msg::Keepalive { merged });
+            cx.send(self.service, ActorMsg::Keepalive { merged });
         }
     }
 
@@ -89,14 +89,14 @@ impl LeaseHolder {
             return;
         }
         cx.event(EventKind::WriteSent { token: self.token });
-        cx.send(self.resource, Msg::Write { token: self.token });
+        cx.send(self.resource, ActorMsg::Write { token: self.token });
         cx.event(EventKind::LeaseReleaseSent);
         self.released = true;
-        cx.send(self.service, Msg::Release);
+        cx.send(self.service, ActorMsg::Release);
     }
 
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        if msg == Msg::Refused && !self.learned_lost {
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        if msg == ActorMsg::Refused && !self.learned_lost {
             self.learned_lost = true;
             cx.event(EventKind::LearnedLeaseLost);
         }
@@ -137,21 +137,21 @@ impl LeaseSeeker {
         match timer {
             Timer::AcquireRetry if self.token.is_none() => {
                 cx.event(EventKind::AcquireRequested);
-                cx.send(self.service, Msg::Acquire);
+                cx.send(self.service, ActorMsg::Acquire);
                 cx.set_timer(Timer::AcquireRetry, self.retry_ms);
             }
             Timer::WriteDue => {
                 if let Some(token) = self.token {
                     cx.event(EventKind::WriteSent { token });
-                    cx.send(self.resource, Msg::Write { token });
+                    cx.send(self.resource, ActorMsg::Write { token });
                 }
             }
             _ => {}
         }
     }
 
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        if let Msg::Granted { token, .. } = msg
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        if let ActorMsg::Granted { token, .. } = msg
             && self.token.is_none()
         {
             self.token = Some(token);

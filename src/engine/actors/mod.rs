@@ -2,6 +2,8 @@
 //! as data (see [`Cx`]). Each lives in its own file with its own tests; the World owns them.
 
 pub mod config;
+pub mod etcd_client;
+pub mod etcd_leader;
 pub mod id_generator;
 pub mod lease;
 pub mod lease_client;
@@ -15,8 +17,9 @@ pub mod rows;
 pub mod runner;
 pub mod worker;
 pub mod worker_registry;
+pub mod worker_statements;
 
-use crate::engine::msg::{Msg, Timer};
+use crate::engine::msg::{ActorMsg, Timer};
 use crate::engine::world::{ActorId, Cx};
 use crate::engine::zk::client::ZkConn;
 use crate::engine::zk::service::ZkService;
@@ -62,6 +65,8 @@ pub enum Actor {
     Redlock(redlock_client::RedlockClient),
     IdGen(id_generator::IdGenerator),
     Registry(worker_registry::WorkerRegistry),
+    EtcdLeader(etcd_leader::EtcdLeader),
+    EtcdClient(etcd_client::EtcdClient),
 }
 
 impl Actor {
@@ -80,11 +85,13 @@ impl Actor {
             Actor::Redis(a) => a.on_start(cx),
             Actor::Redlock(a) => a.on_start(cx),
             Actor::IdGen(a) => a.on_start(cx),
+            Actor::EtcdLeader(a) => a.on_start(cx),
+            Actor::EtcdClient(a) => a.on_start(cx),
             Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) | Actor::Registry(_) => {}
         }
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
         match self {
             Actor::Lock(a) => a.on_msg(msg, cx),
             Actor::Queue(a) => a.on_msg(msg, cx),
@@ -97,6 +104,8 @@ impl Actor {
             Actor::Redlock(a) => a.on_msg(from, msg, cx),
             Actor::IdGen(a) => a.on_msg(msg, cx),
             Actor::Registry(a) => a.on_msg(from, msg, cx),
+            Actor::EtcdLeader(a) => a.on_msg(from, msg, cx),
+            Actor::EtcdClient(a) => a.on_msg(msg, cx),
             Actor::Config(_) => {}
             Actor::Rows(a) => a.on_msg(from, msg, cx),
             Actor::Runner(a) => a.on_msg(from, msg, cx),
@@ -121,6 +130,8 @@ impl Actor {
             Actor::Redis(a) => a.on_timer(timer, cx),
             Actor::Redlock(a) => a.on_timer(timer, cx),
             Actor::IdGen(a) => a.on_timer(timer, cx),
+            Actor::EtcdLeader(a) => a.on_timer(timer, cx),
+            Actor::EtcdClient(a) => a.on_timer(timer, cx),
             Actor::Resource(_) | Actor::Rows(_) | Actor::Outside(_) | Actor::Registry(_) => {}
         }
     }
@@ -208,6 +219,20 @@ impl Actor {
     pub fn as_redis(&self) -> Option<&redis_node::RedisNode> {
         match self {
             Actor::Redis(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_etcd_leader(&self) -> Option<&etcd_leader::EtcdLeader> {
+        match self {
+            Actor::EtcdLeader(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_etcd_client(&self) -> Option<&etcd_client::EtcdClient> {
+        match self {
+            Actor::EtcdClient(a) => Some(a),
             _ => None,
         }
     }

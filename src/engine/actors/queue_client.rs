@@ -12,13 +12,13 @@
 //! * A permit holder holds when its node is among the first `permits`; otherwise it watches the
 //!   children (any change may free a permit) and reads again.
 
-use crate::engine::msg::{ChildName, Msg, Timer, ZkOp, ZkResult};
+use crate::engine::msg::{ActorMsg, ChildName, Timer, ZkOp, ZkResult};
 use crate::engine::params::{ReadRule, Want};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::event::{Admission, Request};
 use crate::engine::world::Cx;
-use crate::engine::zk::client::{LibEvent, NotSent, ZkConn};
+use crate::engine::zk::client::{LibEvent, NotSent, ThroughConn, ZkConn, woken};
 use crate::engine::zk::tree::{DirId, NodeId, Tag, Watched};
 
 /// What a queue client is for.
@@ -126,25 +126,17 @@ impl QueueClient {
         match timer {
             Timer::Start if self.step == QStep::Idle => self.create(cx),
             Timer::ReleaseDue if self.step == QStep::Holding => self.release(cx),
-            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => {
-                let mut out = Vec::new();
-                self.conn.on_timer(timer, cx, &mut out);
-                self.handle(out, cx);
-            }
+            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => self.conn_timer(timer, cx),
             _ => {}
         }
     }
 
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        let mut out = Vec::new();
-        self.conn.on_msg(msg, cx, &mut out);
-        self.handle(out, cx);
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        self.conn_msg(msg, cx);
     }
 
     pub fn on_connection_reset(&mut self, cx: &mut Cx) {
-        let mut out = Vec::new();
-        self.conn.on_reset(cx, &mut out);
-        self.handle(out, cx);
+        self.conn_reset(cx);
     }
 
     fn handle(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
@@ -156,9 +148,11 @@ impl QueueClient {
                     result,
                 } => self.on_reply(xid, request, result, cx),
                 LibEvent::Watch { target, event } => {
-                    cx.event(EventKind::Notified { target, event });
-                    if self.step == QStep::Waiting(target) {
-                        cx.event(EventKind::WokeUp { target });
+                    let waiting_on = match self.step {
+                        QStep::Waiting(t) => Some(t),
+                        _ => None,
+                    };
+                    if woken(target, event, waiting_on, cx) {
                         self.read(cx);
                     }
                 }
@@ -233,8 +227,7 @@ impl QueueClient {
                         node,
                         exists: stat.is_some(),
                     });
-                    let skipping = self.role == Role::Reader(ReadRule::SkipWaitingWriters);
-                    if skipping && stat.is_some_and(|s| s.version % 2 == 0) {
+                    if stat.is_some_and(|s| skips_writer(self.role, s.version)) {
                         // The writer only waits: go past it.
                         self.hold(
                             Some(Admission::Read {
@@ -271,70 +264,19 @@ impl QueueClient {
             self.lose(cx);
             return;
         };
-        let ahead = &children[..idx];
-        let wait_on = match self.role {
-            Role::Writer if self.writers_yield => {
-                let readers = children.iter().any(|c| c.tag == Tag::Read);
-                let claimed = self.version % 2 == 1;
-                let writer_ahead = ahead.iter().rev().find(|c| c.tag == Tag::Write);
-                if readers {
-                    // The read set a children watch: wait for the readers to go, backing off
-                    // first if a reader came while this writer claimed.
-                    if claimed {
-                        self.bump_version(cx);
-                    }
-                    let target = Watched::Children(self.dir);
-                    self.conn.watch_armed(target);
-                    cx.event(EventKind::WatchChildren);
-                    self.step = QStep::Waiting(target);
-                    return;
+        match rule(self.role, self.writers_yield, self.version, children, idx) {
+            Decision::WatchChildren { back_off } => {
+                if back_off {
+                    self.bump_version(cx);
                 }
-                match writer_ahead {
-                    Some(w) => Some(w.node),
-                    None if claimed => None,
-                    None => {
-                        self.bump_version(cx);
-                        return;
-                    }
-                }
+                let target = Watched::Children(self.dir);
+                self.conn.watch_armed(target);
+                cx.event(EventKind::WatchChildren);
+                self.step = QStep::Waiting(target);
             }
-            Role::Writer => ahead.last().map(|c| c.node),
-            Role::Reader(ReadRule::Fair) => ahead
-                .iter()
-                .rev()
-                .find(|c| c.tag == Tag::Write)
-                .map(|c| c.node),
-            // Look at the first writer: it stops this reader only if it claims the lock.
-            Role::Reader(ReadRule::SkipWaitingWriters) => children
-                .iter()
-                .find(|c| c.tag == Tag::Write)
-                .map(|c| c.node),
-            Role::Permit(permits) => {
-                if idx < permits as usize {
-                    None
-                } else {
-                    // The read set a children watch: any change may free a permit.
-                    let target = Watched::Children(self.dir);
-                    self.conn.watch_armed(target);
-                    cx.event(EventKind::WatchChildren);
-                    self.step = QStep::Waiting(target);
-                    return;
-                }
-            }
-        };
-        match wait_on {
-            None => {
-                let how = match self.role {
-                    Role::Writer => None,
-                    Role::Reader(_) => Some(Admission::Read { skipped: None }),
-                    Role::Permit(permits) => Some(Admission::Permit {
-                        place: idx as u32 + 1,
-                        permits,
-                    }),
-                };
-                self.hold(how, cx)
-            }
-            Some(node) => {
+            Decision::Claim => self.bump_version(cx),
+            Decision::Hold(how) => self.hold(how, cx),
+            Decision::Check(node) => {
                 self.step = QStep::Checking(node);
                 let op = ZkOp::Exists { node, watch: true };
                 if let Err(NotSent::SessionExpired) = self.conn.request(op, cx) {
@@ -389,4 +331,92 @@ impl QueueClient {
         self.step = QStep::Lost;
         cx.cancel(Timer::ReleaseDue);
     }
+}
+
+impl ThroughConn for QueueClient {
+    fn conn_mut(&mut self) -> &mut ZkConn {
+        &mut self.conn
+    }
+    fn on_lib_events(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
+        self.handle(events, cx);
+    }
+}
+
+/// What a queue client does after reading the children: the recipe's one rule, which the
+/// model's client and the live lab's real sessions both follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// It holds now (`None`: a writer's exclusive grant).
+    Hold(Option<Admission>),
+    /// Check this node with a watch and wait for it to go (or, for a reader that skips waiting
+    /// writers, look at its version).
+    Check(NodeId),
+    /// Wait for any change of the directory (the read armed the watch); a yielding writer
+    /// that had claimed first backs off (bumps its version back to even).
+    WatchChildren { back_off: bool },
+    /// A yielding writer claims the lock: bump its own node's version to odd and read again.
+    Claim,
+}
+
+/// The rule for `role` whose node is `children[idx]` (children sorted by sequence number);
+/// `version`: a yielding writer's own node version (odd while it claims).
+pub fn rule(
+    role: Role,
+    writers_yield: bool,
+    version: i32,
+    children: &[ChildName],
+    idx: usize,
+) -> Decision {
+    let ahead = &children[..idx];
+    let wait_on = match role {
+        Role::Writer if writers_yield => {
+            let readers = children.iter().any(|c| c.tag == Tag::Read);
+            let claimed = version % 2 == 1;
+            if readers {
+                // Wait for the readers to go, backing off first if a reader came while this
+                // writer claimed.
+                return Decision::WatchChildren { back_off: claimed };
+            }
+            match ahead.iter().rev().find(|c| c.tag == Tag::Write) {
+                Some(w) => Some(w.node),
+                None if claimed => None,
+                None => return Decision::Claim,
+            }
+        }
+        Role::Writer => ahead.last().map(|c| c.node),
+        Role::Reader(ReadRule::Fair) => ahead
+            .iter()
+            .rev()
+            .find(|c| c.tag == Tag::Write)
+            .map(|c| c.node),
+        // Look at the first writer: it stops this reader only if it claims the lock.
+        Role::Reader(ReadRule::SkipWaitingWriters) => children
+            .iter()
+            .find(|c| c.tag == Tag::Write)
+            .map(|c| c.node),
+        Role::Permit(permits) => {
+            if idx >= permits as usize {
+                // Any change may free a permit.
+                return Decision::WatchChildren { back_off: false };
+            }
+            None
+        }
+    };
+    match wait_on {
+        Some(node) => Decision::Check(node),
+        None => Decision::Hold(match role {
+            Role::Writer => None,
+            Role::Reader(_) => Some(Admission::Read { skipped: None }),
+            Role::Permit(permits) => Some(Admission::Permit {
+                place: idx as u32 + 1,
+                permits,
+            }),
+        }),
+    }
+}
+
+/// Whether a reader that skips waiting writers goes past the writer it checked: its version
+/// is even, so the writer only waits.
+pub fn skips_writer(role: Role, version: i32) -> bool {
+    role == Role::Reader(ReadRule::SkipWaitingWriters) && version % 2 == 0
 }

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use crate::engine::msg::{Msg, Timer};
+use crate::engine::msg::{ActorMsg, Timer};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::redlock::RedlockEvent;
@@ -137,8 +137,8 @@ impl RedisNode {
         }
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::Redis { xid, cmd } = msg else {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
+        let ActorMsg::Redis { xid, cmd } = msg else {
             return;
         };
         self.expire_if_due(cx);
@@ -187,7 +187,7 @@ impl RedisNode {
                 None => RedisReply::Deleted { count: 0 },
             },
         };
-        cx.send(from, Msg::RedisReply { xid, reply });
+        cx.send(from, ActorMsg::RedisReply { xid, reply });
     }
 
     fn delete(&mut self, k: StoredKey, by: ActorId, checked: bool, cx: &mut Cx) -> RedisReply {
@@ -230,12 +230,12 @@ mod tests {
         let mut effects = Vec::new();
         let mut rng = Rng::new(1);
         let mut cx = Cx::new(now, now, ActorId(9), &mut effects, &mut rng, false);
-        node.on_msg(from, Msg::Redis { xid: 1, cmd }, &mut cx);
+        node.on_msg(from, ActorMsg::Redis { xid: 1, cmd }, &mut cx);
         effects
             .iter()
             .find_map(|e| match e {
                 Effect::Send {
-                    msg: Msg::RedisReply { reply, .. },
+                    msg: ActorMsg::RedisReply { reply, .. },
                     ..
                 } => Some(*reply),
                 _ => None,

@@ -10,14 +10,14 @@
 //! again: nothing in the algorithm tells it to.
 
 use crate::engine::actors::redis_node::{RedisCmd, RedisReply};
-use crate::engine::msg::{Msg, Timer};
+use crate::engine::msg::{ActorMsg, Timer};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::redlock::{RedlockEvent, ReleaseHow};
 use crate::engine::world::{ActorId, Cx};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RStep {
+pub enum RedlockStep {
     Idle,
     /// Waiting for node `next`'s answer.
     Acquiring,
@@ -46,7 +46,7 @@ pub struct RedlockConfig {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct RedlockClient {
     pub cfg: RedlockConfig,
-    pub step: RStep,
+    pub step: RedlockStep,
     pub attempt: u32,
     /// This attempt's random value: its only proof of ownership.
     pub value: u32,
@@ -63,7 +63,7 @@ impl RedlockClient {
     pub fn new(cfg: RedlockConfig) -> Self {
         Self {
             cfg,
-            step: RStep::Idle,
+            step: RedlockStep::Idle,
             attempt: 0,
             value: 0,
             next: 0,
@@ -80,7 +80,7 @@ impl RedlockClient {
 
     /// Whether it acts as the holder with validity left at `now`.
     pub fn holds_with_validity(&self, now: Millis) -> bool {
-        self.step == RStep::Holding && self.valid_until.is_some_and(|v| now < v)
+        self.step == RedlockStep::Holding && self.valid_until.is_some_and(|v| now < v)
     }
 
     pub fn on_start(&mut self, cx: &mut Cx) {
@@ -90,40 +90,43 @@ impl RedlockClient {
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
         match timer {
             Timer::Start | Timer::AcquireRetry
-                if matches!(self.step, RStep::Idle | RStep::Backoff) =>
+                if matches!(self.step, RedlockStep::Idle | RedlockStep::Backoff) =>
             {
                 self.begin(cx)
             }
-            Timer::RequestTimeout if self.step == RStep::Acquiring => {
+            Timer::RequestTimeout if self.step == RedlockStep::Acquiring => {
                 let node = self.cfg.nodes[self.next];
                 cx.event(EventKind::Redlock(RedlockEvent::SetTimedOut { node }));
                 self.advance(cx);
             }
-            Timer::ValidityEnd if self.step == RStep::Holding => {
+            Timer::ValidityEnd if self.step == RedlockStep::Holding => {
                 let since_ms = cx.due;
                 cx.event(EventKind::Redlock(RedlockEvent::ValidityOver { since_ms }));
             }
-            Timer::WorkDone if self.step == RStep::Holding => {
+            Timer::WorkDone if self.step == RedlockStep::Holding => {
                 cx.event(EventKind::WriteSent { token: 0 });
-                cx.send(self.cfg.resource, Msg::Write { token: 0 });
+                cx.send(self.cfg.resource, ActorMsg::Write { token: 0 });
                 cx.set_timer(Timer::ReleaseDue, self.cfg.write_ms);
             }
-            Timer::ReleaseDue if self.step == RStep::Holding => {
+            Timer::ReleaseDue if self.step == RedlockStep::Holding => {
                 self.release_all(cx);
-                self.step = RStep::Released;
+                self.step = RedlockStep::Released;
                 cx.cancel(Timer::ValidityEnd);
             }
             _ => {}
         }
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::RedisReply { xid, reply } = msg else {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
+        let ActorMsg::RedisReply { xid, reply } = msg else {
             return;
         };
         // Only the answer to the SET being waited for moves an attempt on; answers to releases
         // and late answers to timed-out requests are dropped.
-        if self.step != RStep::Acquiring || xid != self.xid || from != self.cfg.nodes[self.next] {
+        if self.step != RedlockStep::Acquiring
+            || xid != self.xid
+            || from != self.cfg.nodes[self.next]
+        {
             return;
         }
         cx.cancel(Timer::RequestTimeout);
@@ -144,7 +147,7 @@ impl RedlockClient {
         self.ok = 0;
         self.next = 0;
         self.started_ms = cx.now;
-        self.step = RStep::Acquiring;
+        self.step = RedlockStep::Acquiring;
         cx.event(EventKind::Redlock(RedlockEvent::AttemptStarted {
             attempt: self.attempt,
             value: self.value,
@@ -158,7 +161,10 @@ impl RedlockClient {
             value: self.value,
             ttl_ms: self.cfg.ttl_ms,
         };
-        cx.send(self.cfg.nodes[self.next], Msg::Redis { xid: self.xid, cmd });
+        cx.send(
+            self.cfg.nodes[self.next],
+            ActorMsg::Redis { xid: self.xid, cmd },
+        );
         cx.set_timer(Timer::RequestTimeout, self.cfg.timeout_ms);
     }
 
@@ -184,7 +190,7 @@ impl RedlockClient {
         let validity = self.cfg.ttl_ms as i64 - elapsed as i64 - self.cfg.drift_ms as i64;
         if self.ok.count_ones() >= self.quorum() && validity > 0 {
             let until = cx.now + validity as Millis;
-            self.step = RStep::Holding;
+            self.step = RedlockStep::Holding;
             self.valid_until = Some(until);
             let (ok, drift_ms) = (self.ok_nodes(), self.cfg.drift_ms);
             cx.event(EventKind::Redlock(RedlockEvent::Acquired {
@@ -206,7 +212,7 @@ impl RedlockClient {
                 validity_ms: validity,
             }));
             self.release_all(cx);
-            self.step = RStep::Backoff;
+            self.step = RedlockStep::Backoff;
             cx.set_timer(Timer::AcquireRetry, self.cfg.retry_ms);
         }
     }
@@ -221,7 +227,7 @@ impl RedlockClient {
         };
         for i in 0..self.cfg.nodes.len() {
             self.xid += 1;
-            cx.send(self.cfg.nodes[i], Msg::Redis { xid: self.xid, cmd });
+            cx.send(self.cfg.nodes[i], ActorMsg::Redis { xid: self.xid, cmd });
         }
     }
 }
@@ -256,7 +262,7 @@ mod tests {
     fn answer(c: &mut RedlockClient, now: Millis, reply: RedisReply) {
         let (from, xid) = (c.cfg.nodes[c.next], c.xid);
         step(c, now, |c, cx| {
-            c.on_msg(from, Msg::RedisReply { xid, reply }, cx)
+            c.on_msg(from, ActorMsg::RedisReply { xid, reply }, cx)
         });
     }
 
@@ -269,7 +275,7 @@ mod tests {
         step(&mut c, 70, |c, cx| c.on_timer(Timer::RequestTimeout, cx));
         answer(&mut c, 90, RedisReply::Ok);
         step(&mut c, 120, |c, cx| c.on_timer(Timer::RequestTimeout, cx));
-        assert_eq!(c.step, RStep::Holding);
+        assert_eq!(c.step, RedlockStep::Holding);
         assert_eq!(c.valid_until, Some(120 + 9_778));
         assert!(c.holds_with_validity(9_897) && !c.holds_with_validity(9_898));
     }
@@ -282,7 +288,7 @@ mod tests {
         let stale_xid = c.xid;
         step(&mut c, 50, |c, cx| c.on_timer(Timer::RequestTimeout, cx));
         // The timed-out node answers late: ignored.
-        let late = Msg::RedisReply {
+        let late = ActorMsg::RedisReply {
             xid: stale_xid,
             reply: RedisReply::Ok,
         };
@@ -291,6 +297,6 @@ mod tests {
         answer(&mut c, 75, RedisReply::Ok);
         answer(&mut c, 95, RedisReply::Nil);
         answer(&mut c, 115, RedisReply::Nil);
-        assert_eq!(c.step, RStep::Backoff);
+        assert_eq!(c.step, RedlockStep::Backoff);
     }
 }

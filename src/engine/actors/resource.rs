@@ -4,7 +4,7 @@
 //! accepted so far, checked and stored in one step. With fencing off every write is accepted.
 //! Either way it remembers the largest token it has accepted.
 
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::trace::EventKind;
 use crate::engine::world::{ActorId, Cx};
 
@@ -43,8 +43,8 @@ impl Resource {
         accepted
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::Write { token } = msg else {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
+        let ActorMsg::Write { token } = msg else {
             return;
         };
         let last_seen_before = self.last_seen_token;

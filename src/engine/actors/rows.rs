@@ -6,7 +6,7 @@
 //! affected; otherwise none is. That is all a worker learns: how many rows its statement touched.
 //! The store keeps its own clock (the World's time plus an offset) for leases and due times.
 
-use crate::engine::msg::{Msg, RowCond, RowSet, RowState, RowValue};
+use crate::engine::msg::{ActorMsg, RowCond, RowOp, RowSet, RowState, RowValue};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::world::{ActorId, Cx};
@@ -72,15 +72,15 @@ impl RowStore {
         }
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
         let t = self.clock(cx.now);
         match msg {
-            Msg::RowRead { row } => {
+            ActorMsg::RowRead { row } => {
                 if let Some(value) = self.rows.get(row as usize).copied() {
-                    cx.send(from, Msg::RowValue { row, value });
+                    cx.send(from, ActorMsg::RowValue { row, value });
                 }
             }
-            Msg::RowScan => {
+            ActorMsg::RowScan => {
                 let claimable = RowCond {
                     claimable: true,
                     ..RowCond::default()
@@ -91,12 +91,51 @@ impl RowStore {
                     .enumerate()
                     .filter(|(_, r)| Self::matches(r, &claimable, t))
                     .fold(0u16, |m, (i, _)| m | (1 << i));
-                cx.send(from, Msg::RowCandidates { mask });
+                cx.send(from, ActorMsg::RowCandidates { mask });
             }
-            Msg::RowUpdate { row, op, cond, set } => {
+            ActorMsg::RowClaimNext { set } => {
+                let claimable = RowCond {
+                    claimable: true,
+                    ..RowCond::default()
+                };
+                // Each statement here is applied whole as it arrives, so no row is ever locked
+                // by another claim: skipping locked rows leaves the first claimable one.
+                let Some(row) = self
+                    .rows
+                    .iter()
+                    .position(|r| Self::matches(r, &claimable, t))
+                else {
+                    cx.send(from, ActorMsg::RowCandidates { mask: 0 });
+                    return;
+                };
+                let r = &mut self.rows[row];
+                Self::apply(r, &set, t);
+                let value = *r;
+                let (row, op, affected) = (row as u8, RowOp::Claim, 1);
+                cx.event(EventKind::RowUpdated {
+                    row,
+                    by: from,
+                    op,
+                    cond: claimable,
+                    affected,
+                    value,
+                });
+                cx.send(
+                    from,
+                    ActorMsg::RowDone {
+                        row,
+                        op,
+                        affected,
+                        value,
+                    },
+                );
+            }
+            ActorMsg::RowUpdate { row, op, cond, set } => {
                 let Some(r) = self.rows.get_mut(row as usize) else {
                     return;
                 };
+                // `now()` in a longer transaction is the transaction's start.
+                let t = cond.now_as_of_ms.map_or(t, |at| at + self.clock_offset_ms);
                 let affected = if Self::matches(r, &cond, t) {
                     Self::apply(r, &set, t);
                     1
@@ -114,7 +153,7 @@ impl RowStore {
                 });
                 cx.send(
                     from,
-                    Msg::RowDone {
+                    ActorMsg::RowDone {
                         row,
                         op,
                         affected,
@@ -136,8 +175,8 @@ pub struct Outside {
 }
 
 impl Outside {
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::Effect { task, attempt, key } = msg else {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
+        let ActorMsg::Effect { task, attempt, key } = msg else {
             return;
         };
         let repeat = key.is_some_and(|k| self.keys.contains(&k));

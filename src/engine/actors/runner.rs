@@ -9,16 +9,21 @@
 //! finishes the work it started and submits when it is done, whatever its client library has
 //! said meanwhile: only the row's conditions keep an old leader's result out.
 
-use crate::engine::msg::{ChildName, Msg, RowCond, RowOp, RowSet, RowState, Timer, ZkOp, ZkResult};
+use crate::engine::msg::{
+    ActorMsg, ChildName, RowCond, RowOp, RowSet, RowState, Timer, ZkOp, ZkResult,
+};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::event::Request;
 use crate::engine::world::{ActorId, Cx};
-use crate::engine::zk::client::{LibEvent, ZkConn};
+use crate::engine::zk::client::{LibEvent, ThroughConn, ZkConn, woken};
 use crate::engine::zk::tree::{DirId, NodeId, Tag, Watched};
 
+/// How long a runner waits before trying a refused takeover again.
+pub const TAKEOVER_RETRY_MS: Millis = 1_000;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RStep {
+pub enum RunnerStep {
     Idle,
     Joining,
     Reading,
@@ -48,7 +53,7 @@ pub struct Runner {
     pub requested_timeout_ms: Millis,
     /// Submit with `WHERE version = ... AND epoch = ...` (false: an unconditional update).
     pub conditional: bool,
-    pub step: RStep,
+    pub step: RunnerStep,
     pub node: Option<NodeId>,
     pub guid: u32,
     pub epoch: Option<u64>,
@@ -80,11 +85,11 @@ impl Runner {
             job,
             start_ms,
             work_ms,
-            retry_ms: 1_000,
+            retry_ms: TAKEOVER_RETRY_MS,
             lease_ms,
             requested_timeout_ms,
             conditional,
-            step: RStep::Idle,
+            step: RunnerStep::Idle,
             node: None,
             guid,
             epoch: None,
@@ -99,14 +104,14 @@ impl Runner {
         self.node = Some(node);
         self.epoch = Some(epoch);
         self.job_version = Some(version);
-        self.step = RStep::Working;
+        self.step = RunnerStep::Working;
         self.work_ms = work_left;
         self
     }
 
     pub fn watching(&self) -> Option<Watched> {
         match self.step {
-            RStep::Waiting(w) => Some(w),
+            RunnerStep::Waiting(w) => Some(w),
             _ => None,
         }
     }
@@ -114,13 +119,16 @@ impl Runner {
     pub fn is_leading(&self) -> bool {
         matches!(
             self.step,
-            RStep::Electing | RStep::TakingOver | RStep::Working | RStep::Submitting
+            RunnerStep::Electing
+                | RunnerStep::TakingOver
+                | RunnerStep::Working
+                | RunnerStep::Submitting
         )
     }
 
     pub fn on_start(&mut self, cx: &mut Cx) {
         self.conn.start(self.requested_timeout_ms, cx);
-        if self.step == RStep::Working {
+        if self.step == RunnerStep::Working {
             cx.set_timer(Timer::WorkDue, self.work_ms);
         } else {
             cx.set_timer_at(Timer::Start, self.start_ms);
@@ -129,34 +137,26 @@ impl Runner {
 
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {
         match timer {
-            Timer::Start if self.step == RStep::Idle => self.join(cx),
-            Timer::Poll if self.step == RStep::TakingOver => {
-                cx.send(self.rows, Msg::RowRead { row: self.job });
+            Timer::Start if self.step == RunnerStep::Idle => self.join(cx),
+            Timer::Poll if self.step == RunnerStep::TakingOver => {
+                cx.send(self.rows, ActorMsg::RowRead { row: self.job });
             }
-            Timer::WorkDue if self.step == RStep::Working => self.submit(cx),
-            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => {
-                let mut out = Vec::new();
-                self.conn.on_timer(timer, cx, &mut out);
-                self.handle(out, cx);
-            }
+            Timer::WorkDue if self.step == RunnerStep::Working => self.submit(cx),
+            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => self.conn_timer(timer, cx),
             _ => {}
         }
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
         if from == self.rows {
             self.on_row(msg, cx);
             return;
         }
-        let mut out = Vec::new();
-        self.conn.on_msg(msg, cx, &mut out);
-        self.handle(out, cx);
+        self.conn_msg(msg, cx);
     }
 
     pub fn on_connection_reset(&mut self, cx: &mut Cx) {
-        let mut out = Vec::new();
-        self.conn.on_reset(cx, &mut out);
-        self.handle(out, cx);
+        self.conn_reset(cx);
     }
 
     fn handle(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
@@ -168,22 +168,27 @@ impl Runner {
                     xid,
                 } => self.on_reply(xid, request, result, cx),
                 LibEvent::Watch { target, event } => {
-                    cx.event(EventKind::Notified { target, event });
-                    if self.step == RStep::Waiting(target) {
-                        cx.event(EventKind::WokeUp { target });
+                    let waiting_on = match self.step {
+                        RunnerStep::Waiting(t) => Some(t),
+                        _ => None,
+                    };
+                    if woken(target, event, waiting_on, cx) {
                         self.read(cx);
                     }
                 }
                 LibEvent::Reconnected => {
-                    if matches!(self.step, RStep::Reading | RStep::Checking(_)) {
+                    if matches!(self.step, RunnerStep::Reading | RunnerStep::Checking(_)) {
                         self.read(cx);
                     }
                 }
                 // Leadership ends with the session; the job's row decides what a late
                 // submission may still do.
                 LibEvent::Expired => {
-                    if !matches!(self.step, RStep::Working | RStep::Submitting | RStep::Done) {
-                        self.step = RStep::Lost;
+                    if !matches!(
+                        self.step,
+                        RunnerStep::Working | RunnerStep::Submitting | RunnerStep::Done
+                    ) {
+                        self.step = RunnerStep::Lost;
                     }
                 }
                 LibEvent::Lost { .. } | LibEvent::Disconnected | LibEvent::NewSession => {}
@@ -192,7 +197,7 @@ impl Runner {
     }
 
     fn join(&mut self, cx: &mut Cx) {
-        self.step = RStep::Joining;
+        self.step = RunnerStep::Joining;
         cx.event(EventKind::CreateSent { guid: self.guid });
         let op = ZkOp::Create {
             dir: self.dir,
@@ -205,7 +210,7 @@ impl Runner {
     }
 
     fn read(&mut self, cx: &mut Cx) {
-        self.step = RStep::Reading;
+        self.step = RunnerStep::Reading;
         let _ = self.conn.request(
             ZkOp::GetChildren {
                 dir: self.dir,
@@ -223,13 +228,13 @@ impl Runner {
                 self.read(cx);
             }
             (Request::GetChildren, ZkResult::Children { mut children })
-                if self.step == RStep::Reading =>
+                if self.step == RunnerStep::Reading =>
             {
                 children.sort_by_key(|c| c.seq);
                 self.decide(&children, cx);
             }
             (Request::Exists, ZkResult::Exists { stat }) => {
-                if let RStep::Checking(node) = self.step {
+                if let RunnerStep::Checking(node) = self.step {
                     cx.event(EventKind::ExistsChecked {
                         node,
                         exists: stat.is_some(),
@@ -239,14 +244,14 @@ impl Runner {
                         cx.event(EventKind::Waiting {
                             on: Watched::Node(node),
                         });
-                        self.step = RStep::Waiting(Watched::Node(node));
+                        self.step = RunnerStep::Waiting(Watched::Node(node));
                     } else {
                         self.read(cx);
                     }
                 }
             }
             (Request::GetData, ZkResult::Data { value, version })
-                if self.step == RStep::Electing =>
+                if self.step == RunnerStep::Electing =>
             {
                 // Raise the epoch only if nobody changed it since this read.
                 self.epoch = Some(value + 1);
@@ -259,14 +264,14 @@ impl Runner {
                     cx,
                 );
             }
-            (Request::SetData, ZkResult::Set { .. }) if self.step == RStep::Electing => {
-                self.step = RStep::TakingOver;
+            (Request::SetData, ZkResult::Set { .. }) if self.step == RunnerStep::Electing => {
+                self.step = RunnerStep::TakingOver;
                 if let Some(epoch) = self.epoch {
                     cx.event(EventKind::Elected { epoch });
                 }
-                cx.send(self.rows, Msg::RowRead { row: self.job });
+                cx.send(self.rows, ActorMsg::RowRead { row: self.job });
             }
-            (Request::SetData, ZkResult::BadVersion) if self.step == RStep::Electing => {
+            (Request::SetData, ZkResult::BadVersion) if self.step == RunnerStep::Electing => {
                 // Someone raised it first: read again.
                 self.elect(cx);
             }
@@ -282,20 +287,20 @@ impl Runner {
             mine,
         });
         let Some(idx) = mine.and_then(|m| nodes.iter().position(|n| *n == m)) else {
-            self.step = RStep::Lost;
+            self.step = RunnerStep::Lost;
             return;
         };
         if idx == 0 {
             self.elect(cx);
         } else {
             let node = nodes[idx - 1];
-            self.step = RStep::Checking(node);
+            self.step = RunnerStep::Checking(node);
             let _ = self.conn.request(ZkOp::Exists { node, watch: true }, cx);
         }
     }
 
     fn elect(&mut self, cx: &mut Cx) {
-        self.step = RStep::Electing;
+        self.step = RunnerStep::Electing;
         let _ = self.conn.request(
             ZkOp::GetData {
                 node: self.epoch_node,
@@ -305,9 +310,9 @@ impl Runner {
         );
     }
 
-    fn on_row(&mut self, msg: Msg, cx: &mut Cx) {
+    fn on_row(&mut self, msg: ActorMsg, cx: &mut Cx) {
         match msg {
-            Msg::RowValue { row, value } if self.step == RStep::TakingOver => {
+            ActorMsg::RowValue { row, value } if self.step == RunnerStep::TakingOver => {
                 // Take over only a job still running, as it was read, from the epoch before,
                 // once the old leader's lease has run out: a finished job is not run again.
                 let (Some(epoch), Some(me)) = (self.epoch, Some(cx.me)) else {
@@ -316,12 +321,12 @@ impl Runner {
                 if value.state != RowState::Running {
                     // The old leader finished the job before its lease ran out: nothing to take
                     // over, and nothing to run again.
-                    self.step = RStep::Done;
+                    self.step = RunnerStep::Done;
                     return;
                 }
                 cx.send(
                     self.rows,
-                    Msg::RowUpdate {
+                    ActorMsg::RowUpdate {
                         row,
                         op: RowOp::TakeOver,
                         cond: RowCond {
@@ -342,30 +347,30 @@ impl Runner {
                     },
                 );
             }
-            Msg::RowDone {
+            ActorMsg::RowDone {
                 op: RowOp::TakeOver,
                 affected,
                 value,
                 ..
-            } if self.step == RStep::TakingOver => {
+            } if self.step == RunnerStep::TakingOver => {
                 if affected == 1 {
                     self.job_version = Some(value.version);
-                    self.step = RStep::Working;
+                    self.step = RunnerStep::Working;
                     cx.set_timer(Timer::WorkDue, self.work_ms);
                 } else {
                     cx.set_timer(Timer::Poll, self.retry_ms);
                 }
             }
             // A refused submission tells the runner it lost the job.
-            Msg::RowDone {
+            ActorMsg::RowDone {
                 op: RowOp::Submit,
                 affected,
                 ..
             } => {
                 self.step = if affected == 1 {
-                    RStep::Done
+                    RunnerStep::Done
                 } else {
-                    RStep::Lost
+                    RunnerStep::Lost
                 }
             }
             _ => {}
@@ -373,7 +378,7 @@ impl Runner {
     }
 
     fn submit(&mut self, cx: &mut Cx) {
-        self.step = RStep::Submitting;
+        self.step = RunnerStep::Submitting;
         let cond = if self.conditional {
             RowCond {
                 version: self.job_version,
@@ -385,7 +390,7 @@ impl Runner {
         };
         cx.send(
             self.rows,
-            Msg::RowUpdate {
+            ActorMsg::RowUpdate {
                 row: self.job,
                 op: RowOp::Submit,
                 cond,
@@ -399,5 +404,14 @@ impl Runner {
                 },
             },
         );
+    }
+}
+
+impl ThroughConn for Runner {
+    fn conn_mut(&mut self) -> &mut ZkConn {
+        &mut self.conn
+    }
+    fn on_lib_events(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
+        self.handle(events, cx);
     }
 }

@@ -8,45 +8,12 @@
 //! the claim version it was granted. All its timers run on the wall clock: a worker frozen past
 //! them does all of it the moment it wakes, as a process whose threads were stopped would.
 
-use serde::Serialize;
-
-use crate::engine::msg::{Msg, RowCond, RowOp, RowSet, RowState, Timer};
+use crate::engine::msg::{ActorMsg, RowCond, RowOp, RowSet, RowState, Timer};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::world::{ActorId, Cx};
 
-/// What a worker's completion statement checks besides the task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CompleteRule {
-    /// `AND claim_version = :mine AND state = 'RUNNING'`.
-    Version,
-    /// The version and `AND lease_until >= now()`: nothing completes after the lease lapsed.
-    VersionAndLease,
-    /// `WHERE task_id = :id` alone.
-    Unconditional,
-}
-
-impl CompleteRule {
-    pub const NAMES: [&'static str; 3] = ["version", "version_and_lease", "unconditional"];
-
-    pub fn parse(s: &str) -> Option<CompleteRule> {
-        match s {
-            "version" => Some(CompleteRule::Version),
-            "version_and_lease" => Some(CompleteRule::VersionAndLease),
-            "unconditional" => Some(CompleteRule::Unconditional),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            CompleteRule::Version => "version",
-            CompleteRule::VersionAndLease => "version_and_lease",
-            CompleteRule::Unconditional => "unconditional",
-        }
-    }
-}
+pub use super::worker_statements::{ClaimRule, CompleteRule, CompletionClock};
 
 /// How a worker behaves; the same for every worker of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,6 +33,8 @@ pub struct WorkerRules {
     /// Stop working on a task once a renewal affects no row.
     pub stop_on_loss: bool,
     pub complete: CompleteRule,
+    pub claim: ClaimRule,
+    pub completion_clock: CompletionClock,
     /// The task whose processing throws (a bad row).
     pub poison: Option<u8>,
     /// Whether the scanner's body catches what processing throws; if not, the periodic
@@ -102,6 +71,8 @@ pub struct Worker {
     /// The outside call is done (or given up) for the claim held.
     effect_done: bool,
     completing: bool,
+    /// When the claim held was granted, where the work's transaction begins then.
+    work_began_ms: Option<Millis>,
 }
 
 impl Worker {
@@ -113,6 +84,7 @@ impl Worker {
             step: WStep::Idle,
             effect_done: false,
             completing: false,
+            work_began_ms: None,
         }
     }
 
@@ -136,7 +108,13 @@ impl Worker {
     fn scan(&mut self, cx: &mut Cx) {
         if matches!(self.step, WStep::Idle | WStep::Lost) {
             self.step = WStep::Scanning;
-            cx.send(self.rows, Msg::RowScan);
+            let msg = match self.rules.claim {
+                ClaimRule::Conditional => ActorMsg::RowScan,
+                ClaimRule::SkipLocked => ActorMsg::RowClaimNext {
+                    set: self.claim_set(cx),
+                },
+            };
+            cx.send(self.rows, msg);
         }
     }
 
@@ -176,27 +154,31 @@ impl Worker {
             next: task,
             candidates,
         };
-        let set = RowSet {
-            state: Some(RowState::Running),
-            owner: Some(cx.me),
-            lease_for_ms: Some(self.rules.lease_ms),
-            bump_version: true,
-            bump_attempt: true,
-            ..RowSet::default()
-        };
+        let set = self.claim_set(cx);
         let cond = RowCond {
             claimable: true,
             ..RowCond::default()
         };
         cx.send(
             self.rows,
-            Msg::RowUpdate {
+            ActorMsg::RowUpdate {
                 row: task,
                 op: RowOp::Claim,
                 cond,
                 set,
             },
         );
+    }
+
+    fn claim_set(&self, cx: &Cx) -> RowSet {
+        RowSet {
+            state: Some(RowState::Running),
+            owner: Some(cx.me),
+            lease_for_ms: Some(self.rules.lease_ms),
+            bump_version: true,
+            bump_attempt: true,
+            ..RowSet::default()
+        }
     }
 
     fn version_cond(&self, lease_live: bool) -> Option<RowCond> {
@@ -213,7 +195,7 @@ impl Worker {
         if let Some((task, _, _)) = self.claim() {
             cx.send(
                 self.rows,
-                Msg::RowUpdate {
+                ActorMsg::RowUpdate {
                     row: task,
                     op,
                     cond,
@@ -239,7 +221,7 @@ impl Worker {
             return;
         };
         if self.rules.check_cancel {
-            cx.send(self.rows, Msg::RowRead { row: task });
+            cx.send(self.rows, ActorMsg::RowRead { row: task });
         } else {
             self.effect(cx);
         }
@@ -253,7 +235,7 @@ impl Worker {
         // A stable key names the task, never the attempt.
         let key = self.rules.idempotency_key.then_some(u64::from(task) + 1);
         cx.event(EventKind::EffectSent { attempt, key });
-        cx.send(self.outside, Msg::Effect { task, attempt, key });
+        cx.send(self.outside, ActorMsg::Effect { task, attempt, key });
     }
 
     fn complete(&mut self, cx: &mut Cx) {
@@ -265,7 +247,8 @@ impl Worker {
             CompleteRule::VersionAndLease => self.version_cond(true),
             CompleteRule::Unconditional => Some(RowCond::default()),
         };
-        let Some(cond) = cond else { return };
+        let Some(mut cond) = cond else { return };
+        cond.now_as_of_ms = self.work_began_ms;
         // `SET state = 'DONE'`: the owner stays on the row for whoever looks later.
         let set = RowSet {
             state: Some(RowState::Done),
@@ -285,50 +268,36 @@ impl Worker {
         self.step = next;
         self.effect_done = false;
         self.completing = false;
+        self.work_began_ms = None;
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
         if from != self.rows {
             return;
         }
         match msg {
-            Msg::RowCandidates { mask } if self.step == WStep::Scanning => {
+            ActorMsg::RowCandidates { mask } if self.step == WStep::Scanning => {
                 self.try_claim(0, mask, cx);
             }
-            Msg::RowDone {
+            ActorMsg::RowDone {
                 row,
                 op: RowOp::Claim,
                 affected,
                 value,
             } => {
-                let WStep::Claiming { next, candidates } = self.step else {
-                    return;
-                };
-                if next != row {
-                    return;
+                match self.step {
+                    // The one-statement claim took this row.
+                    WStep::Scanning if affected == 1 => self.claimed(row, value, cx),
+                    WStep::Claiming { next, .. } if next == row && affected == 1 => {
+                        self.claimed(row, value, cx)
+                    }
+                    WStep::Claiming { next, candidates } if next == row => {
+                        self.try_claim(row + 1, candidates, cx)
+                    }
+                    _ => {}
                 }
-                if affected == 0 {
-                    self.try_claim(row + 1, candidates, cx);
-                    return;
-                }
-                self.step = WStep::Working {
-                    task: row,
-                    version: value.version,
-                    attempt: value.attempt,
-                };
-                self.effect_done = false;
-                self.completing = false;
-                if self.rules.poison == Some(row) {
-                    self.poisoned(row, cx);
-                    return;
-                }
-                cx.set_timer(Timer::RenewDue, self.rules.renew_every_ms);
-                if let Some(after) = self.rules.effect_after_ms {
-                    cx.set_timer(Timer::EffectDue, after);
-                }
-                cx.set_timer(Timer::WorkDue, self.rules.work_ms);
             }
-            Msg::RowDone {
+            ActorMsg::RowDone {
                 op: RowOp::Renew,
                 affected,
                 ..
@@ -342,7 +311,7 @@ impl Worker {
                     }
                 }
             }
-            Msg::RowValue { value, .. } if self.claim().is_some() && !self.effect_done => {
+            ActorMsg::RowValue { value, .. } if self.claim().is_some() && !self.effect_done => {
                 if value.cancel_requested {
                     cx.event(EventKind::CancelSeen);
                     let cond = self.version_cond(false).unwrap_or_default();
@@ -357,7 +326,7 @@ impl Worker {
                     self.effect(cx);
                 }
             }
-            Msg::RowDone {
+            ActorMsg::RowDone {
                 op: RowOp::Complete,
                 ..
             } if self.completing => {
@@ -366,6 +335,28 @@ impl Worker {
             }
             _ => {}
         }
+    }
+
+    /// The claim of `row` took: work on it under the version and attempt granted.
+    fn claimed(&mut self, row: u8, value: crate::engine::msg::RowValue, cx: &mut Cx) {
+        self.step = WStep::Working {
+            task: row,
+            version: value.version,
+            attempt: value.attempt,
+        };
+        self.effect_done = false;
+        self.completing = false;
+        self.work_began_ms =
+            (self.rules.completion_clock == CompletionClock::TransactionStart).then_some(cx.now);
+        if self.rules.poison == Some(row) {
+            self.poisoned(row, cx);
+            return;
+        }
+        cx.set_timer(Timer::RenewDue, self.rules.renew_every_ms);
+        if let Some(after) = self.rules.effect_after_ms {
+            cx.set_timer(Timer::EffectDue, after);
+        }
+        cx.set_timer(Timer::WorkDue, self.rules.work_ms);
     }
 
     fn poisoned(&mut self, row: u8, cx: &mut Cx) {
@@ -406,7 +397,7 @@ impl Operator {
         if timer == Timer::Start {
             cx.send(
                 self.rows,
-                Msg::RowUpdate {
+                ActorMsg::RowUpdate {
                     row: self.task,
                     op: RowOp::Cancel,
                     cond: RowCond {
@@ -422,8 +413,8 @@ impl Operator {
         }
     }
 
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        if let Msg::RowDone {
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        if let ActorMsg::RowDone {
             op: RowOp::Cancel,
             affected: 0,
             value,
@@ -433,7 +424,7 @@ impl Operator {
         {
             cx.send(
                 self.rows,
-                Msg::RowUpdate {
+                ActorMsg::RowUpdate {
                     row: self.task,
                     op: RowOp::RequestCancel,
                     cond: RowCond {

@@ -2,7 +2,7 @@
 //! node in a coordination service would. The same process asking again (after a restart) gets
 //! its id back; another process is told who holds it.
 
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::snowflake::IdEvent;
 use crate::engine::world::{ActorId, Cx};
@@ -14,8 +14,8 @@ pub struct WorkerRegistry {
 }
 
 impl WorkerRegistry {
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::ClaimWorker { worker, claim } = msg else {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
+        let ActorMsg::ClaimWorker { worker, claim } = msg else {
             return;
         };
         let holder = match self.holders.iter().find(|(w, _)| *w == worker) {
@@ -37,7 +37,7 @@ impl WorkerRegistry {
         }));
         cx.send(
             from,
-            Msg::WorkerClaimed {
+            ActorMsg::WorkerClaimed {
                 worker,
                 claim,
                 granted,

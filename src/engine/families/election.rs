@@ -9,11 +9,12 @@
 
 use crate::engine::actors::Actor;
 use crate::engine::actors::rows::RowStore;
-use crate::engine::actors::runner::{RStep, Runner};
+use crate::engine::actors::runner::{Runner, RunnerStep};
 use crate::engine::invariants;
 use crate::engine::msg::{RowOp, RowState, RowValue};
 use crate::engine::params::ElectionParams;
 use crate::engine::time::Millis;
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
@@ -30,7 +31,7 @@ pub const A: ActorId = ActorId(0);
 pub const B: ActorId = ActorId(1);
 pub const SERVICE: ActorId = ActorId(2);
 pub const ROWS: ActorId = ActorId(3);
-const NAMES: [&str; 4] = ["A", "B", "service", "jobs"];
+pub const NAMES: [&str; 4] = ["A", "B", "service", "jobs"];
 const DIR: DirId = DirId(0);
 const JOB: u8 = 0;
 
@@ -134,16 +135,18 @@ fn lane_state(world: &World, i: usize) -> SpanState {
                 };
             }
             match r.step {
-                RStep::Idle => SpanState::Idle,
-                RStep::Joining => SpanState::Creating,
-                RStep::Reading | RStep::Electing => SpanState::Reading,
-                RStep::Checking(node) => SpanState::Checking { node },
-                RStep::Waiting(w) => SpanState::Waiting { watching: w },
-                RStep::TakingOver | RStep::Working | RStep::Submitting => SpanState::Leading {
-                    epoch: r.epoch.unwrap_or(0),
-                },
-                RStep::Done => SpanState::Released,
-                RStep::Lost => SpanState::Lost,
+                RunnerStep::Idle => SpanState::Idle,
+                RunnerStep::Joining => SpanState::Creating,
+                RunnerStep::Reading | RunnerStep::Electing => SpanState::Reading,
+                RunnerStep::Checking(node) => SpanState::Checking { node },
+                RunnerStep::Waiting(w) => SpanState::Waiting { watching: w },
+                RunnerStep::TakingOver | RunnerStep::Working | RunnerStep::Submitting => {
+                    SpanState::Leading {
+                        epoch: r.epoch.unwrap_or(0),
+                    }
+                }
+                RunnerStep::Done => SpanState::Released,
+                RunnerStep::Lost => SpanState::Lost,
             }
         }
         Actor::Zk(zk) => SpanState::exclusive_queue(
@@ -168,14 +171,135 @@ fn lane_state(world: &World, i: usize) -> SpanState {
 struct ElectionObserver {
     lanes: LaneRecorder,
     nodes: Vec<crate::engine::trace::NodeInfo>,
-    checks: Vec<InvariantReport>,
-    leaders: Vec<String>,
+    tally: Tally,
+    seen: usize,
+}
+
+/// What an election run's events say, checked as they come: each leader and its epoch, the
+/// takeover, stale submissions and whether the row's epoch ever went back. The model's observer
+/// and the live run both feed their events here, so the two are judged by one rule.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    pub checks: Vec<InvariantReport>,
+    pub leaders: Vec<String>,
     highest_epoch: u64,
     last_row_epoch: u64,
-    stale_rejected: u32,
-    stale_accepted: u32,
-    max_leaders: u32,
-    seen: usize,
+    pub stale_rejected: u32,
+    pub stale_accepted: u32,
+    pub max_leaders: u32,
+}
+
+impl Tally {
+    /// `first` leads with `epoch` when the run starts.
+    pub fn new(first: &str, epoch: u64) -> Self {
+        Self {
+            checks: vec![
+                InvariantReport::always(invariant::ONE_LEADER),
+                InvariantReport::always(invariant::EPOCHS_NON_DECREASING),
+                InvariantReport::sometimes(invariant::TAKEOVER_HAPPENED),
+                InvariantReport::sometimes(invariant::STALE_SUBMIT_ARRIVED),
+            ],
+            leaders: vec![format!("{first}@{epoch}")],
+            highest_epoch: epoch,
+            last_row_epoch: epoch,
+            stale_rejected: 0,
+            stale_accepted: 0,
+            max_leaders: 1,
+        }
+    }
+
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
+        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
+            c.record(at, detail);
+        }
+    }
+
+    /// One event: `name` spells an actor, `epoch_of` is the epoch a runner acts with.
+    pub fn note(
+        &mut self,
+        e: &crate::engine::trace::Event,
+        name: impl Fn(ActorId) -> String,
+        epoch_of: impl Fn(ActorId) -> u64,
+    ) {
+        match e.kind {
+            EventKind::Elected { epoch } => {
+                self.highest_epoch = self.highest_epoch.max(epoch);
+                self.leaders.push(format!("{}@{epoch}", name(e.actor)));
+            }
+            EventKind::RowUpdated {
+                op,
+                affected,
+                by,
+                value,
+                ..
+            } => {
+                let at = e.at_ms;
+                if op == RowOp::TakeOver && affected == 1 {
+                    self.check(invariant::TAKEOVER_HAPPENED, at, || {
+                        format!("{} took the job over", name(by))
+                    });
+                }
+                if op == RowOp::Submit {
+                    let epoch = epoch_of(by);
+                    let highest = self.highest_epoch;
+                    if epoch < highest {
+                        if affected == 1 {
+                            self.stale_accepted += 1;
+                        } else {
+                            self.stale_rejected += 1;
+                        }
+                        self.check(invariant::STALE_SUBMIT_ARRIVED, at, || {
+                            format!(
+                                "{} submitted with epoch {epoch} after epoch {highest}",
+                                name(by)
+                            )
+                        });
+                    }
+                }
+                if affected == 1 {
+                    if value.epoch < self.last_row_epoch {
+                        let (from, to) = (self.last_row_epoch, value.epoch);
+                        self.check(invariant::EPOCHS_NON_DECREASING, at, || {
+                            format!("the row went from epoch {from} back to {to}")
+                        });
+                    }
+                    self.last_row_epoch = value.epoch;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// How many runners lead at `now`.
+    pub fn leading(&mut self, now: Millis, leaders: u32) {
+        self.max_leaders = self.max_leaders.max(leaders);
+        if leaders > 1 {
+            self.check(invariant::ONE_LEADER, now, || {
+                format!("{leaders} runners lead at once")
+            });
+        }
+    }
+
+    /// The run's metrics, with the row as it ended.
+    pub fn metrics(&self, row: &RowValue, name: impl Fn(ActorId) -> String) -> ElectionMetrics {
+        ElectionMetrics {
+            leaders: self.leaders.clone(),
+            final_state: row.state,
+            final_owner: row.owner.map(&name),
+            final_epoch: row.epoch,
+            final_version: row.version,
+            result: row.result.map(&name),
+            stale_submits_rejected: self.stale_rejected,
+            stale_submits_accepted: self.stale_accepted,
+            max_leaders: self.max_leaders,
+            violations: self
+                .checks
+                .iter()
+                .filter(|c| c.first_violation_ms().is_some())
+                .map(|c| c.name)
+                .collect(),
+        }
+    }
 }
 
 impl ElectionObserver {
@@ -189,55 +313,22 @@ impl ElectionObserver {
         Self {
             lanes,
             nodes: super::zk_facts::nodes_at_start(zk),
-            checks: vec![
-                InvariantReport::always(invariant::ONE_LEADER),
-                InvariantReport::always(invariant::EPOCHS_NON_DECREASING),
-                InvariantReport::sometimes(invariant::TAKEOVER_HAPPENED),
-                InvariantReport::sometimes(invariant::STALE_SUBMIT_ARRIVED),
-            ],
-            leaders: vec![format!("A@{first}")],
-            highest_epoch: first,
-            last_row_epoch: first,
-            stale_rejected: 0,
-            stale_accepted: 0,
-            max_leaders: 1,
+            tally: Tally::new(NAMES[A.0 as usize], first),
             seen: 0,
         }
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
-    }
-
     fn finish(self, world: &World, mut rec: Recorder, end: Millis) -> Trace {
-        let r = row(world);
-        let name = |a: Option<ActorId>| a.map(|a| NAMES[a.0 as usize].to_string());
-        let violations = self
-            .checks
-            .iter()
-            .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
-            .collect();
+        let name = |a: ActorId| NAMES[a.0 as usize].to_string();
+        let metrics = self.tally.metrics(&row(world), name);
         rec.event(end, SERVICE, EventKind::RunEnded);
-        let moments = super::moments::moments(&rec, &[], &self.checks);
+        let moments = super::moments::moments(&rec, &[], &self.tally.checks);
         let windows = super::zk_facts::link_windows(&rec, 2, end);
-        let roles = [Role::Client, Role::Client, Role::Coordinator, Role::Table];
         Trace {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
             family: Family::Election,
             end_ms: end,
-            actors: NAMES
-                .iter()
-                .zip(roles)
-                .enumerate()
-                .map(|(i, (n, role))| ActorInfo {
-                    id: ActorId(i as u8),
-                    name: n.to_string(),
-                    role,
-                })
-                .collect(),
+            actors: actors(),
             nodes: self.nodes,
             events: rec.events,
             messages: rec.messages,
@@ -246,21 +337,25 @@ impl ElectionObserver {
             writes: Vec::new(),
             windows,
             moments,
-            metrics: Metrics::Election(ElectionMetrics {
-                leaders: self.leaders,
-                final_state: r.state,
-                final_owner: name(r.owner),
-                final_epoch: r.epoch,
-                final_version: r.version,
-                result: name(r.result),
-                stale_submits_rejected: self.stale_rejected,
-                stale_submits_accepted: self.stale_accepted,
-                max_leaders: self.max_leaders,
-                violations,
-            }),
-            invariants: self.checks,
+            metrics: Metrics::Election(metrics),
+            invariants: self.tally.checks,
         }
     }
+}
+
+/// The run's actors: the two runners, the service and the jobs table.
+pub fn actors() -> Vec<ActorInfo> {
+    let roles = [Role::Client, Role::Client, Role::Coordinator, Role::Table];
+    NAMES
+        .iter()
+        .zip(roles)
+        .enumerate()
+        .map(|(i, (n, role))| ActorInfo {
+            id: ActorId(i as u8),
+            name: n.to_string(),
+            role,
+        })
+        .collect()
 }
 
 impl Observer for ElectionObserver {
@@ -270,63 +365,15 @@ impl Observer for ElectionObserver {
         for i in self.seen..rec.events.len() {
             let e = &rec.events[i];
             super::zk_facts::note_node(zk, e, &mut self.nodes);
-            match e.kind {
-                EventKind::Elected { epoch } => {
-                    self.highest_epoch = self.highest_epoch.max(epoch);
-                    self.leaders
-                        .push(format!("{}@{epoch}", NAMES[e.actor.0 as usize]));
-                }
-                EventKind::RowUpdated {
-                    op,
-                    affected,
-                    by,
-                    value,
-                    ..
-                } => {
-                    let at = e.at_ms;
-                    if op == RowOp::TakeOver && affected == 1 {
-                        self.check(invariant::TAKEOVER_HAPPENED, at, || {
-                            format!("{} took the job over", NAMES[by.0 as usize])
-                        });
-                    }
-                    if op == RowOp::Submit {
-                        let epoch = runner(world, by).epoch.unwrap_or(0);
-                        let highest = self.highest_epoch;
-                        if epoch < highest {
-                            if affected == 1 {
-                                self.stale_accepted += 1;
-                            } else {
-                                self.stale_rejected += 1;
-                            }
-                            self.check(invariant::STALE_SUBMIT_ARRIVED, at, || {
-                                format!(
-                                    "{} submitted with epoch {epoch} after epoch {highest}",
-                                    NAMES[by.0 as usize]
-                                )
-                            });
-                        }
-                    }
-                    if affected == 1 {
-                        if value.epoch < self.last_row_epoch {
-                            let (from, to) = (self.last_row_epoch, value.epoch);
-                            self.check(invariant::EPOCHS_NON_DECREASING, at, || {
-                                format!("the row went from epoch {from} back to {to}")
-                            });
-                        }
-                        self.last_row_epoch = value.epoch;
-                    }
-                }
-                _ => {}
-            }
+            self.tally.note(
+                e,
+                |a| NAMES[a.0 as usize].to_string(),
+                |a| runner(world, a).epoch.unwrap_or(0),
+            );
         }
         self.seen = rec.events.len();
-        let leaders = invariants::holder_count(world) as u32;
-        self.max_leaders = self.max_leaders.max(leaders);
-        if leaders > 1 {
-            self.check(invariant::ONE_LEADER, now, || {
-                format!("{leaders} runners lead at once")
-            });
-        }
+        self.tally
+            .leading(now, invariants::holder_count(world) as u32);
         for i in 0..world.actors.len() {
             self.lanes.set(i, now, lane_state(world, i));
         }

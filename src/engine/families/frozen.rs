@@ -9,11 +9,12 @@ use crate::engine::invariants;
 use crate::engine::params::FrozenParams;
 use crate::engine::params::frozen_fixed::{RETRY_MS, RUN_MS, WORK_MS, WRITE_AFTER_MS};
 use crate::engine::time::{Millis, to_secs};
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    ActorInfo, EventKind, Family, FrozenMetrics, InvariantReport, Judgement, Metrics, Role,
-    SpanState, Trace, Verdict, Window, WindowKind, WriteRecord, invariant,
+    ActorInfo, EventKind, Family, FrozenMetrics, InvariantReport, Metrics, Role, SpanState, Trace,
+    Verdict, Window, WindowKind, WriteRecord, invariant,
 };
 use crate::engine::world::run::{self, Observer, Plan};
 use crate::engine::world::{ActorId, World};
@@ -120,7 +121,7 @@ impl FrozenObserver {
         }
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
         if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
             c.record(at, detail);
         }
@@ -256,16 +257,9 @@ impl Observer for FrozenObserver {
                         "B was granted the lock".into()
                     });
                 }
-                EventKind::WriteArrived {
-                    writer,
-                    token,
-                    accepted,
-                    last_seen_before,
-                    fencing,
-                } => {
+                EventKind::WriteArrived { writer, .. } => {
                     // A's write is stale once its lease has expired, whatever A believes.
                     let stale = writer == A && self.lease_expiry.is_some_and(|x| x <= e.at_ms);
-                    let (judgement, replaced) = Judgement::of(stale, accepted, token, &self.writes);
                     if stale {
                         self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
                             "A's write arrived after its lease expired".into()
@@ -275,17 +269,13 @@ impl Observer for FrozenObserver {
                         .actor(RESOURCE)
                         .as_resource()
                         .map_or(0, |r| r.last_seen_token);
-                    self.writes.push(WriteRecord {
-                        at_ms: e.at_ms,
-                        writer,
-                        token,
-                        accepted,
-                        last_seen_before,
+                    self.writes.extend(WriteRecord::judged(
+                        e.at_ms,
+                        &e.kind,
                         last_seen_after,
-                        fencing,
-                        judgement,
-                        replaced,
-                    });
+                        stale,
+                        &self.writes,
+                    ));
                 }
                 _ => {}
             }

@@ -13,6 +13,7 @@
 //! queue as lock-client actors in the World and checks that the counts agree. Time is kept in
 //! microseconds, since a grab cost can be a fraction of a millisecond.
 
+use crate::engine::Millis;
 use crate::engine::params::HerdParams;
 use crate::engine::trace::{
     ActorInfo, Event, EventKind, Family, HerdMetrics, HerdRow, InvariantReport, Metrics, Role,
@@ -129,7 +130,28 @@ pub fn run(p: &HerdParams) -> Trace {
         });
         now_us += duration_us;
     }
-    let end_ms = now_us.div_ceil(1000);
+    let metrics = HerdMetrics {
+        total_notifications,
+        wasted_wakeups,
+        total_time_ms: now_us as f64 / 1000.0,
+        rows,
+    };
+    trace(
+        events,
+        now_us.div_ceil(1000),
+        metrics,
+        vec![one_holder, nobody_stuck, woken_seen],
+    )
+}
+
+/// A herd run's trace: its release rounds, the run's end, its metrics and checks. The model and
+/// the live lab's herd both end here, so the two traces have the same shape.
+pub fn trace(
+    mut events: Vec<Event>,
+    end_ms: Millis,
+    metrics: HerdMetrics,
+    invariants: Vec<InvariantReport>,
+) -> Trace {
     events.push(Event {
         at_ms: end_ms,
         actor: SERVICE,
@@ -152,13 +174,8 @@ pub fn run(p: &HerdParams) -> Trace {
         writes: Vec::new(),
         windows: Vec::new(),
         moments: Vec::new(),
-        metrics: Metrics::Herd(HerdMetrics {
-            total_notifications,
-            wasted_wakeups,
-            total_time_ms: now_us as f64 / 1000.0,
-            rows,
-        }),
-        invariants: vec![one_holder, nobody_stuck, woken_seen],
+        metrics: Metrics::Herd(metrics),
+        invariants,
     }
 }
 

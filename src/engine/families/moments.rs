@@ -1,5 +1,6 @@
 //! Key moments, for "next key moment" navigation in every family that has them.
 
+use crate::engine::trace::etcd::EtcdEvent;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::redlock::RedlockEvent;
 use crate::engine::trace::{
@@ -16,17 +17,21 @@ pub fn moments(rec: &Recorder, writes: &[WriteRecord], checks: &[InvariantReport
                 EventKind::Acquired { .. }
                 | EventKind::Admitted { .. }
                 | EventKind::LearnedGrant { .. }
-                | EventKind::Redlock(RedlockEvent::Acquired { .. }) => {
-                    MomentKind::Grant { actor: e.actor }
-                }
+                | EventKind::Redlock(RedlockEvent::Acquired { .. })
+                | EventKind::Etcd(EtcdEvent::Locked { .. }) => MomentKind::Grant { actor: e.actor },
                 EventKind::LeaseGranted { holder, .. } if e.at_ms > 0 => {
                     MomentKind::Grant { actor: holder }
                 }
-                EventKind::ReleaseSent { .. } | EventKind::LeaseReleaseSent => {
+                EventKind::ReleaseSent { .. }
+                | EventKind::LeaseReleaseSent
+                | EventKind::Etcd(EtcdEvent::UnlockSent { .. }) => {
                     MomentKind::Release { actor: e.actor }
                 }
                 EventKind::SessionExpired { owner, .. } => MomentKind::Expiry { actor: owner },
-                EventKind::LeaseExpired { holder } => MomentKind::Expiry { actor: holder },
+                EventKind::LeaseExpired { holder }
+                | EventKind::Etcd(EtcdEvent::LeaseExpired { owner: holder, .. }) => {
+                    MomentKind::Expiry { actor: holder }
+                }
                 _ => return None,
             };
             Some(Moment {

@@ -7,10 +7,11 @@
 //! restarts without A's key, B gets OK from N3, N4 and N5 while A still holds: two holders.
 
 use crate::engine::actors::redis_node::RedisNode;
-use crate::engine::actors::redlock_client::{RStep, RedlockClient, RedlockConfig};
+use crate::engine::actors::redlock_client::{RedlockClient, RedlockConfig, RedlockStep};
 use crate::engine::actors::{Actor, Resource};
 use crate::engine::params::{REDLOCK_CLIENTS, REDLOCK_NODES, RedlockParams};
 use crate::engine::time::Millis;
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::redlock::{
@@ -180,23 +181,23 @@ fn lane_state(world: &World, l: Layout, lane: usize) -> SpanState {
         let c = client(world, lane);
         if status.is_frozen() {
             return SpanState::Frozen {
-                believes_holding: c.step == RStep::Holding,
+                believes_holding: c.step == RedlockStep::Holding,
             };
         }
         return match c.step {
-            RStep::Idle => SpanState::Idle,
-            RStep::Acquiring => SpanState::Redlock(RedlockSpan::Acquiring {
+            RedlockStep::Idle => SpanState::Idle,
+            RedlockStep::Acquiring => SpanState::Redlock(RedlockSpan::Acquiring {
                 ok: c.ok.count_ones() as u8,
                 asked: c.next as u8,
             }),
-            RStep::Holding if c.holds_with_validity(now) => {
+            RedlockStep::Holding if c.holds_with_validity(now) => {
                 SpanState::Redlock(RedlockSpan::Holding {
                     until_ms: c.valid_until.unwrap_or(now),
                 })
             }
-            RStep::Holding => SpanState::Redlock(RedlockSpan::Overdue),
-            RStep::Backoff => SpanState::Redlock(RedlockSpan::Backoff),
-            RStep::Released => SpanState::Released,
+            RedlockStep::Holding => SpanState::Redlock(RedlockSpan::Overdue),
+            RedlockStep::Backoff => SpanState::Redlock(RedlockSpan::Backoff),
+            RedlockStep::Released => SpanState::Released,
         };
     }
     if lane < l.clients + l.nodes {
@@ -255,7 +256,7 @@ impl RedlockObserver {
         }
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
         if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
             c.record(at, detail);
         }
@@ -303,7 +304,7 @@ impl RedlockObserver {
                 }
                 EventKind::Redlock(RedlockEvent::AttemptFailed { .. }) => self.failed_attempts += 1,
                 EventKind::Redlock(RedlockEvent::ReleaseSent { .. })
-                    if who < l.clients && client(world, who).step == RStep::Released =>
+                    if who < l.clients && client(world, who).step == RedlockStep::Released =>
                 {
                     let name = REDLOCK_CLIENTS[who];
                     self.check(invariant::HOLDER_RELEASED, e.at_ms, || {
@@ -400,7 +401,7 @@ impl RedlockObserver {
             for i in (0..l.clients).filter(|i| self.believers & !believers & (1 << i) != 0) {
                 let c = client(world, i);
                 dropped[n] = match c.valid_until {
-                    Some(v) if c.step == RStep::Holding && v <= now => v,
+                    Some(v) if c.step == RedlockStep::Holding && v <= now => v,
                     _ => now,
                 };
                 n += 1;

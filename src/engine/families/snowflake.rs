@@ -3,6 +3,7 @@
 //! stepped back, two processes with one worker id, and a sequence that wraps within one
 //! millisecond. Every ID is in the trace with its fields, and every collision with both issuers.
 
+use crate::engine::trace::Invariant;
 use std::collections::BTreeMap;
 
 use crate::engine::actors::Actor;
@@ -143,7 +144,7 @@ impl IdObserver {
         }
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
         if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
             c.record(at, detail);
         }
@@ -250,7 +251,7 @@ impl IdObserver {
             .checks
             .iter()
             .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
+            .map(|c| c.name)
             .collect();
         Trace {
             schema_version: crate::engine::trace::SCHEMA_VERSION,

@@ -14,6 +14,7 @@ use crate::engine::actors::worker::{Operator, WStep, Worker, WorkerRules};
 use crate::engine::msg::{RowOp, RowState, RowValue};
 use crate::engine::params::TasksParams;
 use crate::engine::time::Millis;
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
@@ -73,6 +74,8 @@ pub fn build(p: &TasksParams) -> (World, Plan) {
         check_cancel: p.check_cancel,
         stop_on_loss: p.stop_on_loss,
         complete: p.complete,
+        claim: p.claim,
+        completion_clock: p.completion_clock,
         poison: p.poison_task.checked_sub(1),
         catch_in_body: p.catch_in_body,
     };
@@ -189,6 +192,10 @@ struct TaskObserver {
     highest: Vec<u64>,
     late_refused: u32,
     late_accepted: u32,
+    claims_missed: u32,
+    completed_after_lease: u32,
+    /// The store's clock reads the run's time plus this.
+    store_offset_ms: Millis,
     effects_per_task: Vec<u32>,
     cancel: Option<CancelOutcome>,
     cancel_requested_at: Option<Millis>,
@@ -204,20 +211,33 @@ impl TaskObserver {
             lanes.add(ActorId(i as u8), 0, lane_state(world, &layout, i));
         }
         let tasks = rows(world, layout.table).len();
+        let mut checks = vec![
+            InvariantReport::always(invariant::EFFECT_ONCE),
+            InvariantReport::always(invariant::NO_STALE_COMPLETION),
+            InvariantReport::always(invariant::SCANNER_ALIVE),
+            InvariantReport::sometimes(invariant::TAKEOVER_HAPPENED),
+            InvariantReport::sometimes(invariant::STALE_SUBMIT_ARRIVED),
+        ];
+        if layout.operator.is_some() {
+            checks.insert(
+                2,
+                InvariantReport::always(invariant::NO_EFFECT_AFTER_CANCEL),
+            );
+        }
         Self {
             layout,
             lanes,
-            checks: vec![
-                InvariantReport::always(invariant::EFFECT_ONCE),
-                InvariantReport::always(invariant::NO_STALE_COMPLETION),
-                InvariantReport::always(invariant::SCANNER_ALIVE),
-                InvariantReport::sometimes(invariant::TAKEOVER_HAPPENED),
-                InvariantReport::sometimes(invariant::STALE_SUBMIT_ARRIVED),
-            ],
+            checks,
             claims: Vec::new(),
             highest: vec![0; tasks],
             late_refused: 0,
             late_accepted: 0,
+            claims_missed: 0,
+            completed_after_lease: 0,
+            store_offset_ms: match world.actor(layout.table) {
+                Actor::Rows(r) => r.clock_offset_ms,
+                _ => 0,
+            },
             effects_per_task: vec![0; tasks],
             cancel: None,
             cancel_requested_at: None,
@@ -227,7 +247,7 @@ impl TaskObserver {
         }
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
         if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
             c.record(at, detail);
         }
@@ -269,7 +289,15 @@ impl TaskObserver {
                     });
                 }
             }
+            RowOp::Claim => self.claims_missed += 1,
             RowOp::Renew | RowOp::Complete => {
+                let now = at + self.store_offset_ms;
+                if op == RowOp::Complete
+                    && affected == 1
+                    && value.lease_until_ms.is_some_and(|until| until < now)
+                {
+                    self.completed_after_lease += 1;
+                }
                 let mine = worker(world, by).and_then(|w| w.claim()).map(|c| c.1);
                 let highest = self.highest[t];
                 if let Some(v) = mine.filter(|v| *v < highest) {
@@ -317,6 +345,16 @@ impl Observer for TaskObserver {
                     ..
                 } => {
                     let t = task as usize;
+                    if t == 0
+                        && let Some(asked) = self.cancel_requested_at.filter(|r| *r <= at)
+                    {
+                        self.check(invariant::NO_EFFECT_AFTER_CANCEL, at, || {
+                            format!(
+                                "task 1's effect landed after its cancel was requested at {}",
+                                crate::engine::time::fmt_secs(asked)
+                            )
+                        });
+                    }
                     if let Some(n) = self.effects_per_task.get_mut(t) {
                         *n += 1;
                         let n = *n;
@@ -397,7 +435,7 @@ impl TaskObserver {
             .checks
             .iter()
             .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
+            .map(|c| c.name)
             .collect();
         rec.event(end, self.layout.table, EventKind::RunEnded);
         let moments = super::moments::moments(&rec, &[], &self.checks);
@@ -434,6 +472,8 @@ impl TaskObserver {
                 effects_deduplicated: deduplicated,
                 late_refused: self.late_refused,
                 late_accepted: self.late_accepted,
+                claims_missed: self.claims_missed,
+                completed_after_lease: self.completed_after_lease,
                 cancel,
                 tasks_done: count(RowState::Done),
                 tasks_failed: count(RowState::Failed),

@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::{NumSpec, ParamError, Unit, unknown};
+use super::knobs::{Knob, Knobs, Value, choice, flag, num, num_knob, unknown_knob};
+use super::{NumSpec, ParamError, Unit};
 use crate::engine::time::{Millis, from_secs};
 use crate::engine::world::schedule::Scheduled;
 
@@ -211,40 +212,109 @@ impl Default for AbcParams {
 /// The largest starting version a scenario may give the data node.
 pub const MAX_DATA_VERSION: i32 = 1_000_000;
 
+const fn count(key: &'static str, min: f64, max: f64) -> Knob {
+    num_knob(key, min, max, Unit::Count, 1.0, 10.0)
+}
+
+/// The largest seed a scenario may give: every whole number up to it is exact in a float.
+const MAX_SEED: f64 = 9_007_199_254_740_992.0;
+
+/// Every knob of the A/B/C queue: its times, the recipe's choices and the service's starting
+/// counters. Faults and an exact schedule are lists, read by the scenario file alone.
+static ABC_KNOBS: [Knob; 23] = [
+    Knob::Num(ABC_SPECS[0]),
+    Knob::Num(ABC_SPECS[1]),
+    Knob::Num(ABC_SPECS[2]),
+    Knob::Num(ABC_SPECS[3]),
+    Knob::Num(ABC_SPECS[4]),
+    Knob::Num(ABC_SPECS[5]),
+    Knob::Num(ABC_SPECS[6]),
+    Knob::Num(ABC_SPECS[7]),
+    Knob::Choice {
+        key: "watch",
+        options: &["predecessor", "children", "ahead"],
+    },
+    // How many nodes ahead a client watches when `watch` is `ahead`.
+    count("fanout", 1.0, 3.0),
+    Knob::Choice {
+        key: "recovery",
+        options: &["guid", "blind"],
+    },
+    Knob::Choice {
+        key: "registration",
+        options: &["atomic", "two_step"],
+    },
+    Knob::Choice {
+        key: "on_disconnect",
+        options: &["suspend", "carry_on"],
+    },
+    Knob::Choice {
+        key: "on_loss",
+        options: &["stop", "carry_on"],
+    },
+    Knob::Flag { key: "fencing" },
+    Knob::Choice {
+        key: "token",
+        options: &["czxid", "sequence"],
+    },
+    count("first_sequence", i32::MIN as f64, i32::MAX as f64),
+    count("first_zxid", 1.0, 1e15),
+    Knob::Choice {
+        key: "on_timeout",
+        options: &["delete_node", "forget"],
+    },
+    // 0 keeps an ordinary persistent directory.
+    num_knob("container_check", 0.0, 600.0, Unit::Seconds, 1.0, 10.0),
+    Knob::Choice {
+        key: "data_write",
+        options: &["off", "unconditional", "conditional"],
+    },
+    count("data_version", 0.0, MAX_DATA_VERSION as f64),
+    count("seed", 0.0, MAX_SEED),
+];
+
+impl Knobs for AbcParams {
+    fn knobs() -> &'static [Knob] {
+        &ABC_KNOBS
+    }
+
+    fn set_knob(&mut self, key: &str, v: &Value) -> Result<(), ParamError> {
+        let Some(knob) = Self::knob(key) else {
+            return Err(unknown_knob::<Self>(key));
+        };
+        match knob {
+            Knob::Num(spec) => self.set_number(key, spec.check(num(key, v)?)?),
+            Knob::Choice { options, .. } => self.set_choice(key, choice(key, v, options)?),
+            Knob::Flag { .. } => {
+                self.fencing = flag(key, v)?;
+                Ok(())
+            }
+            Knob::Text { .. } => Err(unknown_knob::<Self>(key)),
+        }
+    }
+}
+
 impl AbcParams {
     pub fn spec(key: &str) -> Option<&'static NumSpec> {
         ABC_SPECS.iter().find(|s| s.key == key)
     }
 
+    /// Every key a scenario file's parameters may name: the knobs, then `faults`.
     pub fn keys() -> Vec<&'static str> {
-        ABC_SPECS
-            .iter()
-            .map(|s| s.key)
-            .chain([
-                "watch",
-                "fanout",
-                "recovery",
-                "registration",
-                "on_disconnect",
-                "on_loss",
-                "fencing",
-                "token",
-                "first_sequence",
-                "first_zxid",
-                "on_timeout",
-                "container_check",
-                "data_write",
-                "data_version",
-                "seed",
-                "faults",
-            ])
-            .collect()
+        Self::knob_keys().into_iter().chain(["faults"]).collect()
     }
 
     /// Sets a numeric time parameter, given in seconds.
     pub fn set(&mut self, key: &str, secs: f64) -> Result<(), ParamError> {
-        let spec = Self::spec(key).ok_or_else(|| unknown(key, Self::keys()))?;
-        let ms = from_secs(spec.check(secs)?);
+        match Self::spec(key) {
+            Some(_) => self.set_knob(key, &Value::Num(secs)),
+            None => Err(unknown_knob::<Self>(key)),
+        }
+    }
+
+    /// A number already checked against its knob's range.
+    fn set_number(&mut self, key: &str, n: f64) -> Result<(), ParamError> {
+        let ms = from_secs(n);
         match key {
             "session_timeout" => self.session_timeout_ms = ms,
             "delay" => self.delay_ms = ms,
@@ -253,7 +323,47 @@ impl AbcParams {
             "start_gap" => self.start_gap_ms = ms,
             "tick" => self.tick_ms = ms,
             "tick_phase" => self.tick_phase_ms = ms,
-            _ => self.duration_ms = ms,
+            "duration" => self.duration_ms = ms,
+            // A fan-out is how far ahead a client watches, so it means watching ahead; a
+            // later `watch` other than `ahead` takes it back.
+            "fanout" => self.watch = WatchMode::Ahead(n as u32),
+            "container_check" => self.container_check_ms = (n > 0.0).then_some(ms),
+            "first_sequence" => self.first_sequence = n as i32,
+            "first_zxid" => self.first_zxid = n as u64,
+            "data_version" => self.data_version = n as i32,
+            "seed" => self.seed = n as u64,
+            _ => return Err(unknown_knob::<Self>(key)),
+        }
+        Ok(())
+    }
+
+    /// A word already checked against its knob's options.
+    fn set_choice(&mut self, key: &str, word: &str) -> Result<(), ParamError> {
+        match (key, word) {
+            // `ahead` keeps a fan-out set before it.
+            ("watch", "ahead") => {
+                if !matches!(self.watch, WatchMode::Ahead(_)) {
+                    self.watch = WatchMode::Ahead(1);
+                }
+            }
+            ("watch", "predecessor") => self.watch = WatchMode::Predecessor,
+            ("watch", "children") => self.watch = WatchMode::Children,
+            ("recovery", "guid") => self.recovery = Recovery::Guid,
+            ("recovery", "blind") => self.recovery = Recovery::Blind,
+            ("registration", "atomic") => self.registration = Registration::Atomic,
+            ("registration", "two_step") => self.registration = Registration::TwoStep,
+            ("on_disconnect", "suspend") => self.on_disconnect = OnDisconnect::Suspend,
+            ("on_disconnect", "carry_on") => self.on_disconnect = OnDisconnect::CarryOn,
+            ("on_loss", "stop") => self.on_loss = OnLoss::Stop,
+            ("on_loss", "carry_on") => self.on_loss = OnLoss::CarryOn,
+            ("token", "czxid") => self.token = TokenSource::Czxid,
+            ("token", "sequence") => self.token = TokenSource::Sequence,
+            ("on_timeout", "delete_node") => self.on_timeout = OnTimeout::DeleteNode,
+            ("on_timeout", "forget") => self.on_timeout = OnTimeout::Forget,
+            ("data_write", "off") => self.data_write = DataWrite::Off,
+            ("data_write", "unconditional") => self.data_write = DataWrite::Unconditional,
+            ("data_write", "conditional") => self.data_write = DataWrite::Conditional,
+            _ => return Err(unknown_knob::<Self>(key)),
         }
         Ok(())
     }

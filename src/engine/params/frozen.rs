@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::{NumSpec, ParamError, Unit, on_off, unknown};
+use super::knobs::{Knob, Knobs, Value, flag, num, unknown_knob};
+use super::{NumSpec, ParamError, Unit, on_off};
 use crate::engine::time::{Millis, fmt_secs, from_secs};
 
 /// The frozen-holder scenario. Times are whole milliseconds.
@@ -87,9 +88,46 @@ impl Default for FrozenParams {
     }
 }
 
-impl FrozenParams {
-    pub const BOOL_KEYS: [&'static str; 2] = ["fencing", "stop_on_loss"];
+/// Every knob of the frozen holder: its five times, then its two switches.
+static FROZEN_KNOBS: [Knob; 7] = [
+    Knob::Num(FROZEN_SPECS[0]),
+    Knob::Num(FROZEN_SPECS[1]),
+    Knob::Num(FROZEN_SPECS[2]),
+    Knob::Num(FROZEN_SPECS[3]),
+    Knob::Num(FROZEN_SPECS[4]),
+    Knob::Flag { key: "fencing" },
+    Knob::Flag {
+        key: "stop_on_loss",
+    },
+];
 
+impl Knobs for FrozenParams {
+    fn knobs() -> &'static [Knob] {
+        &FROZEN_KNOBS
+    }
+
+    fn set_knob(&mut self, key: &str, v: &Value) -> Result<(), ParamError> {
+        match key {
+            "fencing" => self.fencing = flag(key, v)?,
+            "stop_on_loss" => self.stop_on_loss = flag(key, v)?,
+            _ => {
+                let spec = Self::spec(key).ok_or_else(|| unknown_knob::<Self>(key))?;
+                let ms = from_secs(spec.check(num(key, v)?)?);
+                match key {
+                    "ttl" => self.ttl_ms = ms,
+                    "keepalive" => self.keepalive_ms = ms,
+                    "pause_start" => self.pause_start_ms = ms,
+                    "pause_len" => self.pause_len_ms = ms,
+                    "delay" => self.delay_ms = ms,
+                    _ => return Err(unknown_knob::<Self>(key)),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FrozenParams {
     pub fn spec(key: &str) -> Option<&'static NumSpec> {
         FROZEN_SPECS.iter().find(|s| s.key == key)
     }
@@ -109,33 +147,7 @@ impl FrozenParams {
 
     /// Sets a numeric parameter, given in seconds, after checking its range.
     pub fn set(&mut self, key: &str, secs: f64) -> Result<(), ParamError> {
-        let spec = Self::spec(key).ok_or_else(|| unknown(key, Self::keys()))?;
-        let ms = from_secs(spec.check(secs)?);
-        match key {
-            "ttl" => self.ttl_ms = ms,
-            "keepalive" => self.keepalive_ms = ms,
-            "pause_start" => self.pause_start_ms = ms,
-            "pause_len" => self.pause_len_ms = ms,
-            _ => self.delay_ms = ms,
-        }
-        Ok(())
-    }
-
-    pub fn set_bool(&mut self, key: &str, on: bool) -> Result<(), ParamError> {
-        match key {
-            "fencing" => self.fencing = on,
-            "stop_on_loss" => self.stop_on_loss = on,
-            _ => return Err(unknown(key, Self::keys())),
-        }
-        Ok(())
-    }
-
-    pub fn keys() -> Vec<&'static str> {
-        FROZEN_SPECS
-            .iter()
-            .map(|s| s.key)
-            .chain(Self::BOOL_KEYS)
-            .collect()
+        self.set_knob(key, &Value::Num(secs))
     }
 
     /// A one-line summary such as `ttl 10 s, keepalive 3 s, ...`.

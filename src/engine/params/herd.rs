@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::{NumSpec, ParamError, Unit, unknown};
+use super::knobs::{Knob, Knobs, Value, num, unknown_knob};
+use super::{NumSpec, ParamError, Unit};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HerdParams {
@@ -58,13 +59,47 @@ impl Default for HerdParams {
     }
 }
 
+/// Every knob of herd versus chain.
+static HERD_KNOBS: [Knob; 4] = [
+    Knob::Num(HERD_SPECS[0]),
+    Knob::Num(HERD_SPECS[1]),
+    Knob::Num(HERD_SPECS[2]),
+    Knob::Num(HERD_SPECS[3]),
+];
+
+impl Knobs for HerdParams {
+    fn knobs() -> &'static [Knob] {
+        &HERD_KNOBS
+    }
+
+    /// Sets one parameter after checking its range. Fan-out is checked against the waiters by
+    /// [`Knobs::validate`], since either may be set first.
+    fn set_knob(&mut self, key: &str, v: &Value) -> Result<(), ParamError> {
+        let spec = Self::spec(key).ok_or_else(|| unknown_knob::<Self>(key))?;
+        let n = spec.check(num(key, v)?)?;
+        match key {
+            "waiters" => self.waiters = n as u32,
+            "fanout" => self.fanout = n as u32,
+            "grab_cost_ms" => self.grab_cost_ms = n,
+            "hold_ms" => self.hold_ms = n,
+            _ => return Err(unknown_knob::<Self>(key)),
+        }
+        Ok(())
+    }
+
+    /// Checks the cross-parameter rule: fan-out is 1 to N.
+    fn validate(&self) -> Result<(), ParamError> {
+        let spec = NumSpec {
+            max: self.waiters as f64,
+            ..HERD_SPECS[1]
+        };
+        spec.check(self.fanout as f64).map(|_| ())
+    }
+}
+
 impl HerdParams {
     pub fn spec(key: &str) -> Option<&'static NumSpec> {
         HERD_SPECS.iter().find(|s| s.key == key)
-    }
-
-    pub fn keys() -> Vec<&'static str> {
-        HERD_SPECS.iter().map(|s| s.key).collect()
     }
 
     pub fn get(&self, key: &str) -> Option<f64> {
@@ -77,26 +112,8 @@ impl HerdParams {
         })
     }
 
-    /// Sets one parameter after checking its range. Fan-out is checked against the waiters by
-    /// [`HerdParams::validate`], since either may be set first.
+    /// Sets one parameter after checking its range (see [`Knobs::set_knob`]).
     pub fn set(&mut self, key: &str, value: f64) -> Result<(), ParamError> {
-        let spec = Self::spec(key).ok_or_else(|| unknown(key, Self::keys()))?;
-        let v = spec.check(value)?;
-        match key {
-            "waiters" => self.waiters = v as u32,
-            "fanout" => self.fanout = v as u32,
-            "grab_cost_ms" => self.grab_cost_ms = v,
-            _ => self.hold_ms = v,
-        }
-        Ok(())
-    }
-
-    /// Checks the cross-parameter rule: fan-out is 1 to N.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        let spec = NumSpec {
-            max: self.waiters as f64,
-            ..HERD_SPECS[1]
-        };
-        spec.check(self.fanout as f64).map(|_| ())
+        self.set_knob(key, &Value::Num(value))
     }
 }

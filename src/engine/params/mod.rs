@@ -7,6 +7,7 @@ use serde::Serialize;
 
 mod abc;
 mod election;
+mod etcd;
 mod frozen;
 mod herd;
 pub mod knobs;
@@ -17,6 +18,7 @@ mod tasks;
 
 pub use abc::*;
 pub use election::*;
+pub use etcd::*;
 pub use frozen::*;
 pub use herd::*;
 pub use queue::*;
@@ -122,21 +124,65 @@ pub enum Params {
     Tasks(TasksParams),
     Redlock(RedlockParams),
     Snowflake(SnowflakeParams),
+    Etcd(EtcdParams),
+}
+
+/// Calls `$body` with the family's own parameters, whichever family they are.
+macro_rules! each_family {
+    ($params:expr, $p:ident => $body:expr) => {
+        match $params {
+            Params::Frozen($p) => $body,
+            Params::Abc($p) => $body,
+            Params::Herd($p) => $body,
+            Params::Rwlock($p) => $body,
+            Params::Semaphore($p) => $body,
+            Params::Election($p) => $body,
+            Params::Tasks($p) => $body,
+            Params::Redlock($p) => $body,
+            Params::Snowflake($p) => $body,
+            Params::Etcd($p) => $body,
+        }
+    };
+}
+
+impl Params {
+    /// The family these parameters run.
+    pub fn family(&self) -> crate::engine::trace::Family {
+        use crate::engine::trace::Family;
+        match self {
+            Params::Frozen(_) => Family::Frozen,
+            Params::Abc(_) => Family::Abc,
+            Params::Herd(_) => Family::Herd,
+            Params::Rwlock(_) => Family::Rwlock,
+            Params::Semaphore(_) => Family::Semaphore,
+            Params::Election(_) => Family::Election,
+            Params::Tasks(_) => Family::Tasks,
+            Params::Redlock(_) => Family::Redlock,
+            Params::Snowflake(_) => Family::Snowflake,
+            Params::Etcd(_) => Family::Etcd,
+        }
+    }
+
+    /// Sets one knob of whichever family these are, after checking it.
+    pub fn set_knob(&mut self, key: &str, value: &knobs::Value) -> Result<(), ParamError> {
+        use knobs::Knobs as _;
+        each_family!(self, p => p.set_knob(key, value))
+    }
+
+    /// Checks how the family's values fit together, once every knob is set.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        use knobs::Knobs as _;
+        each_family!(self, p => p.validate())
+    }
 }
 
 pub fn on_off(b: bool) -> &'static str {
     if b { "on" } else { "off" }
 }
 
-fn unknown(key: &str, valid: Vec<&'static str>) -> ParamError {
-    ParamError::Unknown {
-        key: key.to_string(),
-        valid: valid.join(", "),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::knobs::Knobs as _;
     use super::*;
 
     #[test]

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::knobs::{Knob, Knobs, Value, choice, flag, num, num_knob, unknown_knob};
 use super::{ParamError, Unit};
-use crate::engine::actors::worker::CompleteRule;
+use crate::engine::actors::worker::{ClaimRule, CompleteRule, CompletionClock};
 use crate::engine::time::{Millis, from_secs};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -27,6 +27,11 @@ pub struct TasksParams {
     pub check_cancel: bool,
     pub stop_on_loss: bool,
     pub complete: CompleteRule,
+    /// How a scan claims: a conditional UPDATE by id, or one `FOR UPDATE SKIP LOCKED` statement.
+    pub claim: ClaimRule,
+    /// Which clock the completion's lease check reads: the statement's, or `now()` inside
+    /// the work's transaction, which is that transaction's start.
+    pub completion_clock: CompletionClock,
     /// The task (1-based) whose processing throws; 0 for none.
     pub poison_task: u8,
     pub catch_in_body: bool,
@@ -58,6 +63,8 @@ impl Default for TasksParams {
             check_cancel: false,
             stop_on_loss: true,
             complete: CompleteRule::Version,
+            claim: ClaimRule::Conditional,
+            completion_clock: CompletionClock::Statement,
             poison_task: 0,
             catch_in_body: true,
             cancel: false,
@@ -79,7 +86,7 @@ const fn count(key: &'static str, min: f64, max: f64) -> Knob {
     num_knob(key, min, max, Unit::Count, 1.0, 2.0)
 }
 
-static TASKS_KNOBS: [Knob; 23] = [
+static TASKS_KNOBS: [Knob; 25] = [
     count("workers", 1.0, 4.0),
     count("tasks", 1.0, 8.0),
     secs("task_every", 0.0, 600.0),
@@ -103,6 +110,14 @@ static TASKS_KNOBS: [Knob; 23] = [
     Knob::Choice {
         key: "complete",
         options: &CompleteRule::NAMES,
+    },
+    Knob::Choice {
+        key: "claim",
+        options: &ClaimRule::NAMES,
+    },
+    Knob::Choice {
+        key: "completion_clock",
+        options: &CompletionClock::NAMES,
     },
     count("poison_task", 0.0, 8.0),
     Knob::Flag {
@@ -138,6 +153,17 @@ impl Knobs for TasksParams {
         if key == "complete" {
             let name = choice(key, v, &CompleteRule::NAMES)?;
             self.complete = CompleteRule::parse(name).unwrap_or(CompleteRule::Version);
+            return Ok(());
+        }
+        if key == "claim" {
+            let name = choice(key, v, &ClaimRule::NAMES)?;
+            self.claim = ClaimRule::parse(name).unwrap_or(ClaimRule::Conditional);
+            return Ok(());
+        }
+        if key == "completion_clock" {
+            let name = choice(key, v, &CompletionClock::NAMES)?;
+            self.completion_clock =
+                CompletionClock::parse(name).unwrap_or(CompletionClock::Statement);
             return Ok(());
         }
         let Some(Knob::Num(spec)) = Self::knob(key) else {

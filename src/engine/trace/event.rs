@@ -286,4 +286,7 @@ pub enum EventKind {
     // --- Redlock and Snowflake IDs, worded by their own modules ---
     Redlock(super::redlock::RedlockEvent),
     Snowflake(super::snowflake::IdEvent),
+    Etcd(super::etcd::EtcdEvent),
+    /// A live run's ensemble: a server killed or cut off, a new leader.
+    Ensemble(super::ensemble::EnsembleEvent),
 }

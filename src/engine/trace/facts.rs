@@ -18,6 +18,16 @@ pub struct Believers {
 }
 
 impl Trace {
+    /// The side of a read-write lock `actor` asks for, from the tag of the nodes it creates;
+    /// `None` for every other kind of client (and one that never reached the lock).
+    pub fn lock_side(&self, actor: ActorId) -> Option<crate::engine::zk::tree::Tag> {
+        use crate::engine::zk::tree::Tag;
+        self.nodes
+            .iter()
+            .find(|n| n.owner == actor && matches!(n.tag, Tag::Read | Tag::Write))
+            .map(|n| n.tag)
+    }
+
     /// Clients whose own state at `at` is [`SpanState::holds`], in lane order.
     pub fn holders_at(&self, at: Millis) -> Vec<ActorId> {
         self.clients_at(at, SpanState::holds)

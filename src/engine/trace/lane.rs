@@ -139,6 +139,8 @@ pub enum SpanState {
     // --- Redlock's clients and nodes, Snowflake's generators ---
     Redlock(super::redlock::RedlockSpan),
     Snowflake(super::snowflake::IdSpan),
+    // --- etcd's clients and leader ---
+    Etcd(super::etcd::EtcdSpan),
 }
 
 /// How the holders of a lock directory share it.
@@ -256,6 +258,7 @@ impl SpanState {
             SpanState::Value { .. } => "value",
             SpanState::Redlock(s) => s.name(),
             SpanState::Snowflake(s) => s.name(),
+            SpanState::Etcd(s) => s.name(),
         }
     }
 
@@ -284,6 +287,7 @@ impl SpanState {
                         believes_holding: true
                     }
                     | SpanState::Redlock(super::redlock::RedlockSpan::Overdue)
+                    | SpanState::Etcd(super::etcd::EtcdSpan::Unaware { .. })
             )
     }
 }

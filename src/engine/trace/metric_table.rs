@@ -76,10 +76,12 @@ pub(crate) const ELECTION: [MetricSpec; 4] = [
     m("final_epoch", Count),
     m("final_version", Count),
 ];
-pub(crate) const TASKS: [MetricSpec; 7] = [
+pub(crate) const TASKS: [MetricSpec; 9] = [
     m("effects_applied", Count),
     m("late_refused", Count),
     m("late_accepted", Count),
+    m("claims_missed", Count),
+    m("completed_after_lease", Count),
     m("final_version", Count),
     m("final_attempt", Count),
     m("tasks_waiting", Count),
@@ -100,6 +102,19 @@ pub(crate) const SNOWFLAKE: [MetricSpec; 6] = [
     m("waited", Count),
     m("refused", Count),
     m("years", Years),
+];
+
+pub(crate) const ETCD: [MetricSpec; 10] = [
+    m("ttl_s", Count),
+    m("keepalive_every_ms", Millis),
+    m("first_expiry_ms", Millis),
+    m("handover_ms", Millis),
+    m("max_woken", Count),
+    m("unaware_ms", Millis),
+    m("stale_writes_accepted", Count),
+    m("stale_writes_refused", Count),
+    m("final_value", Answer),
+    m("revision", Count),
 ];
 
 /// The metrics a question on `family` may ask for (its registry entry's table).
@@ -163,6 +178,8 @@ impl Metrics {
                 "effects_applied" => count(m.effects_applied),
                 "late_refused" => count(m.late_refused),
                 "late_accepted" => count(m.late_accepted),
+                "claims_missed" => count(m.claims_missed),
+                "completed_after_lease" => count(m.completed_after_lease),
                 "final_version" => count(m.final_version as f64),
                 "final_attempt" => count(m.final_attempt),
                 "tasks_waiting" => count(m.tasks_waiting),
@@ -176,6 +193,19 @@ impl Metrics {
                 "two_holders_ms" => count(m.two_holders_ms as f64),
                 "stale_writes_accepted" => count(m.stale_writes_accepted),
                 "foreign_deletes" => count(m.foreign_deletes),
+                _ => None,
+            },
+            Metrics::Etcd(m) => match key {
+                "ttl_s" => count(m.ttl_s as f64),
+                "keepalive_every_ms" => count(m.keepalive_every_ms as f64),
+                "first_expiry_ms" => m.first_expiry_ms.and_then(|v| count(v as f64)),
+                "handover_ms" => m.handover_ms.and_then(|v| count(v as f64)),
+                "max_woken" => count(m.max_woken),
+                "unaware_ms" => count(m.unaware_ms as f64),
+                "stale_writes_accepted" => count(m.stale_writes_accepted),
+                "stale_writes_refused" => count(m.stale_writes_refused),
+                "final_value" => Some(Value(m.final_value.clone())),
+                "revision" => count(m.revision as f64),
                 _ => None,
             },
             Metrics::Snowflake(m) => match key {

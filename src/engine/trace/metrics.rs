@@ -4,6 +4,8 @@ use serde::Serialize;
 
 use crate::engine::time::Millis;
 
+pub use super::checks::{Invariant, invariant};
+
 /// Whether a named check must hold throughout ("always") or be seen at least once
 /// ("sometimes": proof that the run exercised what it claims to).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -16,7 +18,7 @@ pub enum Check {
 /// One named check and how it went.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InvariantReport {
-    pub name: &'static str,
+    pub name: Invariant,
     pub check: Check,
     /// Always: it never failed. Sometimes: it was seen.
     pub held: bool,
@@ -27,7 +29,7 @@ pub struct InvariantReport {
 }
 
 impl InvariantReport {
-    pub fn always(name: &'static str) -> Self {
+    pub fn always(name: Invariant) -> Self {
         Self {
             name,
             check: Check::Always,
@@ -37,7 +39,7 @@ impl InvariantReport {
         }
     }
 
-    pub fn sometimes(name: &'static str) -> Self {
+    pub fn sometimes(name: Invariant) -> Self {
         Self {
             name,
             check: Check::Sometimes,
@@ -74,55 +76,6 @@ impl InvariantReport {
     }
 }
 
-/// The names of the checks, shared by every family.
-pub mod invariant {
-    // always
-    pub const ONE_HOLDER: &str = "one_holder";
-    pub const TOKENS_NON_DECREASING: &str = "tokens_non_decreasing";
-    pub const NO_ORPHAN_NODE: &str = "no_orphan_node";
-    pub const NOBODY_STUCK: &str = "nobody_stuck";
-    /// Checked only when holders update a data node.
-    pub const NO_LOST_UPDATE: &str = "no_lost_update";
-    // sometimes
-    pub const HOLDER_RELEASED: &str = "holder_released";
-    pub const WAITER_WOKEN: &str = "waiter_woken";
-    pub const STALE_WRITE_ARRIVED: &str = "stale_write_arrived";
-    pub const STALE_WRITE_REJECTED: &str = "stale_write_rejected";
-    pub const SUCCESSOR_GRANTED: &str = "successor_granted";
-    pub const EVERYONE_HELD: &str = "everyone_held";
-    // queue families
-    pub const WRITER_ALONE: &str = "writer_alone";
-    pub const WITHIN_PERMITS: &str = "within_permits";
-    pub const WRITER_HELD: &str = "writer_held";
-    pub const READERS_SHARED: &str = "readers_shared";
-    // election and tasks
-    pub const ONE_LEADER: &str = "one_leader";
-    pub const EPOCHS_NON_DECREASING: &str = "epochs_non_decreasing";
-    pub const TAKEOVER_HAPPENED: &str = "takeover_happened";
-    pub const STALE_SUBMIT_ARRIVED: &str = "stale_submit_arrived";
-    pub const EFFECT_ONCE: &str = "effect_once";
-    pub const NO_STALE_COMPLETION: &str = "no_stale_completion";
-    pub const SCANNER_ALIVE: &str = "scanner_alive";
-    // redlock
-    pub const HOLDER_HAS_MAJORITY: &str = "holder_has_majority";
-    pub const NO_STALE_WRITE_ACCEPTED: &str = "no_stale_write_accepted";
-    pub const RELEASES_OWN_KEY_ONLY: &str = "releases_own_key_only";
-    pub const MAJORITY_ACQUIRED: &str = "majority_acquired";
-    // snowflake
-    pub const UNIQUE_IDS: &str = "unique_ids";
-    pub const IDS_INCREASE: &str = "ids_increase";
-    pub const ID_ISSUED: &str = "id_issued";
-    pub const REQUEST_WAITED: &str = "request_waited";
-
-    /// Every "always" name, in the order views show them.
-    pub const ALWAYS: [&str; 4] = [
-        ONE_HOLDER,
-        TOKENS_NON_DECREASING,
-        NO_ORPHAN_NODE,
-        NOBODY_STUCK,
-    ];
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Metrics {
@@ -133,6 +86,7 @@ pub enum Metrics {
     Election(ElectionMetrics),
     Tasks(TaskMetrics),
     Redlock(super::redlock::RedlockMetrics),
+    Etcd(super::etcd::EtcdMetrics),
     Snowflake(super::snowflake::SnowflakeMetrics),
 }
 
@@ -185,6 +139,56 @@ pub struct FrozenMetrics {
     pub last_keepalive_before_pause: Option<f64>,
 }
 
+/// What an A/B/C run counted as it went, beside its writes and checks.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AbcTally {
+    pub wakeups_per_release: Vec<u32>,
+    pub max_holders: u32,
+    pub stuck_clients: Vec<String>,
+    pub duplicate_nodes: u32,
+}
+
+impl AbcMetrics {
+    /// An A/B/C run's metrics from what it counted, its judged writes and its checks; the
+    /// believers' figures are filled in from the finished trace
+    /// ([`Trace::with_believed_holders`]). The model and the live lab both report through it.
+    ///
+    /// [`Trace::with_believed_holders`]: super::Trace::with_believed_holders
+    pub fn of_run(
+        tally: AbcTally,
+        writes: &[super::WriteRecord],
+        checks: &[InvariantReport],
+        data: Option<super::data::DataFacts>,
+    ) -> Self {
+        use super::Judgement;
+        let count = |judged: &[Judgement]| {
+            writes
+                .iter()
+                .filter(|w| judged.contains(&w.judgement))
+                .count() as u32
+        };
+        AbcMetrics {
+            wakeups_per_release: tally.wakeups_per_release,
+            max_holders: tally.max_holders,
+            stuck_clients: tally.stuck_clients,
+            duplicate_nodes: tally.duplicate_nodes,
+            stale_writes_accepted: count(&[Judgement::StaleAccepted, Judgement::Overwrote]),
+            stale_writes_rejected: count(&[Judgement::StaleRejected]),
+            current_writes_refused: count(&[Judgement::Refused]),
+            believed_holders: 0,
+            successor_acquire: None,
+            believers_overlap_ms: 0,
+            lost_updates: data.as_ref().map(|d| d.lost_updates()),
+            data,
+            violations: checks
+                .iter()
+                .filter(|c| c.first_violation_ms().is_some())
+                .map(|c| c.name)
+                .collect(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AbcMetrics {
     pub wakeups_per_release: Vec<u32>,
@@ -218,7 +222,7 @@ pub struct AbcMetrics {
     /// The data node's reads and writes, when the run has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<super::data::DataFacts>,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -263,7 +267,7 @@ pub struct QueueMetrics {
     /// Writers that asked and never held.
     pub starved_writers: Vec<String>,
     pub stuck_clients: Vec<String>,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }
 
 /// A leader election's numbers.
@@ -281,7 +285,7 @@ pub struct ElectionMetrics {
     pub stale_submits_rejected: u32,
     pub stale_submits_accepted: u32,
     pub max_leaders: u32,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }
 
 /// What became of an operator's cancellation.
@@ -325,6 +329,11 @@ pub struct TaskMetrics {
     /// Statements from an overtaken claim (an older version) that reached the table.
     pub late_refused: u32,
     pub late_accepted: u32,
+    /// Claim statements that affected no row: another worker's claim got there first.
+    pub claims_missed: u32,
+    /// Completions that took effect when the row's lease had already lapsed by the store's
+    /// clock at that instant.
+    pub completed_after_lease: u32,
     pub cancel: Option<CancelOutcome>,
     pub tasks_done: u32,
     pub tasks_failed: u32,
@@ -335,5 +344,5 @@ pub struct TaskMetrics {
     pub scanner_stopped_at_ms: Option<Millis>,
     /// The most workers believing at one instant that they hold the first task.
     pub max_believers: u32,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }

@@ -7,7 +7,10 @@
 //! that matter (danger, blind), the key moments and the named invariant results. A view reads
 //! these; it never parses a string and never works out a protocol fact itself.
 
+mod checks;
 pub mod data;
+pub mod ensemble;
+pub mod etcd;
 pub mod event;
 mod facts;
 pub mod lane;
@@ -24,11 +27,12 @@ pub use facts::Believers;
 pub use lane::{ActorSet, Lane, Share, Span, SpanState};
 pub use metric_table::{MetricSpec, MetricValue, Unit, metrics_of};
 pub use metrics::{
-    AbcMetrics, CancelOutcome, Check, ClaimRecord, ElectionMetrics, FrozenMetrics, HerdMetrics,
-    HerdRow, InvariantReport, Metrics, QueueMetrics, TaskMetrics, Verdict, invariant,
+    AbcMetrics, AbcTally, CancelOutcome, Check, ClaimRecord, ElectionMetrics, FrozenMetrics,
+    HerdMetrics, HerdRow, Invariant, InvariantReport, Metrics, QueueMetrics, TaskMetrics, Verdict,
+    invariant,
 };
 
-use super::msg::Msg;
+use super::msg::ActorMsg;
 use super::time::Millis;
 use super::world::ActorId;
 use super::zk::tree::{NodeId, Tag, Watched};
@@ -48,10 +52,11 @@ pub enum Family {
     Tasks,
     Redlock,
     Snowflake,
+    Etcd,
 }
 
 impl Family {
-    pub const ALL: [Family; 9] = [
+    pub const ALL: [Family; 10] = [
         Family::Frozen,
         Family::Abc,
         Family::Herd,
@@ -61,6 +66,7 @@ impl Family {
         Family::Tasks,
         Family::Redlock,
         Family::Snowflake,
+        Family::Etcd,
     ];
 
     pub fn name(self) -> &'static str {
@@ -74,6 +80,7 @@ impl Family {
             Family::Tasks => "tasks",
             Family::Redlock => "redlock",
             Family::Snowflake => "snowflake",
+            Family::Etcd => "etcd",
         }
     }
 
@@ -145,7 +152,7 @@ pub struct Message {
     pub sent_ms: Millis,
     pub fate: Fate,
     pub received_ms: Option<Millis>,
-    pub msg: Msg,
+    pub msg: ActorMsg,
 }
 
 /// One child of the lock directory.
@@ -239,6 +246,42 @@ pub struct WriteRecord {
     pub replaced: Option<(ActorId, u64)>,
 }
 
+impl WriteRecord {
+    /// The write a `WriteArrived` event at `at_ms` reports, judged: `stale` when the writer's
+    /// lock had already ended at the service, whatever the writer believes; what it replaced
+    /// comes from the writes before it. `None` for any other event.
+    pub fn judged(
+        at_ms: Millis,
+        arrived: &EventKind,
+        last_seen_after: u64,
+        stale: bool,
+        earlier: &[WriteRecord],
+    ) -> Option<Self> {
+        let &EventKind::WriteArrived {
+            writer,
+            token,
+            accepted,
+            last_seen_before,
+            fencing,
+        } = arrived
+        else {
+            return None;
+        };
+        let (judgement, replaced) = Judgement::of(stale, accepted, token, earlier);
+        Some(WriteRecord {
+            at_ms,
+            writer,
+            token,
+            accepted,
+            last_seen_before,
+            last_seen_after,
+            fencing,
+            judgement,
+            replaced,
+        })
+    }
+}
+
 /// A stretch of time worth marking across the lanes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -267,7 +310,7 @@ pub enum MomentKind {
     Release { actor: ActorId },
     Expiry { actor: ActorId },
     StaleWrite { actor: ActorId, accepted: bool },
-    FirstViolation { invariant: &'static str },
+    FirstViolation { invariant: Invariant },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -341,7 +384,11 @@ impl Trace {
             .all(|i| i.held)
     }
 
-    pub fn invariant(&self, name: &str) -> Option<&InvariantReport> {
+    /// The report of a check, named by its [`Invariant`] or by its name.
+    pub fn invariant<N>(&self, name: N) -> Option<&InvariantReport>
+    where
+        Invariant: PartialEq<N>,
+    {
         self.invariants.iter().find(|i| i.name == name)
     }
 

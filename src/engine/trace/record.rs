@@ -1,7 +1,7 @@
 //! The recorder a run writes its trace into while the World steps.
 
 use super::{Event, EventKind, Fate, Message};
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::time::Millis;
 use crate::engine::world::ActorId;
 
@@ -26,7 +26,14 @@ impl Recorder {
         self.events.push(Event { at_ms, actor, kind });
     }
 
-    pub fn message_sent(&mut self, id: u32, at: Millis, from: ActorId, to: ActorId, msg: &Msg) {
+    pub fn message_sent(
+        &mut self,
+        id: u32,
+        at: Millis,
+        from: ActorId,
+        to: ActorId,
+        msg: &ActorMsg,
+    ) {
         debug_assert_eq!(id as usize, self.messages.len());
         self.messages.push(Message {
             id,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{EventKind, InvariantReport, Judgement, Trace, WriteRecord};
+use super::{EventKind, Invariant, InvariantReport, Judgement, Trace, WriteRecord};
 use crate::engine::time::Millis;
 use crate::engine::world::ActorId;
 
@@ -161,7 +161,7 @@ pub struct RedlockMetrics {
     pub foreign_deletes: u32,
     /// Who wrote the resource's value last.
     pub final_value: Option<String>,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }
 
 /// One Redlock attempt as the trace recorded it, by event index into `Trace::events`.
@@ -243,7 +243,7 @@ impl Trace {
 pub struct Outcome {
     pub stale: u32,
     pub final_value: Option<String>,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }
 
 /// The one reading of a run's outcome, for the model's run and the live lab's alike.
@@ -261,7 +261,7 @@ pub fn outcome(writes: &[WriteRecord], checks: &[InvariantReport]) -> Outcome {
         violations: checks
             .iter()
             .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
+            .map(|c| c.name)
             .collect(),
     }
 }

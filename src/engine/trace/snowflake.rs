@@ -1,6 +1,7 @@
 //! Snowflake IDs in the trace: every ID with its bit fields, the collisions, the generators'
 //! lane states, and the family's numbers.
 
+use crate::engine::trace::Invariant;
 use serde::Serialize;
 
 use crate::engine::time::Millis;
@@ -175,5 +176,5 @@ pub struct SnowflakeMetrics {
     pub pending_at_end: u32,
     pub ids: Vec<IdRecord>,
     pub collisions: Vec<Collision>,
-    pub violations: Vec<String>,
+    pub violations: Vec<Invariant>,
 }

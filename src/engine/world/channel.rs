@@ -3,13 +3,13 @@
 use smallvec::SmallVec;
 
 use super::{ActorId, Bookkeeping};
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::time::Millis;
 
 /// A message on its way.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct InFlight {
-    pub msg: Msg,
+    pub msg: ActorMsg,
     /// When it arrives, if its receiver can take it then.
     pub due: Millis,
     /// Which of the client's connections it travels on (for messages on a link).

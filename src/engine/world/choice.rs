@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::{ActorId, Phase};
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 
 /// A fault the World can apply to an actor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -62,5 +62,5 @@ pub enum Choice {
 pub struct Delivered {
     pub from: ActorId,
     pub to: ActorId,
-    pub msg: Msg,
+    pub msg: ActorMsg,
 }

@@ -2,7 +2,7 @@
 //! the World carries out afterwards.
 
 use super::{ActorId, Rng};
-use crate::engine::msg::{Clock, Msg, Timer};
+use crate::engine::msg::{ActorMsg, Clock, Timer};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 
@@ -12,7 +12,7 @@ pub enum Effect {
     /// Send a message; it arrives one network delay plus `after` later.
     Send {
         to: ActorId,
-        msg: Msg,
+        msg: ActorMsg,
         after: Millis,
     },
     /// Arm (or move) a timer.
@@ -59,7 +59,7 @@ impl<'a> Cx<'a> {
         }
     }
 
-    pub fn send(&mut self, to: ActorId, msg: Msg) {
+    pub fn send(&mut self, to: ActorId, msg: ActorMsg) {
         self.effects.push(Effect::Send { to, msg, after: 0 });
     }
 

@@ -29,7 +29,7 @@ pub use cx::{Cx, Effect};
 pub use rng::{Bookkeeping, Rng};
 
 use super::actors::Actor;
-use super::msg::{Clock, Msg, Timer};
+use super::msg::{ActorMsg, Clock, Timer};
 use super::time::Millis;
 use super::trace::record::Recorder;
 use super::trace::{EventKind, Fate};
@@ -503,7 +503,7 @@ impl World {
     }
 
     /// Whether anything is on its way to `to` from `from`.
-    pub fn in_flight(&self, from: ActorId, to: ActorId) -> impl Iterator<Item = &Msg> {
+    pub fn in_flight(&self, from: ActorId, to: ActorId) -> impl Iterator<Item = &ActorMsg> {
         self.channels
             .iter()
             .filter(move |c| c.from == from && c.to == to)

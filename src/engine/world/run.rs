@@ -10,7 +10,7 @@
 
 use super::schedule::Scheduled;
 use super::{ActorId, Choice, Delivered, FaultAction, World};
-use crate::engine::msg::{Msg, ZkOp};
+use crate::engine::msg::{ActorMsg, ZkOp};
 use crate::engine::time::Millis;
 use crate::engine::trace::record::Recorder;
 
@@ -36,14 +36,14 @@ impl Trigger {
         match (*self, &d.msg) {
             (
                 Trigger::ResetAfterCreate { client },
-                Msg::ZkRequest {
+                ActorMsg::ZkRequest {
                     op: ZkOp::Create { .. },
                     ..
                 },
             ) if d.from == client => Some(FaultAction::Reset(client)),
             (
                 Trigger::ReleaseAfterRead { owner, reader },
-                Msg::ZkRequest {
+                ActorMsg::ZkRequest {
                     op: ZkOp::GetChildren { .. },
                     ..
                 },

@@ -13,8 +13,8 @@
 
 use smallvec::SmallVec;
 
-use super::tree::{SessionId, Watched};
-use crate::engine::msg::{Msg, Timer, ZkOp, ZkResult};
+use super::tree::{SessionId, WatchEvent, Watched};
+use crate::engine::msg::{ActorMsg, Timer, ZkOp, ZkResult};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::event::Request;
@@ -46,13 +46,55 @@ pub enum LibEvent {
     },
     Watch {
         target: Watched,
-        event: crate::engine::zk::tree::WatchEvent,
+        event: WatchEvent,
     },
     Disconnected,
     Reconnected,
     Expired,
     /// A new session replaced the expired one.
     NewSession,
+}
+
+/// An actor that reaches the service through its own [`ZkConn`]. Messages, the connection's
+/// timers and resets pass through the client library first; what it makes of them comes back to
+/// the actor as [`LibEvent`]s, as a real client library's callbacks would.
+pub trait ThroughConn {
+    fn conn_mut(&mut self) -> &mut ZkConn;
+
+    /// What the library reported, in order.
+    fn on_lib_events(&mut self, events: Vec<LibEvent>, cx: &mut Cx);
+
+    /// A message from the service.
+    fn conn_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        let mut out = Vec::new();
+        self.conn_mut().on_msg(msg, cx, &mut out);
+        self.on_lib_events(out, cx);
+    }
+
+    /// One of the connection's own timers (ping, read timeout, reconnect).
+    fn conn_timer(&mut self, timer: Timer, cx: &mut Cx) {
+        let mut out = Vec::new();
+        self.conn_mut().on_timer(timer, cx, &mut out);
+        self.on_lib_events(out, cx);
+    }
+
+    /// The network dropped the connection.
+    fn conn_reset(&mut self, cx: &mut Cx) {
+        let mut out = Vec::new();
+        self.conn_mut().on_reset(cx, &mut out);
+        self.on_lib_events(out, cx);
+    }
+}
+
+/// Records a watch firing and, when the actor was waiting on that very node, that it woke up.
+/// Returns whether it must read again: a wake-up is not a grant.
+pub fn woken(target: Watched, event: WatchEvent, waiting_on: Option<Watched>, cx: &mut Cx) -> bool {
+    cx.event(EventKind::Notified { target, event });
+    let woke = waiting_on == Some(target);
+    if woke {
+        cx.event(EventKind::WokeUp { target });
+    }
+    woke
 }
 
 /// Why a request could not be sent.
@@ -149,7 +191,7 @@ impl ZkConn {
         }
         cx.send(
             self.service,
-            Msg::ZkRequest {
+            ActorMsg::ZkRequest {
                 session: self.session,
                 xid,
                 op,
@@ -191,7 +233,7 @@ impl ZkConn {
         self.next_xid += 1;
         cx.send(
             self.service,
-            Msg::ZkRequest {
+            ActorMsg::ZkRequest {
                 session: self.session,
                 xid,
                 op: ZkOp::NewSession {
@@ -202,13 +244,13 @@ impl ZkConn {
     }
 
     /// A message from the service.
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx, out: &mut Vec<LibEvent>) {
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx, out: &mut Vec<LibEvent>) {
         if matches!(self.state, ConnState::Closed | ConnState::Expired) {
             return;
         }
         if self.state == ConnState::Opening {
             // Everything still addressed to the old session is moot.
-            if let Msg::ZkReply {
+            if let ActorMsg::ZkReply {
                 zxid,
                 result:
                     ZkResult::SessionOpened {
@@ -231,7 +273,7 @@ impl ZkConn {
         self.last_heard_ms = cx.now;
         cx.set_timer(Timer::ReadTimeout, self.read_timeout());
         match msg {
-            Msg::ZkReply { xid, zxid, result } => {
+            ActorMsg::ZkReply { xid, zxid, result } => {
                 self.last_zxid = self.last_zxid.max(zxid);
                 match result {
                     ZkResult::SessionExpired => self.expire(cx, out),
@@ -256,7 +298,7 @@ impl ZkConn {
                     }
                 }
             }
-            Msg::ZkWatch {
+            ActorMsg::ZkWatch {
                 event,
                 target,
                 zxid,
@@ -321,7 +363,7 @@ impl ZkConn {
         self.next_xid += 1;
         cx.send(
             self.service,
-            Msg::ZkRequest {
+            ActorMsg::ZkRequest {
                 session: self.session,
                 xid,
                 op: ZkOp::Connect {

@@ -10,7 +10,7 @@
 //! the run's: `tick_phase_ms` is where the first one falls after the run starts.
 
 use super::tree::{Fired, NodeId, SessionId, Tree, TreeError, Watched};
-use crate::engine::msg::{ChildName, Msg, Stat, Timer, ZkOp, ZkResult};
+use crate::engine::msg::{ActorMsg, ChildName, Stat, Timer, ZkOp, ZkResult};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
 use crate::engine::trace::data::DataOutcome;
@@ -129,8 +129,8 @@ impl ZkService {
         self.notify(&fired, cx);
     }
 
-    pub fn on_msg(&mut self, from: ActorId, msg: Msg, cx: &mut Cx) {
-        let Msg::ZkRequest { session, xid, op } = msg else {
+    pub fn on_msg(&mut self, from: ActorId, msg: ActorMsg, cx: &mut Cx) {
+        let ActorMsg::ZkRequest { session, xid, op } = msg else {
             return;
         };
         if let ZkOp::NewSession { requested_ms } = op {
@@ -279,7 +279,7 @@ impl ZkService {
     fn reply(&self, to: ActorId, xid: u32, result: ZkResult, cx: &mut Cx) {
         cx.send(
             to,
-            Msg::ZkReply {
+            ActorMsg::ZkReply {
                 xid,
                 zxid: self.tree.zxid,
                 result,
@@ -308,7 +308,7 @@ impl ZkService {
         for f in fired {
             cx.send(
                 self.owner(f.session),
-                Msg::ZkWatch {
+                ActorMsg::ZkWatch {
                     event: f.event,
                     target: f.target,
                     zxid: self.tree.zxid,

@@ -92,7 +92,7 @@ pub(super) fn abc_summary(m: &AbcMetrics, lang: Lang) -> String {
         list(
             &m.violations
                 .iter()
-                .map(|v| invariant_label(v, lang).to_string())
+                .map(|v| invariant_label(*v, lang).to_string())
                 .collect::<Vec<_>>(),
         ),
     )]);
@@ -114,7 +114,7 @@ pub(super) fn election_summary(m: &crate::engine::trace::ElectionMetrics, lang: 
     let violations: Vec<String> = m
         .violations
         .iter()
-        .map(|v| invariant_label(v, lang).to_string())
+        .map(|v| invariant_label(*v, lang).to_string())
         .collect();
     let rows = [
         ("leaders", m.leaders.join(" ")),
@@ -160,7 +160,7 @@ pub(super) fn queue_summary(m: &crate::engine::trace::QueueMetrics, lang: Lang) 
     let violations: Vec<String> = m
         .violations
         .iter()
-        .map(|v| invariant_label(v, lang).to_string())
+        .map(|v| invariant_label(*v, lang).to_string())
         .collect();
     let rows = [
         ("grant_order", m.grant_order.join(" ")),

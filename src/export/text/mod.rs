@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 
 use crate::engine::params::Params;
 use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::trace::etcd::EtcdSpan;
 use crate::engine::trace::redlock::RedlockSpan;
 use crate::engine::trace::snowflake::IdSpan;
 use crate::engine::trace::{
@@ -142,7 +143,7 @@ pub fn report_at(
             out.push('\n');
             out.push_str(&queue_summary(m, lang));
         }
-        Metrics::Redlock(_) | Metrics::Snowflake(_) => {
+        Metrics::Redlock(_) | Metrics::Snowflake(_) | Metrics::Etcd(_) => {
             out.push_str(&timeline(trace, lang));
             if let Some(at) = at {
                 out.push_str(&cursor_block(trace, at, lang));

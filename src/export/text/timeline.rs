@@ -60,6 +60,12 @@ pub fn glyph(state: SpanState, trace: &Trace) -> char {
             RedlockSpan::Backoff => '-',
             RedlockSpan::Key { owner } => initial(owner),
         },
+        SpanState::Etcd(s) => match s {
+            EtcdSpan::Opening => '>',
+            EtcdSpan::Waiting { .. } => '~',
+            EtcdSpan::Unaware { .. } => '*',
+            EtcdSpan::Prefix { holder, .. } => holder.map_or('_', initial),
+        },
         SpanState::Snowflake(s) => match s {
             IdSpan::Issued {
                 duplicate: true, ..
@@ -89,6 +95,7 @@ pub(super) fn legend(trace: &Trace, lang: Lang) -> String {
                     | SpanState::Empty
                     | SpanState::Idle
                     | SpanState::Redlock(RedlockSpan::Key { .. })
+                    | SpanState::Etcd(EtcdSpan::Prefix { .. })
             ) {
                 continue;
             }
@@ -106,6 +113,7 @@ pub(super) fn legend(trace: &Trace, lang: Lang) -> String {
                 | SpanState::Leased { .. }
                 | SpanState::Value { .. }
                 | SpanState::Redlock(RedlockSpan::Key { .. })
+                | SpanState::Etcd(EtcdSpan::Prefix { .. })
         )
     };
     // Snowflake's lanes show no holders or values.
@@ -210,7 +218,19 @@ pub fn lane_label(trace: &Trace, lane: &Lane, lang: Lang) -> String {
         _ if trace.family == Family::Frozen && name == "A" => {
             export(Export::ABelievesShort, lang).into()
         }
-        _ => crate::i18n::sim::actor_name(trace, lane.actor, lang),
+        _ => {
+            let name = crate::i18n::sim::actor_name(trace, lane.actor, lang);
+            // A read-write lock's clients say which side they ask for.
+            match trace.lock_side(lane.actor) {
+                Some(crate::engine::zk::tree::Tag::Read) => {
+                    format!("{name} {}", lang.pick("读", "r"))
+                }
+                Some(crate::engine::zk::tree::Tag::Write) => {
+                    format!("{name} {}", lang.pick("写", "w"))
+                }
+                _ => name,
+            }
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! names (an actor's, a node's sequence number) and computes nothing.
 
 use crate::engine::trace::event::Request;
-use crate::engine::trace::{ActorSet, Share, SpanState, Trace, Verdict};
+use crate::engine::trace::{ActorSet, Invariant, Share, SpanState, Trace, Verdict};
 use crate::engine::zk::tree::{NodeId, Watched};
 
 use super::Lang;
@@ -55,6 +55,7 @@ pub fn state_name(state: SpanState, lang: Lang) -> &'static str {
         SpanState::Value { .. } => ("有值", "value"),
         SpanState::Redlock(s) => return crate::i18n::redlock::state_name(s, lang),
         SpanState::Snowflake(s) => return crate::i18n::snowflake::state_name(s, lang),
+        SpanState::Etcd(s) => return crate::i18n::etcd::state_name(s, lang),
     };
     lang.pick(zh, en)
 }
@@ -236,6 +237,7 @@ pub fn state_label(state: SpanState, trace: &Trace, lang: Lang) -> String {
         SpanState::Value { writer, token } => format!("{} #{token}", trace.name(writer)),
         SpanState::Redlock(s) => crate::i18n::redlock::state_label(s, trace, lang),
         SpanState::Snowflake(s) => crate::i18n::snowflake::state_label(s, lang),
+        SpanState::Etcd(s) => crate::i18n::etcd::state_label(s, trace, lang),
         other => state_name(other, lang).into(),
     }
 }
@@ -291,7 +293,7 @@ pub fn verdict_short(v: Verdict, lang: Lang) -> &'static str {
 }
 
 /// The name of a check (an invariant badge or a "sometimes" check).
-pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
+pub fn invariant_label(name: Invariant, lang: Lang) -> &'static str {
     use crate::engine::trace::invariant::*;
     let (zh, en) = match name {
         ONE_HOLDER => ("单一持锁者", "one holder"),
@@ -306,6 +308,7 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
         SUCCESSOR_GRANTED => ("继任者拿到锁", "the successor got the lock"),
         EVERYONE_HELD => ("每个客户端都持过锁", "every client held the lock"),
         WRITER_ALONE => ("写者独占", "a writer holds alone"),
+        NO_READER_PASSES_WRITER => ("读者不越过先到的写者", "no reader passes an earlier writer"),
         ONE_LEADER => ("单一领导者", "one leader"),
         EPOCHS_NON_DECREASING => ("任期号不回退", "epochs non-decreasing"),
         TAKEOVER_HAPPENED => ("发生过接管", "a takeover happened"),
@@ -318,16 +321,20 @@ pub fn invariant_label(name: &str, lang: Lang) -> &'static str {
             "没有过期领取的完成生效",
             "no completion from an overtaken claim",
         ),
+        NO_EFFECT_AFTER_CANCEL => (
+            "请求取消之后不再有外部效果",
+            "no outside effect after a cancel request",
+        ),
         SCANNER_ALIVE => ("扫描器一直在跑", "the scanner keeps running"),
         HOLDER_HAS_MAJORITY => ("持锁者有过半节点", "the holder has a majority"),
         NO_STALE_WRITE_ACCEPTED => ("没有陈旧写入被接受", "no stale write accepted"),
         RELEASES_OWN_KEY_ONLY => ("释放只删自己的键", "releases delete only their own key"),
+        ONE_WATCHER_PER_DELETE => ("删一个键只唤醒一个等待者", "one deletion wakes one waiter"),
         MAJORITY_ACQUIRED => ("有客户端拿到过半", "a client won a majority"),
         UNIQUE_IDS => ("ID 不重复", "IDs are unique"),
         IDS_INCREASE => ("每个生成器的 ID 递增", "each generator's IDs increase"),
         ID_ISSUED => ("发出过 ID", "an ID was issued"),
         REQUEST_WAITED => ("有请求等待过", "a request waited"),
-        _ => ("不变量", "invariant"),
     };
     lang.pick(zh, en)
 }

@@ -34,6 +34,8 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "effects_deduplicated" => "被幂等键挡下",
         "late_refused" => "被拒的过期语句",
         "late_accepted" => "生效的过期完成",
+        "claims_missed" => "落空的领取",
+        "completed_after_lease" => "租约过后生效的完成",
         "cancel" => "取消结果",
         "tasks_done" => "完成的任务",
         "tasks_failed" => "失败的任务",
@@ -79,6 +81,15 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "final_version" => "最终版本",
         "grants_before_writer" => "写者前的授予",
         "quorum" => "多数派",
+        "ttl_s" => "租约 TTL（秒）",
+        "keepalive_every_ms" => "续约间隔",
+        "first_expiry_ms" => "第一次租约到期撤销",
+        "handover_ms" => "交接延迟",
+        "max_woken" => "一次删除最多唤醒",
+        "unaware_ms" => "租约已失仍在干活",
+        "learned_ms" => "得知租约已失",
+        "stale_writes_refused" => "被拒的陈旧写入",
+        "revision" => "最终修订号",
         other => other,
     }
 }
@@ -140,6 +151,7 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
     let zh = lang == Lang::Zh;
     match params {
         Params::Redlock(p) => crate::i18n::redlock::params_line(p, lang),
+        Params::Etcd(p) => crate::i18n::etcd::params_line(p, lang),
         Params::Snowflake(p) => crate::i18n::snowflake::params_line(p, lang),
         Params::Frozen(p) if zh => format!(
             "TTL {}，续约间隔 {}，{}时停顿 {}，单程延迟 {}，栅栏令牌{}，得知失锁即停{}",
@@ -248,6 +260,21 @@ pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String
             } else {
                 lang.pick("，外部调用不带幂等键", ", outside call without a key")
             };
+            let claim = match p.claim {
+                crate::engine::actors::worker::ClaimRule::Conditional => "",
+                crate::engine::actors::worker::ClaimRule::SkipLocked => lang.pick(
+                    "，用一条 FOR UPDATE SKIP LOCKED 语句领取",
+                    ", one FOR UPDATE SKIP LOCKED statement claims",
+                ),
+            };
+            let txn = match p.completion_clock {
+                crate::engine::actors::worker::CompletionClock::Statement => "",
+                crate::engine::actors::worker::CompletionClock::TransactionStart => lang.pick(
+                    "，完成在工作事务里读 now()",
+                    ", the completion reads now() in the work's transaction",
+                ),
+            };
+            let complete = format!("{complete}{claim}{txn}");
             if zh {
                 format!(
                     "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续期间隔 {}，工作 {}，{complete}{key}{pause}{clock}",

@@ -121,8 +121,18 @@ pub(super) fn row_cond(c: &crate::engine::msg::RowCond, trace: &Trace, lang: Lan
     if let Some(s) = c.state {
         parts.push(format!("state = {}", row_state_word(s, Lang::En)));
     }
-    if c.lease_live {
-        parts.push(lang.pick("租约未过期", "the lease still runs").to_string());
+    match (c.lease_live, c.now_as_of_ms) {
+        (true, Some(at)) => {
+            let at = crate::engine::time::fmt_secs(at);
+            parts.push(match lang {
+                Lang::Zh => format!("按 now() 租约未过期（now() 读的是工作事务开始的 {at} 秒）"),
+                Lang::En => format!(
+                    "the lease still runs by now() (which reads the work transaction's start, {at} s)"
+                ),
+            });
+        }
+        (true, None) => parts.push(lang.pick("租约未过期", "the lease still runs").to_string()),
+        _ => {}
     }
     if c.lease_expired {
         parts.push(lang.pick("租约已过期", "the lease has run out").to_string());
@@ -196,6 +206,12 @@ pub fn task_rows(m: &crate::engine::trace::TaskMetrics, lang: Lang) -> Vec<(&'st
         ("late_accepted", m.late_accepted.to_string()),
         ("max_believers", m.max_believers.to_string()),
     ];
+    if m.claims_missed > 0 {
+        rows.push(("claims_missed", m.claims_missed.to_string()));
+    }
+    if m.completed_after_lease > 0 {
+        rows.push(("completed_after_lease", m.completed_after_lease.to_string()));
+    }
     if let Some(c) = m.cancel {
         rows.push(("cancel", cancel_outcome(c, lang).to_string()));
     }
@@ -219,7 +235,7 @@ pub fn task_rows(m: &crate::engine::trace::TaskMetrics, lang: Lang) -> Vec<(&'st
     let violations: Vec<String> = m
         .violations
         .iter()
-        .map(|v| invariant_label(v, lang).to_string())
+        .map(|v| invariant_label(*v, lang).to_string())
         .collect();
     rows.push((
         "violations",

@@ -92,7 +92,7 @@ impl Runner {
         self.log.arrived(
             self.log.service,
             self.id(),
-            Msg::ZkWatch {
+            ActorMsg::ZkWatch {
                 event,
                 target,
                 zxid: 0,

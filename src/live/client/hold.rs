@@ -25,7 +25,7 @@ impl Runner {
         let id = self.log.sent(
             self.id(),
             self.log.resource,
-            Msg::Write { token: self.token },
+            ActorMsg::Write { token: self.token },
         );
         self.log.fate(id, Fate::Delivered);
         self.log.write(self.id(), self.token);
@@ -106,8 +106,51 @@ impl Runner {
         Next::Nothing
     }
 
+    /// When this client's acquire deadline falls, while it still waits for the lock.
+    pub(super) fn give_up_at(&self) -> Option<Millis> {
+        let waiting = !matches!(
+            self.step,
+            Step::Holding | Step::Released | Step::Lost | Step::GaveUp
+        );
+        let t = self.p.recipe.acquire_timeout_ms?;
+        waiting.then_some(self.p.recipe.start_ms + t)
+    }
+
+    /// Gave up and left its node in the queue: nobody will delete it while the session lives.
+    pub(super) fn abandoned(&self) -> bool {
+        self.step == Step::GaveUp
+            && self.p.recipe.on_timeout == OnTimeout::Forget
+            && self.node.is_some()
+    }
+
+    /// The acquire deadline passed: report failure and, as the recipe says, delete the node on
+    /// the way out or leave it queued. The session stays open either way, and a watch it set
+    /// still fires (the notification wakes nobody).
+    pub(super) async fn give_up(&mut self) {
+        let delete = self.p.recipe.on_timeout == OnTimeout::DeleteNode;
+        self.event(EventKind::AcquireTimedOut { deleted: delete });
+        self.redo = None;
+        self.step = Step::GaveUp;
+        self.view();
+        if !delete {
+            return;
+        }
+        if let (Some((node, name)), Some(zk)) = (self.node.clone(), self.zk.clone()) {
+            self.log.deleting(self.id(), node);
+            let req = self.request(ZkOp::Delete { node, version: -1 });
+            match zk.delete(&self.path(&name), None).await {
+                Ok(()) => {
+                    self.reply(req, ZkResult::Done);
+                    self.log.service_deleted(&name);
+                }
+                Err(ZkError::NoNode) => self.reply(req, ZkResult::NoNode),
+                Err(_) => self.log.fate(req.0, Fate::Dropped),
+            }
+        }
+    }
+
     pub(super) async fn lose(&mut self) -> Next {
-        if matches!(self.step, Step::Released | Step::Lost) {
+        if matches!(self.step, Step::Released | Step::Lost | Step::GaveUp) {
             return Next::Nothing;
         }
         self.suspended = false;

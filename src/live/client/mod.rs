@@ -16,13 +16,15 @@ use zookeeper_client::{Acls, Client, CreateMode, Error as ZkError, EventType, Se
 
 use super::log::{ClientView, Log, guid_of, seq_of};
 use crate::engine::actors::recipe::{
-    OnDisconnect, OnLoss, Recipe, Recovery, Registration, TokenSource, WatchMode,
+    OnDisconnect, OnLoss, OnTimeout, Recipe, Recovery, Registration, TokenSource, WatchMode,
 };
-use crate::engine::msg::{ChildName, Msg, Stat, ZkOp, ZkResult};
+use crate::engine::msg::{ActorMsg, ChildName, Stat, ZkOp, ZkResult};
 use crate::engine::time::Millis;
 use crate::engine::trace::event::Request;
 use crate::engine::trace::{EventKind, Fate, SpanState};
 use crate::engine::world::ActorId;
+// The recipe's steps are the model's: the live client and the engine name each state alike.
+use crate::engine::actors::lock_client::Step;
 use crate::engine::zk::tree::{DirId, NodeId, SessionId, Tag, WatchEvent, Watched};
 
 mod acquire;
@@ -59,21 +61,6 @@ pub struct Plan {
     pub control: Arc<Control>,
     /// Closes this client's proxy when it crashes.
     pub on_crash: Option<Arc<super::proxy::Faults>>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Step {
-    Idle,
-    Creating,
-    Unknown,
-    Recovering,
-    Confirming,
-    Reading,
-    Checking(NodeId),
-    Waiting(Watched),
-    Holding,
-    Released,
-    Lost,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -226,6 +213,10 @@ impl Runner {
                     self.crash();
                     return;
                 }
+                _ = until(&log, self.give_up_at()) => {
+                    self.give_up().await;
+                    Next::Nothing
+                }
                 _ = until(&log, (!started).then_some(self.p.recipe.start_ms)) => {
                     started = true;
                     Next::Create
@@ -293,6 +284,9 @@ impl Runner {
                 Step::Holding => SpanState::Holding { token: self.token },
                 Step::Released => SpanState::Released,
                 Step::Lost => SpanState::Lost,
+                Step::GaveUp => SpanState::GaveUp {
+                    left_node: self.abandoned(),
+                },
             }
         };
         let waiting = match self.step {
@@ -308,6 +302,7 @@ impl Runner {
                 can_fire: self.can_fire,
                 connected: self.connected && !self.crashed,
                 believes_holding: self.step == Step::Holding,
+                abandoned: self.abandoned(),
             },
         );
     }
@@ -315,7 +310,7 @@ impl Runner {
     /// Records a request going out; returns its message id.
     fn request(&mut self, op: ZkOp) -> (u32, u32) {
         self.xid += 1;
-        let msg = Msg::ZkRequest {
+        let msg = ActorMsg::ZkRequest {
             session: SessionId(u32::from(self.id().0)),
             xid: self.xid,
             op,
@@ -329,7 +324,7 @@ impl Runner {
             ZkResult::Created { czxid, .. } => czxid,
             _ => 0,
         };
-        let msg = Msg::ZkReply { xid, zxid, result };
+        let msg = ActorMsg::ZkReply { xid, zxid, result };
         self.log.arrived(self.log.service, self.id(), msg);
     }
 

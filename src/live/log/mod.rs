@@ -11,13 +11,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use crate::engine::actors::Resource;
-use crate::engine::msg::Msg;
+use crate::engine::msg::ActorMsg;
 use crate::engine::time::Millis;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    Child, EventKind, Fate, InvariantReport, Judgement, NodeInfo, ServiceSnapshot, SpanState,
-    WatchInfo, WriteRecord, invariant,
+    Child, EventKind, Fate, InvariantReport, NodeInfo, ServiceSnapshot, SpanState, WatchInfo,
+    WriteRecord, invariant,
 };
 use crate::engine::world::ActorId;
 use crate::engine::zk::tree::{NodeId, SessionId, Tag, Watched};
@@ -41,6 +41,8 @@ pub struct ClientView {
     pub can_fire: bool,
     pub connected: bool,
     pub believes_holding: bool,
+    /// It gave up waiting and left its node queued.
+    pub abandoned: bool,
 }
 
 impl Default for ClientView {
@@ -52,6 +54,7 @@ impl Default for ClientView {
             can_fire: true,
             connected: true,
             believes_holding: false,
+            abandoned: false,
         }
     }
 }
@@ -121,16 +124,7 @@ impl Log {
                 service: Vec::new(),
                 writes: Vec::new(),
                 resource: Resource::new(fencing),
-                checks: vec![
-                    InvariantReport::always(invariant::ONE_HOLDER),
-                    InvariantReport::always(invariant::TOKENS_NON_DECREASING),
-                    InvariantReport::always(invariant::NO_ORPHAN_NODE),
-                    InvariantReport::always(invariant::NOBODY_STUCK),
-                    InvariantReport::sometimes(invariant::HOLDER_RELEASED),
-                    InvariantReport::sometimes(invariant::WAITER_WOKEN),
-                    InvariantReport::sometimes(invariant::STALE_WRITE_ARRIVED),
-                    InvariantReport::sometimes(invariant::EVERYONE_HELD),
-                ],
+                checks: crate::engine::families::abc::checks(),
                 clients: vec![ClientView::default(); clients],
                 session_ended: vec![false; clients],
                 closed: vec![false; clients],
@@ -184,7 +178,7 @@ impl Log {
     }
 
     /// Records a message as sent now and returns its id.
-    pub fn sent(&self, from: ActorId, to: ActorId, msg: Msg) -> u32 {
+    pub fn sent(&self, from: ActorId, to: ActorId, msg: ActorMsg) -> u32 {
         let mut g = self.lock();
         let at = self.now();
         let id = g.rec.messages.len() as u32;
@@ -201,7 +195,7 @@ impl Log {
 
     /// A message sent and received in the same instant (a reply or a notification, read off the
     /// connection as it arrived).
-    pub fn arrived(&self, from: ActorId, to: ActorId, msg: Msg) {
+    pub fn arrived(&self, from: ActorId, to: ActorId, msg: ActorMsg) {
         let id = self.sent(from, to, msg);
         self.fate(id, Fate::Delivered);
     }
@@ -343,7 +337,6 @@ impl Log {
         let c = writer.0 as usize;
         let stale = g.session_ended.get(c).copied().unwrap_or(false)
             && !g.closed.get(c).copied().unwrap_or(false);
-        let (judgement, replaced) = Judgement::of(stale, accepted, token, &g.writes);
         let kind = EventKind::WriteArrived {
             writer,
             token,
@@ -351,19 +344,10 @@ impl Log {
             last_seen_before,
             fencing,
         };
-        g.rec.event(at, self.resource, kind);
         let last_seen_after = g.resource.last_seen_token;
-        g.writes.push(WriteRecord {
-            at_ms: at,
-            writer,
-            token,
-            accepted,
-            last_seen_before,
-            last_seen_after,
-            fencing,
-            judgement,
-            replaced,
-        });
+        let record = WriteRecord::judged(at, &kind, last_seen_after, stale, &g.writes);
+        g.rec.event(at, self.resource, kind);
+        g.writes.extend(record);
         if stale {
             check(
                 &mut g,

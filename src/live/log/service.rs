@@ -3,8 +3,9 @@
 //! and the named checks they feed.
 
 use super::*;
+use crate::engine::trace::Invariant;
 
-pub(super) fn check(g: &mut Inner, name: &str, at: Millis, detail: &str) {
+pub(super) fn check(g: &mut Inner, name: Invariant, at: Millis, detail: &str) {
     if let Some(c) = g.checks.iter_mut().find(|c| c.name == name) {
         c.record(at, || detail.to_string());
     }
@@ -156,6 +157,7 @@ pub(super) fn refresh(g: &mut Inner, log: &Log, at: Millis) {
                 can_fire: v.can_fire,
                 live: v.connected && !g.session_ended[c],
                 waits_on: target_owner,
+                abandoned: v.abandoned && !g.session_ended[c],
             }
         })
         .collect();

@@ -58,6 +58,11 @@ pub struct Database {
 }
 
 impl Database {
+    /// Tells the server to stop now, without waiting: dropping waits for it.
+    pub fn stop_soon(&mut self) {
+        self._guard.stop_soon();
+    }
+
     /// A new connection to the server's default database.
     pub fn connect(&self) -> Result<Client, UserError> {
         connect(self.addr, "postgres")
@@ -89,7 +94,7 @@ impl Database {
     }
 }
 
-fn connect(addr: SocketAddr, dbname: &str) -> Result<Client, UserError> {
+pub(crate) fn connect(addr: SocketAddr, dbname: &str) -> Result<Client, UserError> {
     let spec = format!(
         "host={} port={} user={USER} dbname={dbname} connect_timeout=5",
         addr.ip(),

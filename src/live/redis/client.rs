@@ -30,7 +30,7 @@ pub struct ClientConfig {
     /// Its name, A to D.
     pub name: String,
     pub nodes: Vec<SocketAddr>,
-    pub resource: SocketAddr,
+    pub resource: ResourceAt,
     pub ttl_ms: Millis,
     pub drift_ms: Millis,
     pub timeout_ms: Millis,
@@ -45,6 +45,38 @@ pub struct ClientConfig {
     /// The locklab that started it: the client dies with it.
     pub parent: u32,
     pub seed: u64,
+}
+
+/// Where the resource is: a row on the private PostgreSQL when it is installed, else a key on a
+/// Redis server of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "store", rename_all = "snake_case")]
+pub enum ResourceAt {
+    Redis {
+        addr: SocketAddr,
+    },
+    Postgres {
+        addr: SocketAddr,
+        dbname: String,
+        row: String,
+    },
+}
+
+impl ResourceAt {
+    /// A connection to the resource, made at the first write.
+    fn open(&self) -> Box<dyn Resource + Send> {
+        match self {
+            ResourceAt::Redis { addr } => Box::new(RedisResource {
+                addr: *addr,
+                timeout: Duration::from_secs(2),
+                conn: None,
+            }),
+            ResourceAt::Postgres { addr, dbname, row } => Box::new(PgResource {
+                at: (*addr, dbname.clone(), row.clone()),
+                row: None,
+            }),
+        }
+    }
 }
 
 /// One step, as the client reports it.
@@ -155,11 +187,54 @@ fn value_for(seed: u64, attempt: u32) -> u32 {
     (z ^ (z >> 31)) as u32
 }
 
+/// A fenced row on PostgreSQL ([`FencedRow`](crate::live::pg::fenced::FencedRow)): with a
+/// token it takes only a higher one, without (Redlock's case) it takes the write.
+struct PgResource {
+    at: (SocketAddr, String, String),
+    row: Option<crate::live::pg::fenced::FencedRow>,
+}
+
+impl PgResource {
+    fn row(&mut self) -> std::io::Result<&mut crate::live::pg::fenced::FencedRow> {
+        if self.row.is_none() {
+            let (addr, db, name) = &self.at;
+            let mut r = crate::live::pg::fenced::FencedRow::open(*addr, db, name)
+                .map_err(|e| std::io::Error::other(e.message))?;
+            r.warm().map_err(|e| std::io::Error::other(e.message))?;
+            self.row = Some(r);
+        }
+        self.row
+            .as_mut()
+            .ok_or_else(|| std::io::Error::other("no connection"))
+    }
+}
+
+impl Resource for PgResource {
+    fn connect(&mut self) -> std::io::Result<()> {
+        self.row().map(|_| ())
+    }
+
+    fn write(&mut self, value: &str, token: Option<u64>) -> std::io::Result<bool> {
+        let row = self.row()?;
+        let written = match token {
+            None => row.write_unfenced(value),
+            Some(t) => row.write(value, t),
+        };
+        written.map_err(|e| {
+            self.row = None;
+            std::io::Error::other(e.message)
+        })
+    }
+}
+
 /// The resource a holder writes to: it accepts or refuses a write. Redlock gives no token, so
 /// the Redis resource takes every write; a store that checks tokens implements this the same.
 pub trait Resource {
     /// Writes `value` for `writer` with `token` if the lock gave one; whether it was accepted.
     fn write(&mut self, value: &str, token: Option<u64>) -> std::io::Result<bool>;
+    /// Connects now, so that the write later costs one statement and not a connection's set-up
+    /// (a new PostgreSQL backend takes tens of milliseconds).
+    fn connect(&mut self) -> std::io::Result<()>;
 }
 
 /// A key on a Redis server of its own. With a token, a script keeps the largest token seen
@@ -173,6 +248,13 @@ pub struct RedisResource {
 const FENCED_WRITE: &str = "local seen = tonumber(redis.call('hget', KEYS[1], 'token') or '-1')\nif tonumber(ARGV[2]) < seen then return 0 end\nredis.call('hset', KEYS[1], 'token', ARGV[2], 'value', ARGV[1])\nreturn 1";
 
 impl Resource for RedisResource {
+    fn connect(&mut self) -> std::io::Result<()> {
+        if self.conn.is_none() {
+            self.conn = Some(Conn::open(self.addr, self.timeout)?);
+        }
+        Ok(())
+    }
+
     fn write(&mut self, value: &str, token: Option<u64>) -> std::io::Result<bool> {
         let conn = match &mut self.conn {
             Some(c) => c,
@@ -371,11 +453,15 @@ pub fn main(config: &str) -> i32 {
         eprintln!("locklab redlock-client: {e}");
         return 1;
     }
-    let mut resource = RedisResource {
-        addr: cfg.resource,
-        timeout: Duration::from_secs(2),
-        conn: None,
-    };
+    // The resource's connection is made beside the run, so that neither the first attempt nor
+    // the write waits for it; one that fails now is tried again at the write.
+    let at = cfg.resource.clone();
+    let connecting = std::thread::spawn(move || {
+        let mut r = at.open();
+        let _ = r.connect();
+        r
+    });
+    let mut resource = Some(connecting);
     let mut c = Client {
         conns: (0..cfg.nodes.len()).map(|_| None).collect(),
         cfg,
@@ -388,7 +474,11 @@ pub fn main(config: &str) -> i32 {
         let (value, held) = c.attempt(attempt);
         if held {
             c.work();
-            let accepted = resource.write(&value, None).unwrap_or(false);
+            let mut r = match resource.take().map(|h| h.join()) {
+                Some(Ok(r)) => r,
+                _ => c.cfg.resource.open(),
+            };
+            let accepted = r.write(&value, None).unwrap_or(false);
             let at = c.now();
             c.report(Report::Wrote { at, accepted });
             c.release(&value);

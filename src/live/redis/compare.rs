@@ -28,7 +28,7 @@ fn metrics(t: &Trace) -> Option<&crate::engine::trace::redlock::RedlockMetrics> 
     crate::engine::families::redlock::metrics(t)
 }
 
-fn list(v: Vec<String>) -> String {
+pub(crate) fn list(v: Vec<String>) -> String {
     if v.is_empty() {
         "-".to_string()
     } else {
@@ -36,7 +36,7 @@ fn list(v: Vec<String>) -> String {
     }
 }
 
-fn fact(aspect: Aspect, model: String, live: String) -> Row {
+pub(crate) fn fact(aspect: Aspect, model: String, live: String) -> Row {
     Row {
         aspect,
         model,
@@ -85,7 +85,7 @@ impl Allow {
     }
 }
 
-fn instant(
+pub(crate) fn instant(
     kind: Kind,
     client: &str,
     model: Option<At>,
@@ -258,6 +258,7 @@ mod tests {
     fn a_run_agrees_with_itself() {
         for name in [
             "redlock-restart",
+            "redlock-restart-fsync",
             "redlock-gc-pause",
             "redlock-clock-jump",
             "redlock-naive-del",

@@ -24,6 +24,8 @@ pub struct Story {
     pub model: Trace,
     /// The servers the run started, each with its directory: all gone by now.
     pub servers: Vec<(std::net::SocketAddr, std::path::PathBuf)>,
+    /// Where the resource was: a PostgreSQL row or a Redis key.
+    pub store: run::Store,
 }
 
 impl Story {
@@ -32,10 +34,10 @@ impl Story {
     }
 }
 
-/// Runs `p` on real servers, each client a process of `exe` (the locklab binary), and by the
-/// model.
-pub fn story(p: &RedlockParams, exe: &Path) -> Result<Story, UserError> {
-    let gathered = run::run(p, exe)?;
+/// Runs `p` on real servers, each client a process of `exe` (the locklab binary), the resource
+/// on `store`, and by the model.
+pub fn story(p: &RedlockParams, exe: &Path, store: run::Store) -> Result<Story, UserError> {
+    let gathered = run::run(p, exe, store)?;
     let live = trace::trace(p, &gathered);
     let model = crate::engine::families::redlock::run(p);
     Ok(Story {
@@ -43,5 +45,6 @@ pub fn story(p: &RedlockParams, exe: &Path) -> Result<Story, UserError> {
         live,
         model,
         servers: gathered.servers,
+        store,
     })
 }

@@ -1,7 +1,8 @@
 //! A private Redis server for a live run: Debian's `redis-server` on a loopback port with no
-//! persistence (`--save '' --appendonly no`), in a temporary directory of its own, under the
-//! same shell guard as the ZooKeeper server ([`Guarded`]), so it stops and its directory goes
-//! when the run ends, however it ends. A node whose clock the run moves starts under
+//! persistence (`--save '' --appendonly no`), or, for a preset whose nodes sync each key to
+//! disk, an append-only file synced before every reply (`--appendonly yes --appendfsync
+//! always`), in a temporary directory of its own, under the same shell guard as the ZooKeeper
+//! server ([`Guarded`]), so it stops and its directory goes when the run ends, however it ends. A node whose clock the run moves starts under
 //! libfaketime, its offset read from a file on every clock call.
 
 use std::ffi::OsStr;
@@ -63,6 +64,16 @@ pub fn fake_clock() -> Result<FakeClock, UserError> {
     Ok(FakeClock { faketime, malloc })
 }
 
+/// Where a node keeps its keys.
+#[derive(Debug, Clone, Copy)]
+pub enum Disk<'a> {
+    /// In memory only: a crash loses them all.
+    Nothing,
+    /// In an append-only file synced before each reply, in `data` (a crashed node's directory,
+    /// so that its successor reads what it synced) or, if none, in the node's own directory.
+    Synced { data: Option<&'a Path> },
+}
+
 /// A running node.
 pub struct Node {
     pub addr: SocketAddr,
@@ -71,12 +82,23 @@ pub struct Node {
     /// The file libfaketime reads the offset from, for a node with a movable clock.
     clock: Option<PathBuf>,
     pub dir: PathBuf,
+    /// Where its keys are written, with [`Disk::Synced`] (its `--dir`).
+    pub data: PathBuf,
     _guard: Guarded,
 }
 
 impl Node {
     /// Starts a node on `port` (a free one if none), its clock movable if `clock` is given.
     pub fn start(port: Option<u16>, clock: Option<&FakeClock>) -> Result<Node, UserError> {
+        Self::start_keeping(port, clock, Disk::Nothing)
+    }
+
+    /// Starts a node that keeps its keys as `disk` says.
+    pub fn start_keeping(
+        port: Option<u16>,
+        clock: Option<&FakeClock>,
+        disk: Disk<'_>,
+    ) -> Result<Node, UserError> {
         let bin = installed()?;
         let tries = if port.is_some() { 1 } else { 3 };
         let mut last = String::new();
@@ -85,7 +107,7 @@ impl Node {
                 Some(p) => p,
                 None => free_port()?,
             };
-            match start_on(&bin, p, clock) {
+            match start_on(&bin, p, clock, disk) {
                 Ok(n) => return Ok(n),
                 Err(Some(m)) => return Err(UserError::failed(m)),
                 Err(None) => last = format!("port {p} was taken meanwhile"),
@@ -117,6 +139,12 @@ impl Node {
     pub fn kill(self) {
         crate::live::children::signal(self.pid, rustix::process::Signal::KILL, true);
     }
+
+    /// Kills the server with SIGKILL but keeps its directory until the node is dropped, as a
+    /// crashed machine keeps its disk: what the server synced is there for the next one.
+    pub fn crash_keeping_disk(&self) {
+        crate::live::children::signal(self.pid, rustix::process::Signal::KILL, true);
+    }
 }
 
 /// libfaketime's relative format: `+S` seconds, with a fraction.
@@ -125,7 +153,12 @@ fn offset_text(offset_ms: u64) -> String {
 }
 
 /// `Err(None)`: the port was taken; `Err(Some(why))`: another failure.
-fn start_on(bin: &Path, port: u16, clock: Option<&FakeClock>) -> Result<Node, Option<String>> {
+fn start_on(
+    bin: &Path,
+    port: u16,
+    clock: Option<&FakeClock>,
+    disk: Disk<'_>,
+) -> Result<Node, Option<String>> {
     let dir = tempfile::Builder::new()
         .prefix(DIR_PREFIX)
         .tempdir()
@@ -156,14 +189,22 @@ fn start_on(bin: &Path, port: u16, clock: Option<&FakeClock>) -> Result<Node, Op
             "127.0.0.1",
             "--save",
             "",
-            "--appendonly",
-            "no",
             "--daemonize",
             "no",
         ]
         .map(OsStr::new),
     );
-    args.extend([OsStr::new("--dir"), dir.as_os_str()]);
+    let data = match disk {
+        Disk::Nothing => {
+            args.extend(["--appendonly", "no"].map(OsStr::new));
+            dir.clone()
+        }
+        Disk::Synced { data } => {
+            args.extend(["--appendonly", "yes", "--appendfsync", "always"].map(OsStr::new));
+            data.map_or_else(|| dir.clone(), Path::to_path_buf)
+        }
+    };
+    args.extend([OsStr::new("--dir"), data.as_os_str()]);
     // `env` runs the server with libfaketime's variables and leaves the guard's shell alone.
     let command: Vec<&OsStr> = std::iter::once(OsStr::new("env")).chain(args).collect();
     let guard = guard::spawn("locklab-redis", &dir, &command, None).map_err(|e| {
@@ -179,6 +220,7 @@ fn start_on(bin: &Path, port: u16, clock: Option<&FakeClock>) -> Result<Node, Op
                 pid,
                 clock: clock.map(|_| clock_file),
                 dir,
+                data,
                 _guard: guard,
             });
         }

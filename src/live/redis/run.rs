@@ -4,8 +4,11 @@
 //!
 //! * A node that is down from the start is a port that takes connections and never answers
 //!   until its server starts there at `down_until`.
-//! * A crash is SIGKILL of the node's server; the restart is a new server on the same port
-//!   with an empty directory: without fsync nothing of the old one's keys survives.
+//! * A crash is SIGKILL of the node's server; the restart is a new server on the same port.
+//!   Without fsync it has an empty directory, and nothing of the old one's keys survives; with
+//!   fsync every node writes an append-only file synced before each reply (`appendfsync
+//!   always`), and the new server reads the crashed one's directory, as a machine that
+//!   rebooted reads its disk.
 //! * A clock jump rewrites the offset file the node's libfaketime reads on every clock call.
 //! * A pause is SIGSTOP of the client's process, and SIGCONT at its end.
 //!
@@ -21,8 +24,8 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::client::{ClientConfig, KEY, Report, monotonic_ns, sleep_until};
-use super::node::{FakeClock, Node, black_hole, fake_clock};
+use super::client::{ClientConfig, KEY, Report, ResourceAt, monotonic_ns, sleep_until};
+use super::node::{Disk, FakeClock, Node, black_hole, fake_clock};
 use super::resp::{Conn, Reply};
 use crate::engine::params::{REDLOCK_CLIENTS, RedlockParams, ReleaseHow};
 use crate::engine::time::Millis;
@@ -44,6 +47,71 @@ pub enum Fault {
     Woke(usize),
 }
 
+/// Which store holds the resource the holders write to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Store {
+    /// A fenced row on a private PostgreSQL.
+    Postgres,
+    /// A key on a sixth Redis server.
+    Redis,
+}
+
+/// The store a run uses when none is asked for: PostgreSQL when it is installed, else Redis.
+pub fn default_store() -> Store {
+    if crate::live::pg::server::installed().is_ok() {
+        Store::Postgres
+    } else {
+        Store::Redis
+    }
+}
+
+/// The resource's server, for as long as the run lasts.
+enum ResourceServer {
+    Redis(Node),
+    Postgres(crate::live::pg::Database),
+}
+
+impl ResourceServer {
+    /// Starts the store and makes the resource on it.
+    fn start(store: Store) -> Result<(Self, ResourceAt), UserError> {
+        match store {
+            Store::Redis => {
+                let node = Node::start(None, None)?;
+                let at = ResourceAt::Redis { addr: node.addr };
+                Ok((ResourceServer::Redis(node), at))
+            }
+            Store::Postgres => {
+                let db = crate::live::pg::start()?;
+                let dbname = db.create("redlock")?;
+                let row = "resource";
+                let mut client = db.connect_to(&dbname)?;
+                crate::live::pg::fenced::FencedRow::make(&mut client, row)?;
+                let at = ResourceAt::Postgres {
+                    addr: db.addr,
+                    dbname,
+                    row: row.to_string(),
+                };
+                Ok((ResourceServer::Postgres(db), at))
+            }
+        }
+    }
+
+    fn addr_and_dir(&self) -> (SocketAddr, PathBuf) {
+        match self {
+            ResourceServer::Redis(n) => (n.addr, n.dir.clone()),
+            ResourceServer::Postgres(db) => (db.addr, db.dir.clone()),
+        }
+    }
+
+    fn stop_soon(&mut self) {
+        match self {
+            ResourceServer::Redis(n) => n.stop_soon(),
+            ResourceServer::Postgres(db) => db.stop_soon(),
+        }
+    }
+}
+
 /// What a watcher saw on one node: the lock key's value, or none.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seen {
@@ -62,6 +130,8 @@ pub struct Gathered {
     /// Every server's address and directory in the run (a restart is a new directory), all
     /// gone when the run returns.
     pub servers: Vec<(SocketAddr, PathBuf)>,
+    /// Where the resource was.
+    pub store: Option<Store>,
 }
 
 /// How often the watcher asks each node, and how long it waits for one.
@@ -82,6 +152,11 @@ enum Slot {
 
 struct Nodes {
     slots: Vec<Slot>,
+    /// Whether the nodes sync each key to disk before they answer.
+    fsync: bool,
+    /// Crashed servers with fsync, kept (dead) so that their directories stay until the run
+    /// ends: the restarted server reads its keys from there. Dropped after `slots`.
+    crashed: Vec<Node>,
     /// Every server started, with its directory.
     started: Vec<(SocketAddr, PathBuf)>,
     addrs: Vec<SocketAddr>,
@@ -99,7 +174,9 @@ impl Nodes {
             let handles: Vec<_> = (1..=p.nodes)
                 .map(|i| {
                     let c = clock.filter(|_| p.jump_node == i);
-                    (!p.down.contains(&i)).then(|| scope.spawn(move || Node::start(None, c)))
+                    let disk = disk_for(p.fsync, None);
+                    (!p.down.contains(&i))
+                        .then(|| scope.spawn(move || Node::start_keeping(None, c, disk)))
                 })
                 .collect();
             handles
@@ -136,17 +213,31 @@ impl Nodes {
             .collect();
         Ok(Nodes {
             slots,
+            fsync: p.fsync,
+            crashed: Vec::new(),
             started,
             addrs,
             up: Arc::new(up),
         })
     }
 
-    /// Starts node `i`'s server on its port, with an empty directory.
+    /// Starts node `i`'s server on its port: with an empty directory, or with fsync on the
+    /// directory its crashed server synced its keys to.
     fn bring_up(&mut self, i: usize, clock: Option<&FakeClock>) -> Result<(), UserError> {
         // The port must be free before the server binds it.
         self.slots[i] = Slot::Gone;
-        let n = Node::start(Some(self.addrs[i].port()), clock)?;
+        let port = self.addrs[i].port();
+        let disk_of_crashed = self
+            .crashed
+            .iter()
+            .rev()
+            .find(|n| n.addr.port() == port)
+            .map(|n| n.data.clone());
+        let n = Node::start_keeping(
+            Some(port),
+            clock,
+            disk_for(self.fsync, disk_of_crashed.as_deref()),
+        )?;
         self.started.push((n.addr, n.dir.clone()));
         self.slots[i] = Slot::Up(n);
         self.up[i].store(true, Ordering::Relaxed);
@@ -156,7 +247,12 @@ impl Nodes {
     fn crash(&mut self, i: usize) {
         self.up[i].store(false, Ordering::Relaxed);
         if let Slot::Up(n) = std::mem::replace(&mut self.slots[i], Slot::Gone) {
-            n.kill();
+            if self.fsync {
+                n.crash_keeping_disk();
+                self.crashed.push(n);
+            } else {
+                n.kill();
+            }
         }
     }
 
@@ -170,12 +266,24 @@ impl Nodes {
     }
 }
 
+/// How a node keeps its keys: synced to disk (in `data`, if given) with fsync, else in memory.
+fn disk_for(fsync: bool, data: Option<&Path>) -> Disk<'_> {
+    if fsync {
+        Disk::Synced { data }
+    } else {
+        Disk::Nothing
+    }
+}
+
 impl Drop for Nodes {
     fn drop(&mut self) {
         for s in &mut self.slots {
             if let Slot::Up(n) = s {
                 n.stop_soon();
             }
+        }
+        for n in &mut self.crashed {
+            n.stop_soon();
         }
     }
 }
@@ -217,13 +325,8 @@ fn schedule(p: &RedlockParams) -> Vec<(Millis, Action)> {
     s
 }
 
-/// Why a preset cannot run on real servers, if it cannot.
-pub fn unsupported(p: &RedlockParams) -> Option<&'static str> {
-    if p.fsync {
-        return Some(
-            "nodes that sync each key to disk (fsync) are not run live: the live nodes keep nothing",
-        );
-    }
+/// Why a preset cannot run on real servers, if it cannot: every Redlock preset can.
+pub fn unsupported(_p: &RedlockParams) -> Option<&'static str> {
     None
 }
 
@@ -292,8 +395,9 @@ fn watch(
     }
 }
 
-/// Runs preset `p` on real servers; `exe` is the locklab binary that runs each client.
-pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
+/// Runs preset `p` on real servers, the resource on `store`; `exe` is the locklab binary that
+/// runs each client.
+pub fn run(p: &RedlockParams, exe: &Path, store: Store) -> Result<Gathered, UserError> {
     if let Some(why) = unsupported(p) {
         return Err(UserError::usage(why));
     }
@@ -304,7 +408,7 @@ pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
         None
     };
     let mut nodes = Nodes::start(p, clock.as_ref())?;
-    let resource = Node::start(None, None)?;
+    let (resource, resource_at) = ResourceServer::start(store)?;
     let epoch_ns = monotonic_ns() + LEAD.as_nanos() as u64;
     let mut clients = Clients {
         children: Vec::new(),
@@ -315,7 +419,7 @@ pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
         let cfg = ClientConfig {
             name: name.to_string(),
             nodes: nodes.addrs.clone(),
-            resource: resource.addr,
+            resource: resource_at.clone(),
             ttl_ms: p.ttl_ms,
             drift_ms: p.drift_ms(),
             timeout_ms: p.timeout_ms,
@@ -410,7 +514,7 @@ pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
         let _ = r.join();
     }
     let mut servers = std::mem::take(&mut nodes.started);
-    servers.push((resource.addr, resource.dir.clone()));
+    servers.push(resource.addr_and_dir());
     let mut resource = resource;
     resource.stop_soon();
     drop(nodes);
@@ -424,5 +528,6 @@ pub fn run(p: &RedlockParams, exe: &Path) -> Result<Gathered, UserError> {
         seen: seen.into_iter().filter(|s| s.at <= end_ms).collect(),
         end_ms,
         servers,
+        store: Some(store),
     })
 }

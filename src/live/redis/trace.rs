@@ -9,6 +9,7 @@ use super::run::{Fault, Gathered, Seen};
 use crate::engine::families::redlock::{actors, checks, judge};
 use crate::engine::params::{REDLOCK_CLIENTS, REDLOCK_NODES, RedlockParams, ReleaseHow};
 use crate::engine::time::Millis;
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::redlock::{
@@ -43,7 +44,7 @@ struct ClientState {
     frozen: bool,
 }
 
-enum Item {
+enum LogEntry {
     Fault(Fault),
     Report(usize, Report),
     Seen(Seen),
@@ -96,17 +97,19 @@ impl<'a> Builder<'a> {
         self.ev(at, actor, EventKind::Redlock(e));
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
         if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
             c.record(at, detail);
         }
     }
 
-    /// The nodes, up, whose key holds client `c`'s current value.
+    /// The nodes whose key holds client `c`'s current value: those up, and with fsync a
+    /// crashed one too, which comes back with the key and refuses everyone else (as the model
+    /// counts it).
     fn backing(&self, c: usize) -> u32 {
         let v = &self.clients[c].value;
         (0..self.keys.len())
-            .filter(|&n| !self.down[n])
+            .filter(|&n| !self.down[n] || self.p.fsync)
             .filter(|&n| {
                 self.keys[n]
                     .as_ref()
@@ -246,16 +249,22 @@ impl<'a> Builder<'a> {
             }
             Fault::Restarted(n) => {
                 self.down[n] = false;
-                let lost = self.keys[n].take().map(|(o, _)| ActorId(o as u8));
+                // With fsync the new server read the key its predecessor synced (the watcher
+                // shows it, or its absence, from the next poll); without, it starts empty.
+                let fsync = self.p.fsync;
+                let had = self.keys[n].as_ref().map(|(o, _)| ActorId(*o as u8));
+                if !fsync {
+                    self.keys[n] = None;
+                }
                 let id = self.node(n);
                 self.ev(at, id, EventKind::Restarted);
                 self.rl(
                     at,
                     id,
                     RedlockEvent::NodeRecovered {
-                        fsync: false,
-                        kept: None,
-                        lost,
+                        fsync,
+                        kept: had.filter(|_| fsync),
+                        lost: had.filter(|_| !fsync),
                     },
                 );
             }
@@ -579,21 +588,21 @@ pub fn trace(p: &RedlockParams, g: &Gathered) -> Trace {
         let s = b.lane_state(lane, 0);
         b.lanes.add(ActorId(lane as u8), 0, s);
     }
-    let mut items: Vec<(Millis, u8, Item)> = Vec::new();
-    items.extend(g.faults.iter().map(|(at, f)| (*at, 0, Item::Fault(*f))));
+    let mut items: Vec<(Millis, u8, LogEntry)> = Vec::new();
+    items.extend(g.faults.iter().map(|(at, f)| (*at, 0, LogEntry::Fault(*f))));
     items.extend(
         g.reports
             .iter()
-            .map(|(c, r)| (r.at(), 1, Item::Report(*c, r.clone()))),
+            .map(|(c, r)| (r.at(), 1, LogEntry::Report(*c, r.clone()))),
     );
-    items.extend(g.seen.iter().map(|s| (s.at, 2, Item::Seen(s.clone()))));
+    items.extend(g.seen.iter().map(|s| (s.at, 2, LogEntry::Seen(s.clone()))));
     items.sort_by_key(|(at, order, _)| (*at, *order));
     for (at, _, item) in &items {
         b.validities_until(*at);
         match item {
-            Item::Fault(f) => b.fault(*at, *f),
-            Item::Report(c, r) => b.report(*c, r),
-            Item::Seen(s) => b.seen(s),
+            LogEntry::Fault(f) => b.fault(*at, *f),
+            LogEntry::Report(c, r) => b.report(*c, r),
+            LogEntry::Seen(s) => b.seen(s),
         }
         b.after(*at);
     }

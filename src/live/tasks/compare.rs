@@ -1,7 +1,7 @@
 //! The live statements beside the model's: one row per statement in the order the table took
 //! them (who, what, rows affected, the row it left, and the second of the table's clock it read),
-//! then the facts of the run: task 1's final row, payments charged and recognised, and late
-//! statements refused.
+//! then the facts of the run: task 1's final row, payments charged and recognised, late
+//! statements refused, claims that missed and completions that took effect after their lease.
 
 use serde::Serialize;
 
@@ -42,6 +42,8 @@ pub enum Fact {
     Recognised,
     LateRefused,
     LateAccepted,
+    ClaimsMissed,
+    CompletedAfterLease,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -188,6 +190,18 @@ pub fn facts(model: &Trace, live: &Run) -> Vec<FactRow> {
     let recognised = live.payments.len() - charged;
     let l = live_statements(live);
     let (refused, accepted) = late(&l, |i| live.statements[i].carried);
+    let missed = l
+        .iter()
+        .filter(|s| s.op == RowOp::Claim && s.affected == 0)
+        .count() as u32;
+    let after_lease = l
+        .iter()
+        .filter(|s| {
+            s.op == RowOp::Complete
+                && s.affected == 1
+                && s.row.lease_until_ms.is_some_and(|u| u < s.second_ms)
+        })
+        .count() as u32;
     let figures = [
         (Fact::Charged, m.map(|m| m.effects_applied), charged as u32),
         (
@@ -197,6 +211,12 @@ pub fn facts(model: &Trace, live: &Run) -> Vec<FactRow> {
         ),
         (Fact::LateRefused, m.map(|m| m.late_refused), refused),
         (Fact::LateAccepted, m.map(|m| m.late_accepted), accepted),
+        (Fact::ClaimsMissed, m.map(|m| m.claims_missed), missed),
+        (
+            Fact::CompletedAfterLease,
+            m.map(|m| m.completed_after_lease),
+            after_lease,
+        ),
     ];
     for (fact, model, live) in figures {
         rows.push(FactRow {

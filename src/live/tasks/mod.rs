@@ -9,18 +9,20 @@
 //! due at the same instant all read the table before any claims, and A's claim reaches the table
 //! first, as in the model. In production either could win.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::engine::actors::worker::CompletionClock;
 use crate::engine::msg::{RowOp, RowState};
 use crate::engine::params::TasksParams;
 use crate::engine::time::Millis;
 use crate::live::UserError;
-use crate::live::pg::Database;
+use crate::live::pg::{Database, clock};
 
 pub mod compare;
 pub mod sql;
+mod turns;
 pub mod words;
 mod worker;
 
@@ -92,31 +94,7 @@ pub struct Run {
 }
 
 /// The run's time on one worker's schedule: the story's milliseconds on the wall clock.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Clock {
-    pub start: Instant,
-    pub scale: f64,
-}
-
-impl Clock {
-    pub fn instant(&self, ms: Millis) -> Instant {
-        self.start + Duration::from_secs_f64(ms as f64 / 1000.0 * self.scale)
-    }
-
-    pub fn now(&self) -> Millis {
-        let since = Instant::now().saturating_duration_since(self.start);
-        (since.as_secs_f64() * 1000.0 / self.scale).round() as Millis
-    }
-
-    pub fn sleep_until(&self, ms: Millis) {
-        let until = self.instant(ms);
-        std::thread::sleep(until.saturating_duration_since(Instant::now()));
-    }
-
-    pub fn sleep(&self, ms: Millis) {
-        std::thread::sleep(Duration::from_secs_f64(ms as f64 / 1000.0 * self.scale));
-    }
-}
+pub(crate) use crate::live::pg::clock::StoryClock as Clock;
 
 pub(crate) fn failed(e: postgres::Error) -> UserError {
     UserError::failed(format!("the task run on PostgreSQL failed: {e}"))
@@ -136,6 +114,8 @@ fn warm(c: &mut postgres::Client, p: &TasksParams) -> Result<(), postgres::Error
     for q in [
         sql::SCAN,
         sql::CLAIM,
+        sql::CLAIM_NEXT,
+        sql::COMPLETE_IN_WORK_TXN,
         sql::RENEW,
         sql::complete(p.complete),
         sql::READ,
@@ -163,6 +143,7 @@ pub fn run(p: &TasksParams, db: &Database, scale: f64) -> Result<Run, UserError>
 fn run_in(p: &TasksParams, db: &Database, name: &str, scale: f64) -> Result<Run, UserError> {
     let mut admin = db.connect_to(name)?;
     admin.batch_execute(sql::SCHEMA).map_err(failed)?;
+    clock::install(&mut admin).map_err(failed)?;
     for i in 0..p.tasks {
         let due = (p.store_clock_ms + u64::from(i) * p.task_every_ms) as i64;
         admin
@@ -170,35 +151,37 @@ fn run_in(p: &TasksParams, db: &Database, name: &str, scale: f64) -> Result<Run,
             .map_err(failed)?;
     }
     let mut clients = Vec::new();
-    for _ in 0..p.workers + u8::from(p.cancel) {
+    let mut work = Vec::new();
+    for i in 0..p.workers + u8::from(p.cancel) {
         let mut c = db.connect_to(name)?;
         warm(&mut c, p).map_err(failed)?;
         clients.push(c);
+        // A worker whose work runs in a transaction of its own has a second connection for it.
+        let own_txn = i < p.workers && p.completion_clock == CompletionClock::TransactionStart;
+        work.push(if own_txn {
+            let mut w = db.connect_to(name)?;
+            warm(&mut w, p).map_err(failed)?;
+            Some(w)
+        } else {
+            None
+        });
     }
-    let start_ms = p.store_clock_ms as i64;
     // Every thread is up and waiting when the story's first instant comes. The table's clock
     // and the workers' start at the same instant of this machine's clock, so a statement never
     // reads a second before the one it was sent in.
-    let (wall, mono) = (std::time::SystemTime::now(), Instant::now());
-    let t0 = (wall + LEAD)
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0.0, |d| d.as_secs_f64());
-    admin
-        .execute(sql::START_CLOCK, &[&scale, &start_ms, &t0])
-        .map_err(failed)?;
-    let clock = Clock {
-        start: mono + LEAD,
-        scale,
-    };
+    let clock = clock::start(&mut admin, scale, p.store_clock_ms, LEAD).map_err(failed)?;
     let mut threads = Vec::new();
-    for (i, client) in clients.into_iter().enumerate() {
+    let turns = std::sync::Arc::new(turns::Turns::new(p.workers));
+    for (i, (client, work)) in clients.into_iter().zip(work).enumerate() {
         let p = p.clone();
+        let turns = turns.clone();
         let own = clock;
         let t = std::thread::Builder::new()
             .name(format!("live-task-{i}"))
             .spawn(move || {
                 if i < usize::from(p.workers) {
-                    worker::Worker::new(i as u8, client, &p, own, clock).run(p.duration_ms)
+                    worker::Worker::new(i as u8, client, work, turns, &p, own, clock)
+                        .run(p.duration_ms)
                 } else {
                     worker::operator(client, &p, own, clock)
                 }

@@ -1,10 +1,10 @@
 //! The task table on PostgreSQL and the lesson's statements, as they run.
 //!
-//! Times in the table are milliseconds on the store's clock, `store_now()`: PostgreSQL's
-//! `statement_timestamp()` since the run began, on the story's scale, counted in whole seconds
-//! from the preset's starting reading. Whole seconds, so that the lesson's boundary instants
-//! (a lease valid through 130, a claim that gets in at 131) fall as it tells them; the table
-//! decides every comparison itself.
+//! Times in the table are milliseconds on the store's clock ([`clock`](crate::live::pg::clock)):
+//! `store_now()` is PostgreSQL's `statement_timestamp()` since the run began, on the story's
+//! scale, in whole seconds from the preset's starting reading, and `store_txn_now()` the same
+//! clock read through `now()`, the transaction's start. The table decides every comparison
+//! itself.
 
 use crate::engine::actors::worker::CompleteRule;
 use crate::engine::msg::RowState;
@@ -28,17 +28,7 @@ CREATE TABLE payments (
     worker text NOT NULL,
     idempotency_key text UNIQUE
 );
-CREATE TABLE clock (t0 timestamptz NOT NULL, scale float8 NOT NULL, start_ms bigint NOT NULL);
-CREATE FUNCTION store_now() RETURNS bigint LANGUAGE sql STABLE AS $$
-    SELECT start_ms + floor(extract(epoch FROM statement_timestamp() - t0) / scale)::bigint * 1000
-    FROM clock
-$$;
 ";
-
-/// Starts the store's clock at `$3`, seconds since 1970 on this machine's clock, which the
-/// database on the loopback shares: `$1` the scale, `$2` its first reading (ms).
-pub const START_CLOCK: &str =
-    "INSERT INTO clock (t0, scale, start_ms) VALUES (to_timestamp($3), $1, $2)";
 
 pub const ADD_TASK: &str = "INSERT INTO tasks (id, due) VALUES ($1, $2)";
 
@@ -52,6 +42,16 @@ pub const CLAIM: &str = "UPDATE tasks SET state = 'RUNNING', owner = $1, \
      lease_until = store_now() + $2, version = version + 1, attempt = attempt + 1 \
      WHERE id = $3 AND ((state = 'READY' AND due <= store_now()) \
         OR (state = 'RUNNING' AND lease_until < store_now()))";
+
+/// The queue's claim in one statement: the first claimable task in order that no other
+/// transaction holds locked, `$1` worker, `$2` lease (ms). Returns the task it took, if any.
+pub const CLAIM_NEXT: &str = "UPDATE tasks SET state = 'RUNNING', owner = $1, \
+     lease_until = store_now() + $2, version = version + 1, attempt = attempt + 1 \
+     WHERE id = (SELECT id FROM tasks \
+        WHERE (state = 'READY' AND due <= store_now()) \
+           OR (state = 'RUNNING' AND lease_until < store_now()) \
+        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) \
+     RETURNING id";
 
 /// The renewal by claim version: `$1` lease (ms), `$2` task, `$3` version.
 pub const RENEW: &str = "UPDATE tasks SET lease_until = store_now() + $1 \
@@ -74,6 +74,12 @@ pub fn complete(rule: CompleteRule) -> &'static str {
         }
     }
 }
+
+/// The completion by version and lease inside the work's transaction, its lease check read
+/// through `now()`: the transaction's start. `$1` worker, `$2` task, `$3` version.
+pub const COMPLETE_IN_WORK_TXN: &str = "UPDATE tasks SET state = 'DONE', owner = $1, result = $1 \
+     WHERE id = $2 AND version = $3 AND state = 'RUNNING' \
+       AND lease_until >= store_txn_now()";
 
 /// The worker backs out of a task whose cancellation was requested: `$1` task, `$2` version.
 pub const BACK_OUT: &str = "UPDATE tasks SET state = 'CANCELLED', owner = NULL, lease_until = NULL \

@@ -158,6 +158,8 @@ pub fn report(
             Fact::Recognised => lang.pick("认出的重复", "repeats recognised"),
             Fact::LateRefused => lang.pick("迟到被拒（0 行）", "late, refused (0 rows)"),
             Fact::LateAccepted => lang.pick("迟到被接受", "late, accepted"),
+            Fact::ClaimsMissed => lang.pick("落空的领取（0 行）", "claims missed (0 rows)"),
+            Fact::CompletedAfterLease => lang.pick("租约过后生效的完成", "done after its lease"),
         };
         let _ = writeln!(
             out,
@@ -192,18 +194,23 @@ pub fn report(
             let _ = writeln!(out, "  {}{colon}{}", op(s.op, lang), s.sql);
         }
     }
-    let _ = writeln!(
-        out,
-        "  {}{colon}{}",
-        lang.pick("扫描", "scan"),
-        super::sql::SCAN
-    );
-    let _ = writeln!(
-        out,
-        "  {}{colon}{}",
-        lang.pick("付款", "pay"),
-        super::sql::PAY
-    );
+    // The one-statement claim is its own scan.
+    if !seen.contains(&super::sql::CLAIM_NEXT) {
+        let _ = writeln!(
+            out,
+            "  {}{colon}{}",
+            lang.pick("扫描", "scan"),
+            super::sql::SCAN
+        );
+    }
+    if !run.payments.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {}{colon}{}",
+            lang.pick("付款", "pay"),
+            super::sql::PAY
+        );
+    }
     for line in crate::text::wrap(&notes(run, lang), 100) {
         let _ = writeln!(out, "{line}");
     }
@@ -212,12 +219,26 @@ pub fn report(
 
 fn notes(run: &Run, lang: Lang) -> String {
     let stagger = STAGGER.as_millis();
-    match lang {
+    let ran = |q: &str| run.statements.iter().any(|s| s.sql == q);
+    let mut extra = String::new();
+    if ran(super::sql::CLAIM_NEXT) {
+        extra.push_str(lang.pick(
+            " 领取是一条语句：子查询按编号挑第一个可领的行，FOR UPDATE SKIP LOCKED 跳过别的事务正锁着的行，所以同时发出的领取各得一行，不会排队等锁，也不会落空。领取一提交，行锁就放开；之后护住这一行的是租约和领取版本。模型里每条语句到达即整条生效，没有行锁，所以模型直接取第一个可领的行。这里每次扫描就是一条领取语句，没领到任务的那些不列出。",
+            " The claim is one statement: its subquery picks the first claimable row by id, and FOR UPDATE SKIP LOCKED passes over rows another transaction has locked, so claims sent together get a row each, neither waiting for a lock nor missing. The row lock goes when the claim commits; from then on the lease and the claim version guard the row. The model applies each statement whole as it arrives, with no row locks, so there it simply takes the first claimable row. Here each scan is that claim statement; those that found no task are not listed.",
+        ));
+    }
+    if ran(super::sql::COMPLETE_IN_WORK_TXN) {
+        extra.push_str(lang.pick(
+            " 工作在自己的事务里进行（另一条连接，领取后即 BEGIN），完成语句就在这个事务里：store_txn_now() 读 PostgreSQL 的 now()，也就是事务开始的时刻，不论工作做了多久。续期走工作者自己的连接，自成一个事务。",
+            " The work runs in a transaction of its own (another connection, BEGIN just after the claim) and the completion is in that transaction: store_txn_now() reads PostgreSQL's now(), which is the moment the transaction began, however long the work took. Renewals go over the worker's own connection, each a transaction of its own.",
+        ));
+    }
+    let base = match lang {
         Lang::Zh => format!(
             "表的时钟就是数据库的时钟：store_now() 读 PostgreSQL 的 statement_timestamp()，按故事的倍率换算，\
              以整秒计（租约 130 在 130 这一秒仍然有效，131 才能被接管）；模型的时钟精确到毫秒。\
              同一时刻到期的扫描都先读完表，再发领取：A 在扫描时刻之后 {stagger} 毫秒（墙钟）发出，B 再晚 {stagger} 毫秒，\
-             所以 A 的语句先到，和模型一样；生产环境里谁先到都有可能。一共扫描 {} 次（每次一条 SELECT，不逐条列出）。",
+             所以 A 的语句先到，和模型一样；生产环境里谁先到都有可能。一共扫描 {} 次（不逐条列出）。",
             run.scans
         ),
         Lang::En => format!(
@@ -226,8 +247,9 @@ fn notes(run: &Run, lang: Lang) -> String {
              the model's clock counts milliseconds. Scans due at the same instant all read the table before any claims: \
              A's claim goes out {stagger} ms of wall time after the scan's instant, B's {stagger} ms later, so A's \
              statement arrives first, as in the model; in production either may win. \
-             {} scans ran (one SELECT each, not listed).",
+             {} scans ran (not listed).",
             run.scans
         ),
-    }
+    };
+    base + &extra
 }

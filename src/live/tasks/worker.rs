@@ -9,7 +9,7 @@ use postgres::Client;
 use postgres::types::ToSql;
 
 use super::{Clock, Payment, Row, Statement, failed, sql};
-use crate::engine::actors::worker::CompleteRule;
+use crate::engine::actors::worker::{ClaimRule, CompleteRule};
 use crate::engine::msg::{RowOp, RowState};
 use crate::engine::params::TasksParams;
 use crate::engine::time::Millis;
@@ -83,10 +83,52 @@ fn exec(
     Ok((n, row, now))
 }
 
+/// What a statement did: the rows it affected, the row it left and the store's clock it read.
+type Outcome = (u64, Row, Millis);
+
+/// The queue's one-statement claim and the task it took with what it did, in one transaction:
+/// `None` when no task was left to take.
+fn claim_next(
+    c: &mut Client,
+    me: &str,
+    lease: i64,
+) -> Result<Option<(u8, Outcome)>, postgres::Error> {
+    let mut tx = c.transaction()?;
+    let taken = tx.query(sql::CLAIM_NEXT, &[&me, &lease])?;
+    let Some(id) = taken.first().map(|r| r.get::<_, i32>(0)) else {
+        tx.commit()?;
+        return Ok(None);
+    };
+    let task = (id - 1) as u8;
+    let (row, now) = read(&mut tx, task)?;
+    tx.commit()?;
+    Ok(Some((task, (taken.len() as u64, row, now))))
+}
+
+/// Runs one statement on `task` inside the work's open transaction, reads the row it left and
+/// commits.
+fn exec_and_commit(
+    c: &mut Client,
+    q: &'static str,
+    args: &[&(dyn ToSql + Sync)],
+    task: u8,
+) -> Result<(u64, Row, Millis), postgres::Error> {
+    let n = c.execute(q, args)?;
+    let (row, now) = read(c, task)?;
+    c.batch_execute("COMMIT")?;
+    Ok((n, row, now))
+}
+
 pub(super) struct Worker<'a> {
     name: &'static str,
     index: u8,
     c: Client,
+    /// The order of the one-statement claims of one instant.
+    turns: std::sync::Arc<super::turns::Turns>,
+    /// The connection the work's own transaction runs on, begun at each claim, where the
+    /// completion reads `now()` as that transaction's start.
+    work: Option<Client>,
+    in_work_txn: bool,
     p: &'a TasksParams,
     /// This worker's schedule, and the run's (for the instants recorded).
     own: Clock,
@@ -104,11 +146,22 @@ pub(super) struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(i: u8, c: Client, p: &'a TasksParams, own: Clock, run: Clock) -> Self {
+    pub fn new(
+        i: u8,
+        c: Client,
+        work: Option<Client>,
+        turns: std::sync::Arc<super::turns::Turns>,
+        p: &'a TasksParams,
+        own: Clock,
+        run: Clock,
+    ) -> Self {
         Self {
             name: NAMES[usize::from(i)],
             index: i,
             c,
+            turns,
+            work,
+            in_work_txn: false,
             p,
             own,
             run,
@@ -138,7 +191,9 @@ impl<'a> Worker<'a> {
             };
             self.own.sleep_until(next);
             if let Some((at, len)) = self.freeze.filter(|f| f.0 <= next) {
-                // A stop-the-world pause: the thread and its timers stop whole.
+                // A stop-the-world pause: the thread and its timers stop whole, and it claims
+                // nothing before its wake.
+                self.turns.pass(self.index, (at + len).saturating_sub(1));
                 self.freeze = None;
                 self.own.sleep(at + len - next);
                 self.thawed = true;
@@ -147,6 +202,7 @@ impl<'a> Worker<'a> {
             let now = self.own.now();
             self.fire(now).map_err(failed)?;
         }
+        self.turns.pass(self.index, Millis::MAX);
         Ok(self.rec)
     }
 
@@ -198,9 +254,11 @@ impl<'a> Worker<'a> {
             let every = self.p.scan_every_ms.max(1);
             let missed = (now - at) / every;
             self.scan_at = Some(at + (missed + 1) * every);
+            let due = at + missed * every;
             if matches!(self.step, Step::Idle | Step::Lost) {
-                self.scan()?;
+                self.scan(due)?;
             }
+            self.turns.pass(self.index, due);
         }
         Ok(())
     }
@@ -231,12 +289,32 @@ impl<'a> Worker<'a> {
             }
             Due::Work => {
                 let rule = self.p.complete;
-                let q = sql::complete(rule);
                 let me = self.name;
-                let out = match rule {
-                    CompleteRule::Unconditional => exec(&mut self.c, q, &[&me, &id], task)?,
-                    _ => exec(&mut self.c, q, &[&me, &id, &v], task)?,
+                let out = match self.work.as_mut().filter(|_| self.in_work_txn) {
+                    Some(work) => {
+                        self.in_work_txn = false;
+                        let q = match rule {
+                            CompleteRule::VersionAndLease => sql::COMPLETE_IN_WORK_TXN,
+                            _ => sql::complete(rule),
+                        };
+                        let out = match rule {
+                            CompleteRule::Unconditional => {
+                                exec_and_commit(work, q, &[&me, &id], task)?
+                            }
+                            _ => exec_and_commit(work, q, &[&me, &id, &v], task)?,
+                        };
+                        (q, out)
+                    }
+                    None => {
+                        let q = sql::complete(rule);
+                        let out = match rule {
+                            CompleteRule::Unconditional => exec(&mut self.c, q, &[&me, &id], task)?,
+                            _ => exec(&mut self.c, q, &[&me, &id, &v], task)?,
+                        };
+                        (q, out)
+                    }
                 };
+                let (q, out) = out;
                 let n = out.0;
                 self.record(RowOp::Complete, task, Some(version), q, at, out);
                 Ok(Some((Due::Work, n)))
@@ -267,6 +345,12 @@ impl<'a> Worker<'a> {
     }
 
     fn drop_claim(&mut self, next: Step) {
+        if std::mem::take(&mut self.in_work_txn)
+            && let Some(work) = self.work.as_mut()
+        {
+            // The work is given up: so is what its transaction did.
+            let _ = work.batch_execute("ROLLBACK");
+        }
         self.due.clear();
         self.step = next;
         self.effect_done = false;
@@ -314,10 +398,33 @@ impl<'a> Worker<'a> {
         Ok(())
     }
 
-    /// Reads the claimable tasks and claims them in order, stopping at the first that takes.
-    fn scan(&mut self) -> Result<(), postgres::Error> {
+    /// Reads the claimable tasks and claims them in order, stopping at the first that takes;
+    /// or, as a queue, claims the first free one in a single statement.
+    fn scan(&mut self, due: Millis) -> Result<(), postgres::Error> {
         self.rec.scans += 1;
         let started = std::time::Instant::now();
+        if self.p.claim == ClaimRule::SkipLocked {
+            // Claims due at the same instant go out in the model's order, A's first, counted
+            // from the instant itself, so that a thread woken late does not push its turn back.
+            let claim_at = self.own.instant(due) + super::STAGGER * (u32::from(self.index) + 1);
+            std::thread::sleep(claim_at.saturating_duration_since(std::time::Instant::now()));
+            self.turns.wait(self.index, due);
+            let at = self.run.now();
+            let lease = self.p.lease_ms as i64;
+            match claim_next(&mut self.c, self.name, lease)? {
+                Some((task, out)) => {
+                    let (version, attempt) = (out.1.version, out.1.attempt);
+                    self.record(RowOp::Claim, task, None, sql::CLAIM_NEXT, at, out);
+                    self.claimed(task, version, attempt)?;
+                }
+                None => {
+                    if self.step != Step::Lost {
+                        self.step = Step::Idle;
+                    }
+                }
+            }
+            return Ok(());
+        }
         let ids: Vec<i32> = self
             .c
             .query(sql::SCAN, &[])?
@@ -326,9 +433,11 @@ impl<'a> Worker<'a> {
             .collect();
         if !ids.is_empty() {
             // Scans due at the same instant all read the table before any of them claims, and
-            // A's claim goes first: the model's order, made on the wall clock.
+            // A's claim goes first: the model's order, made on the wall clock, and kept by
+            // the turns when a thread woke late.
             let claim_at = started + super::STAGGER * (u32::from(self.index) + 1);
             std::thread::sleep(claim_at.saturating_duration_since(std::time::Instant::now()));
+            self.turns.wait(self.index, due);
         }
         let lease = self.p.lease_ms as i64;
         for id in ids {
@@ -357,6 +466,11 @@ impl<'a> Worker<'a> {
             attempt,
         };
         self.effect_done = false;
+        if let Some(work) = self.work.as_mut() {
+            // The work's transaction begins now: `now()` in it reads this instant from here on.
+            work.batch_execute("BEGIN")?;
+            self.in_work_txn = true;
+        }
         if self.p.poison_task.checked_sub(1) == Some(task) {
             // Processing this task throws.
             if self.p.catch_in_body {
@@ -370,6 +484,7 @@ impl<'a> Worker<'a> {
                 // The periodic schedule ends with the uncaught exception.
                 self.drop_claim(Step::Stopped);
                 self.scan_at = None;
+                self.turns.pass(self.index, Millis::MAX);
             }
             return Ok(());
         }

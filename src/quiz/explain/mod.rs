@@ -5,7 +5,7 @@
 
 use super::{explain_knobs, facts};
 use crate::content::deck::Question;
-use crate::content::model::{Variant, fmt_value};
+use crate::content::model::{ModelDraw, fmt_value};
 use crate::engine::params::{FrozenParams, HerdParams, Params};
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{AbcMetrics, FrozenMetrics, HerdMetrics, Metrics, Trace};
@@ -22,7 +22,7 @@ use frozen::frozen;
 use herd::herd;
 
 /// The explanation of `v`'s run for question `q`.
-pub fn worked(q: &Question, v: &Variant, trace: &Trace, lang: Lang) -> String {
+pub fn worked(q: &Question, v: &ModelDraw, trace: &Trace, lang: Lang) -> String {
     let ask = q.model.as_ref().map_or("", |m| m.ask.get_ref().as_str());
     match (&v.params, &trace.metrics) {
         (Params::Frozen(p), Metrics::Frozen(m)) => frozen(p, m, trace, lang),

@@ -3,7 +3,7 @@
 //! differently.
 
 use crate::content::deck::{self, Question};
-use crate::content::model::{self, ModelAnswer, Variant, fmt_value};
+use crate::content::model::{self, ModelAnswer, ModelDraw, fmt_value};
 use crate::i18n::Lang;
 use crate::quiz::explain::worked;
 use crate::source::Source;
@@ -21,7 +21,7 @@ fn question(id: &str) -> Question {
 
 /// One attempt: what was drawn, the engine's answer, and the explanation in zh and en.
 struct Attempt {
-    variant: Variant,
+    variant: ModelDraw,
     answer: String,
     zh: String,
     en: String,

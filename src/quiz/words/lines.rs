@@ -58,15 +58,22 @@ pub fn interview_header(
     }
 }
 
-pub fn self_test_header(n: usize, path: &Path, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!(
-            "locklab 闭卷自测：固定的 {n} 道回忆题，每题对照要点打分并自评。进度文件：{}",
-            path.display()
+pub fn self_test_header(n: usize, rounds: bool, path: &Path, lang: Lang) -> String {
+    let path = path.display();
+    match (lang, rounds) {
+        (Lang::Zh, false) => {
+            format!(
+                "locklab 闭卷自测：固定的 {n} 道回忆题，每题对照要点打分并自评。进度文件：{path}"
+            )
+        }
+        (Lang::Zh, true) => format!(
+            "locklab 闭卷自测：固定的 {n} 道回忆题，每题对照要点打分并自评；最后是三轮追问，像面试一样全部答完才显示参考答案。进度文件：{path}"
         ),
-        Lang::En => format!(
-            "locklab self-test: the same {n} recall questions every time, each scored against its points and self-rated. Progress: {}",
-            path.display()
+        (Lang::En, false) => format!(
+            "locklab self-test: the same {n} recall questions every time, each scored against its points and self-rated. Progress: {path}"
+        ),
+        (Lang::En, true) => format!(
+            "locklab self-test: the same {n} recall questions every time, each scored against its points and self-rated, then three follow-up rounds asked as in an interview, every round answered before any reference shows. Progress: {path}"
         ),
     }
 }

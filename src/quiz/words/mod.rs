@@ -32,7 +32,12 @@ words! {
     ByTopic => ("按主题：", "By topic:"),
     PointsMissed => ("漏掉的要点：", "Points missed:"),
     /// The result screen: each question answered, with its points and where it is taught.
-    EachQuestion => ("逐题回顾（o 打开选中的链接）：", "Each question (o opens the chosen link):"),
+    EachQuestion => ("逐题回顾（回车、o 或单击打开选中的链接）：", "Each question (Enter, o or a click opens the chosen link):"),
+    /// The result list: what was answered against what was right.
+    YourAnswer => ("你的答案：", "your answer: "),
+    RightAnswer => ("正确答案：", "right answer: "),
+    NothingPicked => ("（未选）", "(nothing picked)"),
+    StepsInPlace => ("{of} 步中 {in} 步位置正确", "{in} of {of} steps in place"),
     /// Before a point the answer missed.
     Missed => ("漏掉：", "missed: "),
     UnknownDeck => ("没有这个题组", "unknown deck"),
@@ -132,8 +137,8 @@ words! {
     All => ("全部", "all"),
     LastSelfTest => ("最近一次闭卷自测：", "Last self-test: "),
     KeysReport => (
-        "上/下 选择要看的内容  o 打开  PgUp/PgDn 滚动  回车/q 返回",
-        "Up/Down choose where to study  o open it  PgUp/PgDn scroll  Enter/q back",
+        "上/下 选择要看的内容  回车/o/单击 打开  PgUp/PgDn 滚动  q 返回",
+        "Up/Down choose where to study  Enter/o/click open it  PgUp/PgDn scroll  q back",
     ),
 
 }

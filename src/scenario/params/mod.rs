@@ -9,9 +9,7 @@ use super::faults::queue_faults;
 use super::raw::RawFault;
 use super::table::{self, Refused, Table, refuse};
 use crate::engine::params::knobs::Knobs;
-use crate::engine::params::{
-    FrozenParams, HerdParams, ParamError, Params, RwLockParams, SemaphoreParams,
-};
+use crate::engine::params::{ParamError, Params, RwLockParams, SemaphoreParams};
 use crate::engine::registry;
 use crate::engine::trace::Family;
 
@@ -21,8 +19,8 @@ pub(super) fn family_params(
     faults: &[Spanned<RawFault>],
 ) -> Result<Params, Refused> {
     Ok(match family {
-        Family::Frozen => Params::Frozen(frozen_params(table)?),
-        Family::Herd => Params::Herd(herd_params(table)?),
+        Family::Frozen => Params::Frozen(knob_params(table)?),
+        Family::Herd => Params::Herd(knob_params(table)?),
         Family::Abc => Params::Abc(abc::abc_params(table, faults)?),
         Family::Rwlock => {
             let mut p: RwLockParams = knob_params(table)?;
@@ -38,6 +36,7 @@ pub(super) fn family_params(
         Family::Tasks => Params::Tasks(knob_params(table)?),
         Family::Redlock => Params::Redlock(knob_params(table)?),
         Family::Snowflake => Params::Snowflake(knob_params(table)?),
+        Family::Etcd => Params::Etcd(knob_params(table)?),
     })
 }
 
@@ -54,16 +53,15 @@ pub(super) fn valid_keys(family: Family) -> Vec<&'static str> {
 /// here and for its range or options by the family, and every problem names its place.
 fn knob_params<K: Knobs + Default>(table: &Table) -> Result<K, Refused> {
     let mut p = K::default();
-    for (key, v) in table {
-        table::knob(&mut p, key, v)
-            .unwrap_or_else(|| Err(table::unknown_param(key, v, &K::knob_keys())))?;
-    }
+    table::knobs(&mut p, table)?;
     p.validate().map_err(|e| {
         // Point at the key the problem names when the file sets it, else at the table.
-        let at = match &e {
-            ParamError::Invalid { key, .. } => table.get(key).map(|v| (key.clone(), v.span())),
+        let named = match &e {
+            ParamError::Invalid { key, .. } => Some(key.as_str()),
+            ParamError::OutOfRange { key, .. } | ParamError::NotWhole { key, .. } => Some(*key),
             _ => None,
         };
+        let at = named.and_then(|key| table.get(key).map(|v| (key.to_string(), v.span())));
         match at {
             Some((key, span)) => refuse(span, Some(&key), e.to_string()),
             None => {
@@ -72,27 +70,5 @@ fn knob_params<K: Knobs + Default>(table: &Table) -> Result<K, Refused> {
             }
         }
     })?;
-    Ok(p)
-}
-
-fn frozen_params(table: &Table) -> Result<FrozenParams, Refused> {
-    let mut p = FrozenParams::default();
-    table::frozen(&mut p, table)?;
-    Ok(p)
-}
-
-fn herd_params(table: &Table) -> Result<HerdParams, Refused> {
-    let mut p = HerdParams::default();
-    table::herd(&mut p, table)?;
-    if let Err(e) = p.validate() {
-        // Point at the fan-out when the file sets it, else at the table's first key.
-        let at = table
-            .get_key_value("fanout")
-            .or_else(|| table.iter().next());
-        return Err(match at {
-            Some((key, v)) => table::param_err(key, v, e),
-            None => refuse(0..0, Some("params"), e.to_string()),
-        });
-    }
     Ok(p)
 }

@@ -17,7 +17,7 @@ use serde_json::json;
 use crate::i18n::Lang;
 use crate::scenario::Preset;
 use crate::source::Source;
-use crate::tui::app::{App, MIN_COLS, MIN_ROWS, Msg, ScreenId, render, update};
+use crate::tui::app::{App, AppMsg, MIN_COLS, MIN_ROWS, ScreenId, render, update};
 use crate::tui::screens::reader::ReaderState;
 use crate::tui::theme::Theme;
 use captions::Captions;
@@ -69,8 +69,8 @@ pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String
         return Err(format!("--speed must be 0.25 to 8, got {}", opts.speed));
     }
     let mut app = lab(preset, source, opts)?;
-    update(&mut app, Msg::Resize(opts.cols, lab_rows));
-    update(&mut app, Msg::Jump(false));
+    update(&mut app, AppMsg::Resize(opts.cols, lab_rows));
+    update(&mut app, AppMsg::Jump(false));
 
     let sink = Sink::default();
     let backend = ratatui::backend::CrosstermBackend::new(sink.clone());
@@ -104,10 +104,10 @@ pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String
         Ok(())
     };
     draw(&app, captions.at(0), t)?;
-    update(&mut app, Msg::TogglePlay);
+    update(&mut app, AppMsg::TogglePlay);
     let mut ticks = 0;
     while app.playing() && ticks < MAX_TICKS {
-        update(&mut app, Msg::Tick);
+        update(&mut app, AppMsg::Tick);
         ticks += 1;
         t += tick;
         let cursor = app.lab_cursor().unwrap_or(0);
@@ -120,7 +120,7 @@ pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String
         }
     }
     t += 1.0 / opts.speed;
-    update(&mut app, Msg::Reveal);
+    update(&mut app, AppMsg::Reveal);
     draw(&app, shown, t)?;
     // The last frame stays up a while before a player loops or stops.
     frames.push((t + 4.0 / opts.speed, String::new()));

@@ -191,7 +191,7 @@ impl ExploreState {
             .outcome
             .as_ref()
             .map_or_else(String::new, |o| o.name.clone());
-        let broken = explore::props::ALWAYS.contains(&f.property);
+        let broken = explore::props::is_always(f.property);
         let about = |lang: Lang| {
             let label = invariant_label(f.property, lang);
             if broken {
@@ -200,7 +200,7 @@ impl ExploreState {
                 words::about_witness(&preset, label, f.steps, lang)
             }
         };
-        let name = words::story_name(&preset, f.property, Lang::En);
+        let name = words::story_name(&preset, f.property.name(), Lang::En);
         (
             name,
             crate::scenario::Text {
@@ -406,7 +406,7 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         y += 1;
         for (name, w) in &o.witnesses {
             let text = words::witness_row(
-                invariant_label(name, lang),
+                invariant_label(*name, lang),
                 w.as_ref().map(|f| f.steps),
                 o.complete,
                 lang,
@@ -446,7 +446,7 @@ pub fn render(s: &ExploreState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
 /// This screen's keys: one table drives both key handling and `?` help.
 pub mod keys {
     use crate::i18n::Ui;
-    use crate::tui::app::Msg;
+    use crate::tui::app::AppMsg;
     use crate::tui::keys::{Binding, Ch, Code, U, b};
     use crossterm::event::KeyCode;
 
@@ -455,19 +455,19 @@ pub mod keys {
             &[Code(KeyCode::Up), Ch('k')],
             "Up/Down j/k",
             U(Ui::KeyExploreMove),
-            Msg::Up,
+            AppMsg::Up,
         ),
         b(
             &[Code(KeyCode::Down), Ch('j')],
             "Up/Down j/k",
             U(Ui::KeyExploreMove),
-            Msg::Down,
+            AppMsg::Down,
         ),
         b(
             &[Code(KeyCode::Left), Ch('h')],
             "Left/Right h/l",
             U(Ui::KeyExploreChange),
-            Msg::Adjust {
+            AppMsg::Adjust {
                 dir: -1,
                 coarse: false,
             },
@@ -476,7 +476,7 @@ pub mod keys {
             &[Code(KeyCode::Right), Ch('l')],
             "Left/Right h/l",
             U(Ui::KeyExploreChange),
-            Msg::Adjust {
+            AppMsg::Adjust {
                 dir: 1,
                 coarse: false,
             },
@@ -485,9 +485,9 @@ pub mod keys {
             &[Code(KeyCode::Enter)],
             "Enter",
             U(Ui::KeyExploreRun),
-            Msg::Enter,
+            AppMsg::Enter,
         ),
-        b(&[Ch('x')], "x", U(Ui::KeyExploreCancel), Msg::Cancel),
+        b(&[Ch('x')], "x", U(Ui::KeyExploreCancel), AppMsg::Cancel),
     ];
 }
 

@@ -11,67 +11,11 @@ use crate::i18n::{Lang, Ui, ui};
 use crate::tui::app::ScreenId;
 use crate::tui::keys::{self, Words};
 use crate::tui::theme::{Class, Mark, Theme};
-use crate::tui::widgets::legend::{self, Item};
-
-/// The keys of a screen whose keys do not come from the key table, as (key names, words).
-fn other_keys(screen: ScreenId) -> Vec<(&'static str, Ui)> {
-    let mut keys: Vec<(&'static str, Ui)> = Vec::new();
-    match screen {
-        ScreenId::Home => {
-            keys.push(("Up/Down j/k", Ui::KeyHomeMove));
-            keys.push(("PgUp/PgDn", Ui::KeyPage));
-            keys.push(("Home/End g/G", Ui::KeyTopBottom));
-            keys.push(("Enter", Ui::KeyHomeOpen));
-            keys.push(("Left/Right h/l", Ui::KeyHomeFilter));
-            keys.push(("click", Ui::KeyHomeClick));
-            keys.push(("wheel", Ui::KeyHomeWheel));
-        }
-        #[cfg(feature = "live")]
-        ScreenId::Live => {
-            keys.push(("Up/Down j/k", Ui::KeyHomeMove));
-            keys.push(("Enter", Ui::KeyHomeOpen));
-        }
-        ScreenId::Quiz => {
-            keys.push(("Enter r", Ui::KeyQuizSubmit));
-            keys.push(("Tab", Ui::KeyQuizNotes));
-            keys.push(("Up/Down j/k Space", Ui::KeyQuizTick));
-            keys.push(("1-9", Ui::KeyQuizDigits));
-            keys.push(("a b c ...", Ui::KeyQuizLetters));
-            keys.push(("Shift-Up/Down K/J", Ui::KeyQuizMoveStep));
-            keys.push(("h", Ui::KeyQuizHint));
-            keys.push(("o", Ui::KeyQuizOpenRun));
-            keys.push(("PgUp/PgDn", Ui::KeyQuizScroll));
-            keys.push(("q Esc", Ui::KeyQuizLeave));
-        }
-        ScreenId::Stats => {}
-        ScreenId::Reader => {
-            keys.push(("Up/Down j/k", Ui::KeyScroll));
-            keys.push(("PgUp/PgDn Space", Ui::KeyPage));
-            keys.push(("Home/End", Ui::KeyTopBottom));
-            keys.push(("o", Ui::KeyOutline));
-            keys.push(("/", Ui::KeySearch));
-            keys.push(("n/N", Ui::KeySearchNext));
-            keys.push(("Tab/Shift-Tab", Ui::KeyLinks));
-            keys.push(("Enter", Ui::KeyFollow));
-            keys.push(("g", Ui::KeyGlossary));
-            keys.push(("mouse", Ui::KeyMouseWheel));
-            keys.push(("mouse", Ui::KeyMouseLink));
-        }
-        _ => {}
-    }
-    keys
-}
+use crate::tui::widgets::legend::{self, LegendEntry};
 
 /// The keys of `screen`, as (key names, what they do).
 pub fn keys(screen: ScreenId) -> Vec<(String, Words)> {
-    let mut out: Vec<(String, Words)> = if keys::drives(screen) {
-        keys::help_rows(screen)
-    } else {
-        other_keys(screen)
-            .into_iter()
-            .map(|(k, w)| (k.to_string(), Words::Ui(w)))
-            .collect()
-    };
+    let mut out = keys::help_rows(screen);
     out.push(("L".into(), Words::Ui(Ui::KeyLang)));
     out.push(("?".into(), Words::Ui(Ui::KeyHelp)));
     if screen != ScreenId::Quiz {
@@ -82,7 +26,7 @@ pub fn keys(screen: ScreenId) -> Vec<(String, Words)> {
 }
 
 /// The legend help shows: every class and marker, whatever the current run uses.
-pub fn legend_items(screen: ScreenId, theme: Theme, lang: Lang) -> Vec<Item> {
+pub fn legend_items(screen: ScreenId, theme: Theme, lang: Lang) -> Vec<LegendEntry> {
     if !matches!(
         screen,
         ScreenId::Frozen | ScreenId::Abc | ScreenId::Present | ScreenId::Family

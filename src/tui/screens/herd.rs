@@ -168,6 +168,8 @@ pub struct HerdLayout {
     pub sliders: Vec<Rect>,
     pub totals: Rect,
     pub caption: Rect,
+    /// The charts' key: what each fill means.
+    pub key: Rect,
     pub chain: Rect,
     pub herd: Rect,
     pub footer: Rect,
@@ -205,7 +207,8 @@ pub fn layout(area: Rect) -> HerdLayout {
         (sliders, Rect::new(area.x, top + 2, area.width, 4), top + 6)
     };
     let caption = Rect::new(area.x, below, area.width, 1);
-    let chart_top = caption.bottom();
+    let key = Rect::new(area.x, caption.bottom(), area.width, 1);
+    let chart_top = key.bottom();
     let h = footer.y.saturating_sub(chart_top);
     let half = area.width / 2;
     let chain = Rect::new(area.x, chart_top, half.saturating_sub(1), h);
@@ -215,6 +218,7 @@ pub fn layout(area: Rect) -> HerdLayout {
         sliders,
         totals,
         caption,
+        key,
         chain,
         herd,
         footer,
@@ -287,6 +291,7 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         &lab(Lab::HerdSideBySide).replace("{}", &n.to_string()),
         theme.dim(),
     );
+    crate::tui::widgets::herd_chart::herd_legend(lang, theme).render(lay.key, buf);
     if let (Some(c), Some(h)) = (HerdState::metrics(&s.chain), HerdState::metrics(&s.herd)) {
         let end = c.total_time_ms.max(h.total_time_ms);
         let headers = [
@@ -349,23 +354,28 @@ fn ralign(s: &str, cols: usize) -> String {
 pub mod keys {
     use crate::i18n::Ui;
     use crate::i18n::lab::Lab;
-    use crate::tui::app::Msg;
+    use crate::tui::app::AppMsg;
     use crate::tui::keys::{Binding, Ch, Code, L, U, b, info};
     use crossterm::event::KeyCode;
 
     pub const KEYS: &[Binding] = &[
-        b(&[Code(KeyCode::Up)], "Up", U(Ui::KeySliderSelect), Msg::Up),
+        b(
+            &[Code(KeyCode::Up)],
+            "Up",
+            U(Ui::KeySliderSelect),
+            AppMsg::Up,
+        ),
         b(
             &[Code(KeyCode::Down)],
             "Down",
             U(Ui::KeySliderSelect),
-            Msg::Down,
+            AppMsg::Down,
         ),
         b(
             &[Code(KeyCode::Left), Ch('h')],
             "Left h",
             U(Ui::KeySliderAdjust),
-            Msg::Adjust {
+            AppMsg::Adjust {
                 dir: -1,
                 coarse: false,
             },
@@ -374,24 +384,24 @@ pub mod keys {
             &[Code(KeyCode::Right), Ch('l')],
             "Right l",
             U(Ui::KeySliderAdjust),
-            Msg::Adjust {
+            AppMsg::Adjust {
                 dir: 1,
                 coarse: false,
             },
         ),
-        b(&[Ch('j')], "j", L(Lab::KeyHerdRows), Msg::Rows(1)),
-        b(&[Ch('k')], "k", L(Lab::KeyHerdRows), Msg::Rows(-1)),
+        b(&[Ch('j')], "j", L(Lab::KeyHerdRows), AppMsg::Rows(1)),
+        b(&[Ch('k')], "k", L(Lab::KeyHerdRows), AppMsg::Rows(-1)),
         b(
             &[Code(KeyCode::PageDown)],
             "PgDn",
             L(Lab::KeyHerdRows),
-            Msg::Scroll(1),
+            AppMsg::Scroll(1),
         ),
         b(
             &[Code(KeyCode::PageUp)],
             "PgUp",
             L(Lab::KeyHerdRows),
-            Msg::Scroll(-1),
+            AppMsg::Scroll(-1),
         ),
         info("mouse", U(Ui::KeyMouseSlider)),
     ];

@@ -5,6 +5,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
+mod keys;
+pub use keys::KEYS;
+
 use super::{line, wrapped};
 use crate::content::deck::Kind;
 use crate::engine::trace::Family;
@@ -18,7 +21,7 @@ use crate::tui::theme::Theme;
 
 /// What a home row opens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
+pub enum HomeRow {
     Frozen,
     /// An index into the A/B/C presets.
     Abc(usize),
@@ -82,10 +85,10 @@ impl Section {
     }
 }
 
-impl Item {
+impl HomeRow {
     /// Headings are shown but never selected.
     pub fn heading(self) -> bool {
-        matches!(self, Item::Heading(_))
+        matches!(self, HomeRow::Heading(_))
     }
 }
 
@@ -115,7 +118,7 @@ pub struct Context<'a> {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct HomeState {
-    pub items: Vec<Item>,
+    pub items: Vec<HomeRow>,
     pub selected: usize,
     /// The quiz filters: kind and difficulty, `None` for all.
     pub kind: Option<Kind>,
@@ -124,6 +127,8 @@ pub struct HomeState {
     pub family: Family,
     /// The catalogue's scripted presets, which the presentation rows open.
     pub presentations: Vec<&'static Preset>,
+    /// How many steps of the start path have been opened (kept in the data folder).
+    pub reached: usize,
 }
 
 impl HomeState {
@@ -133,31 +138,31 @@ impl HomeState {
         // and then tests itself on its deck (added with the quizzes).
         if lessons > 0 && abc_presets > 0 {
             items.extend([
-                Item::Heading(Section::StartHere),
-                Item::Lesson(0),
-                Item::Abc(0),
+                HomeRow::Heading(Section::StartHere),
+                HomeRow::Lesson(0),
+                HomeRow::Abc(0),
             ]);
         }
-        items.extend([Item::Heading(Section::Labs), Item::Frozen]);
-        items.extend((0..abc_presets).map(Item::Abc));
-        items.push(Item::Herd);
-        items.push(Item::Explore);
-        // One row for the six knob families, so the list stays short.
-        items.push(Item::Lab);
+        items.extend([HomeRow::Heading(Section::Labs), HomeRow::Frozen]);
+        items.extend((0..abc_presets).map(HomeRow::Abc));
+        items.push(HomeRow::Herd);
+        items.push(HomeRow::Explore);
+        // One row for the seven knob families, so the list stays short.
+        items.push(HomeRow::Lab);
         #[cfg(feature = "live")]
-        items.push(Item::Live);
+        items.push(HomeRow::Live);
         let presentations: Vec<&'static Preset> = catalogue
             .all()
             .iter()
             .filter(|p| !p.script.is_empty())
             .collect();
         if !presentations.is_empty() {
-            items.push(Item::Heading(Section::Presentations));
-            items.extend((0..presentations.len()).map(Item::Present));
+            items.push(HomeRow::Heading(Section::Presentations));
+            items.extend((0..presentations.len()).map(HomeRow::Present));
         }
         if lessons > 0 {
-            items.push(Item::Heading(Section::Lessons));
-            items.extend((0..lessons).map(Item::Lesson));
+            items.push(HomeRow::Heading(Section::Lessons));
+            items.extend((0..lessons).map(HomeRow::Lesson));
         }
         let selected = usize::from(items.first().is_some_and(|i| i.heading()));
         Self {
@@ -167,17 +172,56 @@ impl HomeState {
             kind: None,
             difficulty: None,
             family: FAMILIES[0],
+            reached: 0,
         }
+    }
+
+    /// The rows of the start path, in order: those under its heading, up to the next heading.
+    pub fn start_steps(&self) -> Vec<usize> {
+        if self.items.first() != Some(&HomeRow::Heading(Section::StartHere)) {
+            return Vec::new();
+        }
+        (1..self.items.len())
+            .take_while(|&i| !self.items[i].heading())
+            .collect()
+    }
+
+    /// Resumes the start path after `reached` steps: the next step is selected, or once all
+    /// were opened, the first lab.
+    pub fn resume(&mut self, reached: usize) {
+        let steps = self.start_steps();
+        self.reached = reached.min(steps.len());
+        self.selected = match steps.get(self.reached) {
+            Some(&i) => i,
+            None => steps.last().map_or(self.selected, |&i| i + 2),
+        }
+        .min(self.items.len().saturating_sub(1));
+        self.move_rows(0);
+    }
+
+    /// The selected row is opened: if it is a step of the start path further than any opened
+    /// so far, the new count of steps reached, for saving.
+    pub fn opened(&mut self) -> Option<usize> {
+        // The same lesson, lab or quiz opened from its own section counts too.
+        let row = self.current();
+        let k = self
+            .start_steps()
+            .iter()
+            .position(|&i| self.items[i] == row)?;
+        (k + 1 > self.reached).then(|| {
+            self.reached = k + 1;
+            self.reached
+        })
     }
 
     /// Left/Right on a filter row: the next kind or difficulty.
     pub fn adjust(&mut self, dir: i8) {
         match self.current() {
-            Item::KindFilter => self.kind = step(&KIND_CHOICES, self.kind, dir),
-            Item::DifficultyFilter => {
+            HomeRow::KindFilter => self.kind = step(&KIND_CHOICES, self.kind, dir),
+            HomeRow::DifficultyFilter => {
                 self.difficulty = step(&DIFFICULTY_CHOICES, self.difficulty, dir)
             }
-            Item::Lab => self.family = step(&FAMILIES, self.family, dir),
+            HomeRow::Lab => self.family = step(&FAMILIES, self.family, dir),
             _ => {}
         }
     }
@@ -188,23 +232,23 @@ impl HomeState {
         if decks == 0 {
             return self;
         }
-        if let Some(p) = self.items.iter().position(|i| *i == Item::Abc(0))
-            && self.items.first() == Some(&Item::Heading(Section::StartHere))
+        if let Some(p) = self.items.iter().position(|i| *i == HomeRow::Abc(0))
+            && self.items.first() == Some(&HomeRow::Heading(Section::StartHere))
         {
-            self.items.insert(p + 1, Item::Deck(0));
+            self.items.insert(p + 1, HomeRow::Deck(0));
         }
         self.items.extend([
-            Item::Heading(Section::Quizzes),
-            Item::Review,
-            Item::Exam,
-            Item::Interview,
-            Item::SelfTest,
-            Item::KindFilter,
-            Item::DifficultyFilter,
+            HomeRow::Heading(Section::Quizzes),
+            HomeRow::Review,
+            HomeRow::Exam,
+            HomeRow::Interview,
+            HomeRow::SelfTest,
+            HomeRow::KindFilter,
+            HomeRow::DifficultyFilter,
         ]);
-        self.items.extend((0..decks).map(Item::Deck));
+        self.items.extend((0..decks).map(HomeRow::Deck));
         self.items
-            .extend([Item::Heading(Section::Progress), Item::Progress]);
+            .extend([HomeRow::Heading(Section::Progress), HomeRow::Progress]);
         self
     }
 
@@ -247,11 +291,11 @@ impl HomeState {
         }
     }
 
-    pub fn current(&self) -> Item {
+    pub fn current(&self) -> HomeRow {
         self.items
             .get(self.selected)
             .copied()
-            .unwrap_or(Item::Frozen)
+            .unwrap_or(HomeRow::Frozen)
     }
 
     /// The list's rows and the first item shown, so the selection stays visible.
@@ -273,7 +317,7 @@ impl HomeState {
 
     /// Mouse: the row under a click, which the click selects; `None` off the rows and on a
     /// heading.
-    pub fn click(&mut self, area: Rect, row: u16) -> Option<Item> {
+    pub fn click(&mut self, area: Rect, row: u16) -> Option<HomeRow> {
         let list = Self::list_area(area);
         if row >= list.y && row < list.bottom() {
             let i = self.offset(list.height) + (row - list.y) as usize;
@@ -291,27 +335,27 @@ impl HomeState {
     }
 }
 
-fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, String) {
+fn words(item: HomeRow, s: &HomeState, ctx: &Context, lang: Lang) -> (String, String) {
     let (presets, lessons) = (ctx.presets, ctx.lessons);
     let due = ctx.learn.overview.as_ref().map_or(0, |o| o.due_today);
     let all = qtext::label(Label::All, lang);
     match item {
-        Item::Interview => (
+        HomeRow::Interview => (
             qtext::label(Label::HomeInterview, lang).into(),
             qtext::label(Label::HomeInterviewAbout, lang).into(),
         ),
-        Item::SelfTest => (
+        HomeRow::SelfTest => (
             qtext::label(Label::HomeSelfTest, lang).into(),
             qtext::label(Label::HomeSelfTestAbout, lang).into(),
         ),
-        Item::KindFilter => (
+        HomeRow::KindFilter => (
             qtext::label(Label::HomeKindFilter, lang).replace(
                 "{}",
                 &format!("< {} >", s.kind.map_or(all, |k| qtext::kind(k, lang))),
             ),
             qtext::label(Label::HomeFilterAbout, lang).into(),
         ),
-        Item::DifficultyFilter => (
+        HomeRow::DifficultyFilter => (
             qtext::label(Label::HomeDifficultyFilter, lang).replace(
                 "{}",
                 &format!(
@@ -321,20 +365,20 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ),
             qtext::label(Label::HomeFilterAbout, lang).into(),
         ),
-        Item::Heading(section) => (section.words(lang).into(), String::new()),
-        Item::Review => (
+        HomeRow::Heading(section) => (section.words(lang).into(), String::new()),
+        HomeRow::Review => (
             ui(Ui::HomeReview, lang).replace("{}", &due.to_string()),
             ui(Ui::HomeReviewAbout, lang).into(),
         ),
-        Item::Exam => (
+        HomeRow::Exam => (
             ui(Ui::HomeExam, lang).replace("{}", &crate::tui::screens::quiz::EXAM_SIZE.to_string()),
             ui(Ui::HomeExamAbout, lang).into(),
         ),
-        Item::Progress => (
+        HomeRow::Progress => (
             ui(Ui::HomeProgress, lang).into(),
             ui(Ui::HomeProgressAbout, lang).into(),
         ),
-        Item::Deck(i) => (
+        HomeRow::Deck(i) => (
             ui(Ui::HomeDeck, lang).replace(
                 "{}",
                 &ctx.learn
@@ -344,7 +388,7 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ),
             ui(Ui::HomeDeckAbout, lang).into(),
         ),
-        Item::Lab => (
+        HomeRow::Lab => (
             format!(
                 "{}  < {} >",
                 fam(Fam::Lab, lang),
@@ -352,34 +396,34 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
             ),
             family_about(s.family, lang).into(),
         ),
-        Item::Lesson(i) => (
+        HomeRow::Lesson(i) => (
             ui(Ui::HomeLesson, lang).replacen("{}", &(i + 1).to_string(), 1),
             lessons.get(i).cloned().unwrap_or_default(),
         ),
-        Item::Frozen => (
+        HomeRow::Frozen => (
             ui(Ui::HomeFrozen, lang).into(),
             ui(Ui::HomeFrozenAbout, lang).into(),
         ),
-        Item::Herd => (
+        HomeRow::Herd => (
             ui(Ui::HomeHerd, lang).into(),
             ui(Ui::HomeHerdAbout, lang).into(),
         ),
-        Item::Explore => (
+        HomeRow::Explore => (
             ui(Ui::HomeExplore, lang).into(),
             ui(Ui::HomeExploreAbout, lang).into(),
         ),
         #[cfg(feature = "live")]
-        Item::Live => {
+        HomeRow::Live => {
             let (name, about) = crate::live::words::home_entry(lang);
             (name.into(), about.into())
         }
-        Item::Present(i) => s.presentations.get(i).map_or_else(Default::default, |p| {
+        HomeRow::Present(i) => s.presentations.get(i).map_or_else(Default::default, |p| {
             (
                 format!("{}  {}", ui(Ui::HomePresent, lang), p.name),
                 lang.pick(&p.about.zh, &p.about.en).to_string(),
             )
         }),
-        Item::Abc(i) => presets.get(i).map_or_else(Default::default, |p| {
+        HomeRow::Abc(i) => presets.get(i).map_or_else(Default::default, |p| {
             (
                 format!("A/B/C  {}", p.name),
                 lang.pick(&p.about.zh, &p.about.en).to_string(),
@@ -392,14 +436,14 @@ fn words(item: Item, s: &HomeState, ctx: &Context, lang: Lang) -> (String, Strin
 fn detail_text(s: &HomeState, ctx: &Context, lang: Lang) -> String {
     let all = qtext::label(Label::All, lang);
     match s.current() {
-        Item::KindFilter => qtext::label(Label::HomeKindDetail, lang)
+        HomeRow::KindFilter => qtext::label(Label::HomeKindDetail, lang)
             .replace("{}", s.kind.map_or(all, |k| qtext::kind(k, lang))),
-        Item::DifficultyFilter => qtext::label(Label::HomeDifficultyDetail, lang).replace(
+        HomeRow::DifficultyFilter => qtext::label(Label::HomeDifficultyDetail, lang).replace(
             "{}",
             &s.difficulty.map_or(all.to_string(), |d| d.to_string()),
         ),
-        Item::Lab => {
-            let (name, about) = words(Item::Lab, s, ctx, lang);
+        HomeRow::Lab => {
+            let (name, about) = words(HomeRow::Lab, s, ctx, lang);
             format!(
                 "{name}{}{about} {}",
                 lang.pick("：", ": "),
@@ -441,6 +485,7 @@ pub fn render(
     let list = HomeState::list_area(area);
     let first = s.offset(list.height);
     let name_cols = 30.min(list.width / 2);
+    let steps = s.start_steps();
     for (row, (i, item)) in s
         .items
         .iter()
@@ -449,11 +494,27 @@ pub fn render(
         .take(list.height as usize)
         .enumerate()
     {
-        let (name, about) = words(*item, s, ctx, lang);
+        let (mut name, about) = words(*item, s, ctx, lang);
         let y = list.y + row as u16;
+        if *item == HomeRow::Heading(Section::StartHere) {
+            name = format!(
+                "{name}{}",
+                ui(Ui::HomeStartSteps, lang)
+                    .replacen("{}", &s.reached.to_string(), 1)
+                    .replacen("{}", &steps.len().to_string(), 1)
+            );
+        }
         if item.heading() {
             buf.set_stringn(list.x, y, &name, list.width as usize, theme.title());
             continue;
+        }
+        // A step of the start path already opened carries a tick.
+        if steps
+            .iter()
+            .position(|&k| k == i)
+            .is_some_and(|k| k < s.reached)
+        {
+            name = format!("✓ {name}");
         }
         let selected = i == s.selected;
         let style = if selected {

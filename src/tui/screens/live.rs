@@ -23,7 +23,9 @@ use crate::live::{abc, herd};
 use crate::scenario::Preset;
 use crate::tui::theme::Theme;
 
+mod keys;
 mod outcome;
+pub use keys::KEYS;
 use outcome::put;
 
 /// What a row of the list runs.
@@ -247,7 +249,7 @@ fn run_abc(
 ) -> Result<Outcome, String> {
     let server = private(p.tick_ms)?;
     let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
-    let story = abc::story(&scaled, &server).map_err(|e| e.message)?;
+    let story = abc::story(&scaled, &server, None).map_err(|e| e.message)?;
     let rows = story.rows();
     let tick_phase = Some(story.tick_phase_ms);
     let (live, model) = (story.live, story.model);
@@ -271,7 +273,8 @@ fn run_redlock(
     p: crate::engine::params::RedlockParams,
 ) -> Result<Outcome, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let story = crate::live::redis::story(&p, &exe).map_err(|e| e.message)?;
+    let store = crate::live::redis::run::default_store();
+    let story = crate::live::redis::story(&p, &exe, store).map_err(|e| e.message)?;
     Ok(Outcome {
         choice,
         command: format!("locklab live redlock {name}"),

@@ -7,6 +7,7 @@ pub mod frozen;
 pub mod help;
 pub mod herd;
 pub mod home;
+pub mod labs;
 #[cfg(feature = "live")]
 pub mod live;
 pub mod present;

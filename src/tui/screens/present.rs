@@ -193,26 +193,7 @@ impl PresentState {
         let note = pick.clone();
         self.picked = Some(n);
         self.revealed = true;
-        Some(crate::quiz::session::Graded {
-            id,
-            deck: PREDICTIONS.to_string(),
-            kind: crate::content::deck::Kind::Prediction,
-            topics: Vec::new(),
-            score: u32::from(right),
-            earned: u32::from(right),
-            max: 1,
-            rating: if right {
-                crate::quiz::sched::Rating::Good
-            } else {
-                crate::quiz::sched::Rating::Again
-            },
-            self_rating: None,
-            missed: Vec::new(),
-            at: now,
-            note,
-            hint: false,
-            rounds: Vec::new(),
-        })
+        Some(crate::tui::lab_predict::graded(id, note, right, now))
     }
 }
 
@@ -240,9 +221,6 @@ pub fn step_window(trace: &Trace, until: Millis, track: u16) -> (Millis, Millis)
     let from = until.saturating_sub(width * 3 / 4).min(end - width);
     (from, from + width)
 }
-
-/// The deck name predictions are saved under in progress.
-pub const PREDICTIONS: &str = "predictions";
 
 /// Rows a lane takes at most, however few lanes share the screen.
 const MAX_PER_LANE: u16 = 6;
@@ -666,7 +644,7 @@ mod tests {
 pub mod keys {
     use crate::i18n::Ui;
     use crate::i18n::lab::Lab;
-    use crate::tui::app::Msg;
+    use crate::tui::app::AppMsg;
     use crate::tui::keys::{Binding, Ch, Code, L, U, b};
     use crossterm::event::KeyCode;
 
@@ -678,9 +656,9 @@ pub mod keys {
                 Ch('l'),
                 Code(KeyCode::PageDown),
             ],
-            "Space Right l",
+            "Space Right l PgDn",
             U(Ui::KeyPresentNext),
-            Msg::Step(1),
+            AppMsg::Step(1),
         ),
         b(
             &[
@@ -689,18 +667,18 @@ pub mod keys {
                 Code(KeyCode::PageUp),
                 Code(KeyCode::Backspace),
             ],
-            "Left h",
+            "Left h PgUp Backspace",
             U(Ui::KeyPresentBack),
-            Msg::Step(-1),
+            AppMsg::Step(-1),
         ),
-        b(&[Ch('r')], "r", L(Lab::KeyPresentReveal), Msg::Reveal),
-        b(&[Ch('b')], "b", U(Ui::KeyBlank), Msg::Blank),
-        b(&[Ch('P')], "P", L(Lab::KeyPredict), Msg::TogglePredict),
-        b(&[Ch('1')], "1", L(Lab::KeyPredictPick), Msg::Predict(0)),
-        b(&[Ch('2')], "2", L(Lab::KeyPredictPick), Msg::Predict(1)),
-        b(&[Ch('3')], "3", L(Lab::KeyPredictPick), Msg::Predict(2)),
-        b(&[Ch('4')], "4", L(Lab::KeyPredictPick), Msg::Predict(3)),
-        b(&[Ch('5')], "5", L(Lab::KeyPredictPick), Msg::Predict(4)),
+        b(&[Ch('r')], "r", L(Lab::KeyPresentReveal), AppMsg::Reveal),
+        b(&[Ch('b')], "b", U(Ui::KeyBlank), AppMsg::Blank),
+        b(&[Ch('P')], "P", L(Lab::KeyPredict), AppMsg::TogglePredict),
+        b(&[Ch('1')], "1", L(Lab::KeyPredictPick), AppMsg::Predict(0)),
+        b(&[Ch('2')], "2", L(Lab::KeyPredictPick), AppMsg::Predict(1)),
+        b(&[Ch('3')], "3", L(Lab::KeyPredictPick), AppMsg::Predict(2)),
+        b(&[Ch('4')], "4", L(Lab::KeyPredictPick), AppMsg::Predict(3)),
+        b(&[Ch('5')], "5", L(Lab::KeyPredictPick), AppMsg::Predict(4)),
     ];
 }
 

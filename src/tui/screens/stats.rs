@@ -10,11 +10,16 @@ use ratatui::symbols::Marker;
 use ratatui::text::Line;
 use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType, Widget};
 
+use crossterm::event::KeyCode;
+
 use super::line;
 use crate::i18n::{Lang, Ui, ui};
 use crate::progress::words as pwords;
 use crate::quiz::words::{self as qtext, Label};
+use crate::tui::app::AppMsg;
+use crate::tui::keys::{Binding, Ch, Code, U, b, info};
 use crate::tui::learn::Learning;
+use crate::tui::screen::{Cx, Screen, View};
 use crate::tui::theme::Theme;
 
 /// A bar of `width` cells for `percent` (0 to 100), in plain ASCII so it aligns everywhere.
@@ -38,6 +43,69 @@ impl StatsView {
     pub fn scroll(&mut self, rows: i64, decks: usize) {
         let last = decks.saturating_sub(1) as i64;
         self.top = (self.top as i64 + rows).clamp(0, last) as usize;
+    }
+}
+
+/// Progress's keys: the deck list scrolls.
+pub const KEYS: &[Binding] = &[
+    b(
+        &[Code(KeyCode::Up), Ch('k')],
+        "Up/Down j/k",
+        U(Ui::KeyScroll),
+        AppMsg::Up,
+    ),
+    b(
+        &[Code(KeyCode::Down), Ch('j')],
+        "Up/Down j/k",
+        U(Ui::KeyScroll),
+        AppMsg::Down,
+    ),
+    b(
+        &[Code(KeyCode::PageUp)],
+        "PgUp/PgDn",
+        U(Ui::KeyPage),
+        AppMsg::Scroll(-1),
+    ),
+    b(
+        &[Code(KeyCode::PageDown)],
+        "PgUp/PgDn",
+        U(Ui::KeyPage),
+        AppMsg::Scroll(1),
+    ),
+    b(
+        &[Code(KeyCode::Home), Ch('g')],
+        "Home/End g/G",
+        U(Ui::KeyTopBottom),
+        AppMsg::Jump(false),
+    ),
+    b(
+        &[Code(KeyCode::End), Ch('G')],
+        "Home/End g/G",
+        U(Ui::KeyTopBottom),
+        AppMsg::Jump(true),
+    ),
+    info("wheel", U(Ui::KeyMouseWheel)),
+];
+
+impl Screen for StatsView {
+    type Reply = std::convert::Infallible;
+
+    fn handle(&mut self, msg: AppMsg, cx: &mut Cx<'_>) -> Option<Self::Reply> {
+        let decks = cx.learn.overview.as_ref().map_or(0, |o| o.decks.len());
+        let page = i64::from(cx.area.height / 3).max(1);
+        let all = decks as i64;
+        match msg {
+            AppMsg::Up => self.scroll(-1, decks),
+            AppMsg::Down => self.scroll(1, decks),
+            AppMsg::Scroll(d) | AppMsg::Wheel(d) => self.scroll(i64::from(d) * page, decks),
+            AppMsg::Jump(to_end) => self.scroll(if to_end { all } else { -all }, decks),
+            _ => {}
+        }
+        None
+    }
+
+    fn draw(&self, v: &View<'_>, area: Rect, buf: &mut Buffer) {
+        render(v.learn, *self, v.lang, v.theme, area, buf);
     }
 }
 
@@ -81,10 +149,11 @@ pub fn render(
         theme.good(),
     );
     y += 1;
-    if let Some(n) = learn.store.as_ref().map(|s| s.data().predictions()) {
+    if let Some(data) = learn.store.as_ref().map(|s| s.data()) {
         let made =
-            crate::i18n::present::present(crate::i18n::present::Present::PredictionsMade, lang)
-                .replace("{}", &n.to_string());
+            crate::i18n::present::present(crate::i18n::present::Present::PredictionsScore, lang)
+                .replacen("{}", &data.predictions().to_string(), 1)
+                .replacen("{}", &data.predictions_right().to_string(), 1);
         line(buf, row(y), &made, Style::new());
         y += 1;
     }

@@ -70,7 +70,7 @@ fn a_lesson_sim_link_opens_the_preset_it_names() {
         .iter()
         .position(|p| p.name == "waiter-expires")
         .expect("in the catalogue");
-    update(&mut a, Msg::OpenPreset(i));
+    update(&mut a, AppMsg::OpenPreset(i));
     assert_eq!(
         a.abc.preset().map(|p| p.name.as_str()),
         Some("waiter-expires")

@@ -15,13 +15,21 @@ use crate::quiz::select::Bank;
 use crate::source::Source;
 use crate::tui::app::{App, ScreenId};
 use crate::tui::screens::family::{FAMILIES, knob_values};
-use crate::tui::screens::home::Item;
+use crate::tui::screens::home::HomeRow;
 
 const SIZES: [(u16, u16); 2] = [(80, 24), (140, 42)];
 
 /// Names a Chinese technical text writes as they are: system calls, libraries, ZooKeeper's
-/// own terms (its sessions expire on a `tick`), and systems named as they are (etcd).
-const ALLOWED: &[&str] = &["fsync", "Curator", "ephemeralOwner", "tick", "etcd"];
+/// own terms (its sessions expire on a `tick`), systems named as they are (etcd), and
+/// PostgreSQL's own functions (`statement_timestamp()`, set beside `now()`).
+const ALLOWED: &[&str] = &[
+    "fsync",
+    "Curator",
+    "ephemeralOwner",
+    "tick",
+    "etcd",
+    "statement_timestamp",
+];
 
 fn code(c: KeyCode) -> KeyEvent {
     KeyEvent::new(c, KeyModifiers::NONE)
@@ -188,7 +196,7 @@ fn lessons(f: &mut Findings, size: (u16, u16)) {
 /// progress file so the screens show the saved cards and the decks' mastery.
 fn quizzes(f: &mut Findings, size: (u16, u16)) {
     let dir = tempfile::tempdir().expect("temp dir");
-    for entry in [Item::Exam, Item::Interview, Item::SelfTest] {
+    for entry in [HomeRow::Exam, HomeRow::Interview, HomeRow::SelfTest] {
         let mut a = app(ScreenId::Home, Lang::Zh, size);
         a.set_learning(crate::tui::learn::Learning::open(
             &Source::Embedded,
@@ -212,12 +220,34 @@ fn quizzes(f: &mut Findings, size: (u16, u16)) {
             .home
             .items
             .iter()
-            .position(|i| *i == Item::Progress)
+            .position(|i| *i == HomeRow::Progress)
             .unwrap();
         press(&mut a, key('q'));
         a.home.selected = p;
         press(&mut a, code(KeyCode::Enter));
         f.look(&a, "progress", Rule::Names);
+    }
+}
+
+/// The explorer, and `?` help over every screen: its keys and, over the lanes, the legend.
+fn explore_and_help(f: &mut Findings, size: (u16, u16)) {
+    let mut a = app(ScreenId::Explore, Lang::Zh, size);
+    f.look(&a, "explore", Rule::Names);
+    press(&mut a, key('?'));
+    f.look(&a, "explore, help", Rule::Names);
+    for id in [
+        ScreenId::Home,
+        ScreenId::Frozen,
+        ScreenId::Abc,
+        ScreenId::Herd,
+        ScreenId::Reader,
+        ScreenId::Stats,
+        #[cfg(feature = "live")]
+        ScreenId::Live,
+    ] {
+        let mut a = app(id, Lang::Zh, size);
+        press(&mut a, key('?'));
+        f.look(&a, &format!("{id:?}, help"), Rule::Names);
     }
 }
 
@@ -236,6 +266,7 @@ fn chinese_screens_show_no_identifier_of_the_content_or_the_engine() {
         presentations(&mut f, size);
         lessons(&mut f, size);
         quizzes(&mut f, size);
+        explore_and_help(&mut f, size);
     }
     let words: Vec<&String> = f.seen.keys().collect();
     for (w, at) in &f.seen {

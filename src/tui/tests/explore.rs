@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use super::{LANGS, app, text};
 use crate::engine::trace::invariant;
 use crate::i18n::Lang;
-use crate::tui::app::{Msg, ScreenId, render, update};
+use crate::tui::app::{AppMsg, ScreenId, render, update};
 
 fn drawn(a: &crate::tui::app::App, (w, h): (u16, u16)) -> String {
     let area = Rect::new(0, 0, w, h);
@@ -17,13 +17,13 @@ fn drawn(a: &crate::tui::app::App, (w, h): (u16, u16)) -> String {
 }
 
 fn search_to_the_end(a: &mut crate::tui::app::App) {
-    update(a, Msg::Enter);
+    update(a, AppMsg::Enter);
     assert!(a.playing(), "a running search wakes the loop for ticks");
     for _ in 0..10_000 {
         if !a.explore.is_running() {
             return;
         }
-        update(a, Msg::Tick);
+        update(a, AppMsg::Tick);
     }
     panic!("the search did not finish");
 }
@@ -37,7 +37,7 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
             .iter()
             .position(|p| p.name == "watch-race-broken")
             .unwrap();
-        update(&mut a, Msg::OpenExplore(i));
+        update(&mut a, AppMsg::OpenExplore(i));
         assert_eq!(a.screen, ScreenId::Explore);
         search_to_the_end(&mut a);
         let o = a.explore.outcome.as_ref().unwrap();
@@ -51,11 +51,11 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
             }
         }
         // Past the fault budget and the memory limit to the first finding.
-        update(&mut a, Msg::Down);
-        update(&mut a, Msg::Down);
-        update(&mut a, Msg::Down);
+        update(&mut a, AppMsg::Down);
+        update(&mut a, AppMsg::Down);
+        update(&mut a, AppMsg::Down);
         assert!(a.explore.selected().is_some());
-        update(&mut a, Msg::Enter);
+        update(&mut a, AppMsg::Enter);
         assert_eq!(a.screen, ScreenId::Abc);
         assert!(a.abc.story.is_some());
         assert!(
@@ -67,7 +67,7 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
         );
         let screen = drawn(&a, (80, 24));
         assert!(screen.contains("watch-race-broken"), "{screen}");
-        update(&mut a, Msg::Compare);
+        update(&mut a, AppMsg::Compare);
         let other = a
             .abc
             .runs
@@ -75,7 +75,7 @@ fn a_search_finds_the_break_opens_it_and_compares_the_correct_recipe() {
             .as_ref()
             .expect("compare shows the correct recipe");
         assert!(other.all_invariants_hold());
-        update(&mut a, Msg::Back);
+        update(&mut a, AppMsg::Back);
         assert_eq!(a.screen, ScreenId::Explore);
     }
 }
@@ -85,11 +85,11 @@ fn the_memory_limit_is_chosen_on_the_screen_and_bounds_the_search() {
     let mut a = app(ScreenId::Explore, Lang::En, (80, 24));
     a.explore.choose("chain");
     assert_eq!(a.explore.max_memory, 1 << 30, "the command line's default");
-    update(&mut a, Msg::Down);
-    update(&mut a, Msg::Down);
+    update(&mut a, AppMsg::Down);
+    update(&mut a, AppMsg::Down);
     update(
         &mut a,
-        Msg::Adjust {
+        AppMsg::Adjust {
             dir: -1,
             coarse: false,
         },
@@ -97,10 +97,10 @@ fn the_memory_limit_is_chosen_on_the_screen_and_bounds_the_search() {
     assert_eq!(a.explore.max_memory, 512 << 20);
     let screen = drawn(&a, (80, 24));
     assert!(screen.contains("Memory limit: < 512 MiB >"), "{screen}");
-    update(&mut a, Msg::Enter);
+    update(&mut a, AppMsg::Enter);
     let r = a.explore.running.as_ref().expect("a search");
     assert_eq!(r.search.bounds.max_memory, 512 << 20);
-    update(&mut a, Msg::Cancel);
+    update(&mut a, AppMsg::Cancel);
     assert!(
         a.explore.running.is_none(),
         "the search and its memory are gone"
@@ -111,18 +111,18 @@ fn the_memory_limit_is_chosen_on_the_screen_and_bounds_the_search() {
 fn a_cancelled_search_keeps_its_numbers_and_says_it_is_incomplete() {
     let mut a = app(ScreenId::Explore, Lang::En, (80, 24));
     a.explore.choose("chain");
-    update(&mut a, Msg::Down);
+    update(&mut a, AppMsg::Down);
     update(
         &mut a,
-        Msg::Adjust {
+        AppMsg::Adjust {
             dir: 1,
             coarse: false,
         },
     );
     assert_eq!(a.explore.faults, 2);
-    update(&mut a, Msg::Enter);
-    update(&mut a, Msg::Tick);
-    update(&mut a, Msg::Cancel);
+    update(&mut a, AppMsg::Enter);
+    update(&mut a, AppMsg::Tick);
+    update(&mut a, AppMsg::Cancel);
     assert!(!a.explore.is_running() && !a.playing());
     let o = a.explore.outcome.as_ref().unwrap();
     assert!(o.cancelled && !o.complete && o.progress.distinct > 1);
@@ -139,9 +139,9 @@ fn a_cancelled_search_keeps_its_numbers_and_says_it_is_incomplete() {
 #[test]
 fn leaving_the_screen_stops_the_search() {
     let mut a = app(ScreenId::Explore, Lang::Zh, (80, 24));
-    update(&mut a, Msg::Enter);
+    update(&mut a, AppMsg::Enter);
     assert!(a.explore.is_running());
-    update(&mut a, Msg::Back);
+    update(&mut a, AppMsg::Back);
     assert_eq!(a.screen, ScreenId::Home);
     assert!(!a.explore.is_running() && !a.playing());
 }

@@ -216,7 +216,7 @@ fn every_family_opens_from_home_and_its_keys_are_in_help() {
             .home
             .items
             .iter()
-            .position(|i| *i == super::super::screens::home::Item::Lab)
+            .position(|i| *i == super::super::screens::home::HomeRow::Lab)
             .expect("a home row for the family lab");
         a.home.selected = at;
         for (i, family) in knob_values::FAMILIES.into_iter().enumerate() {
@@ -238,5 +238,45 @@ fn every_family_opens_from_home_and_its_keys_are_in_help() {
             press(&mut a, key('q'));
             assert_eq!(a.screen, ScreenId::Home);
         }
+    }
+}
+
+#[test]
+fn read_write_lanes_say_reader_or_writer_and_readers_have_their_own_class() {
+    use crate::tui::theme::Class;
+    for lang in LANGS {
+        let mut a = opened(Family::Rwlock, "rwlock-fair", lang, (140, 42));
+        let f = a.family.as_ref().expect("a family run");
+        let knob = *f
+            .knobs()
+            .iter()
+            .find(|k| k.key() == "roles")
+            .expect("a roles knob");
+        let Some(Value::Text(roles)) = knob_values::get(&f.params, &knob) else {
+            panic!("roles is text");
+        };
+        // Each client's lane starts with its letter and the side its role asks for.
+        let s = screen(&a);
+        for (i, role) in roles.chars().enumerate() {
+            let name = char::from(b'A' + i as u8);
+            let side = match (role, lang) {
+                ('r', Lang::En) => "r",
+                ('w', Lang::En) => "w",
+                ('r', Lang::Zh) => "读",
+                _ => "写",
+            };
+            let label = format!("{name} {side}");
+            assert!(
+                s.lines().any(|l| l.starts_with(&label)),
+                "{label} missing:\n{s}"
+            );
+        }
+        // The legend names reading apart from holding, and the revealed lanes use both.
+        let reading = crate::i18n::lab::class_name(Class::Reading, lang);
+        assert!(s.contains(reading), "{s}");
+        press(&mut a, key('v'));
+        let f = a.family.as_ref().unwrap();
+        let used = crate::tui::widgets::legend::classes_used(&[&f.runs.trace]);
+        assert!(used.contains(&Class::Reading) && used.contains(&Class::Holding));
     }
 }

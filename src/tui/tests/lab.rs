@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::super::app::{App, Msg, ScreenId, update};
+use super::super::app::{App, AppMsg, ScreenId, update};
 use super::super::theme::Theme;
 use super::{LANGS, app, key, press, screen, text};
 use crate::i18n::Lang;
@@ -133,7 +133,7 @@ pub(super) const MODES: &[Mode] = &[
                 .iter()
                 .position(|p| p.name == "herd-50")
                 .expect("herd-50");
-            update(a, Msg::OpenPreset(i));
+            update(a, AppMsg::OpenPreset(i));
         },
     },
     Mode {

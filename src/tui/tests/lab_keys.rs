@@ -3,7 +3,7 @@
 //! presets, and legends that cover every state a preset reaches.
 
 use super::super::app::{ScreenId, map_mouse, update};
-use super::super::screens::abc::Variant;
+use super::super::screens::abc::RecipeVariant;
 use super::super::theme::Mark;
 use super::lab::*;
 use super::{LANGS, app, key, press, screen};
@@ -74,7 +74,7 @@ fn compare_on_lost_create_blind_flips_the_recovery_and_marks_the_parting() {
     for lang in LANGS {
         let mut a = app(ScreenId::Home, lang, (140, 42));
         abc_on(&mut a, "lost-create-blind");
-        assert_eq!(a.abc.last, Variant::Recovery);
+        assert_eq!(a.abc.last, RecipeVariant::Recovery);
         press(&mut a, key('c'));
         let other = a.abc.runs.other.as_ref().expect("comparing");
         assert!(
@@ -145,7 +145,7 @@ fn a_herd_behind_a_forgotten_node_is_reported_stuck_in_compare() {
             correct: None,
         },
     );
-    assert_eq!(a.abc.last, Variant::Recovery);
+    assert_eq!(a.abc.last, RecipeVariant::Recovery);
     press(&mut a, key('c'));
     press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
     let other = a.abc.runs.other.as_ref().expect("comparing");
@@ -355,5 +355,34 @@ fn the_presenter_zooms_so_a_key_moment_is_never_one_cell() {
                 p.name
             );
         }
+    }
+}
+
+#[test]
+fn p_walks_the_frozen_presets_and_each_lab_says_what_its_preset_teaches() {
+    for lang in super::LANGS {
+        let mut a = app(ScreenId::Frozen, lang, (140, 42));
+        assert!(a.frozen.preset.is_none());
+        // The frozen presets in name order, as the scenario folder lists them.
+        press(&mut a, key('p'));
+        assert_eq!(a.frozen.preset.as_deref(), Some("frozen-early-write"));
+        let about = &crate::scenario::find("frozen-early-write")
+            .expect("a shipped preset")
+            .about;
+        let words: String = lang.pick(&about.zh, &about.en).chars().take(30).collect();
+        assert!(screen(&a).contains(&words), "{}", screen(&a));
+        press(&mut a, key('p'));
+        assert_eq!(a.frozen.preset.as_deref(), Some("frozen-fenced"));
+        press(&mut a, KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+        press(&mut a, KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+        // The last of them is the Redis lease, a frozen holder too.
+        assert_eq!(a.frozen.preset.as_deref(), Some("redis-lease"));
+        // The family lab opens on a preset and says what it shows.
+        a.open_family(crate::engine::trace::Family::Rwlock, Some("rwlock-fair"));
+        let about = &crate::scenario::find("rwlock-fair")
+            .expect("a shipped preset")
+            .about;
+        let words: String = lang.pick(&about.zh, &about.en).chars().take(30).collect();
+        assert!(screen(&a).contains(&words), "{}", screen(&a));
     }
 }

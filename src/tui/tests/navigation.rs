@@ -6,8 +6,8 @@ use ratatui::buffer::Buffer;
 
 use super::{LANGS, SIZES, app, key, press, screen};
 use crate::i18n::{Lang, Ui, ui};
-use crate::tui::app::{Msg, ScreenId, map_key, update};
-use crate::tui::screens::abc::Variant;
+use crate::tui::app::{App, AppMsg, ScreenId, map_key, update};
+use crate::tui::screens::abc::RecipeVariant;
 
 #[test]
 fn home_lists_every_simulation_and_opens_it() {
@@ -108,60 +108,76 @@ fn language_toggles_at_run_time() {
 fn key_mapping() {
     let a = app(ScreenId::Frozen, Lang::En, (80, 24));
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-    assert_eq!(map_key(ctrl_c, &a), Some(Msg::Quit));
-    assert_eq!(map_key(key('c'), &a), Some(Msg::Compare));
-    assert_eq!(map_key(key('f'), &a), Some(Msg::ToggleFencing));
-    assert_eq!(map_key(key('s'), &a), Some(Msg::ToggleStopOnLoss));
-    assert_eq!(map_key(key(' '), &a), Some(Msg::TogglePlay));
-    assert_eq!(map_key(key(','), &a), Some(Msg::Step(-1)));
-    assert_eq!(map_key(key(']'), &a), Some(Msg::Step(1)));
+    assert_eq!(map_key(ctrl_c, &a), Some(AppMsg::Quit));
+    assert_eq!(map_key(key('c'), &a), Some(AppMsg::Compare));
+    assert_eq!(map_key(key('f'), &a), Some(AppMsg::ToggleFencing));
+    assert_eq!(map_key(key('s'), &a), Some(AppMsg::ToggleStopOnLoss));
+    assert_eq!(map_key(key(' '), &a), Some(AppMsg::TogglePlay));
+    assert_eq!(map_key(key(','), &a), Some(AppMsg::Step(-1)));
+    assert_eq!(map_key(key(']'), &a), Some(AppMsg::Step(1)));
     assert_eq!(
         map_key(KeyEvent::new(KeyCode::Right, KeyModifiers::SHIFT), &a),
-        Some(Msg::Adjust {
+        Some(AppMsg::Adjust {
             dir: 1,
             coarse: true
         })
     );
     assert_eq!(
         map_key(KeyEvent::new(KeyCode::Left, KeyModifiers::NONE), &a),
-        Some(Msg::Adjust {
+        Some(AppMsg::Adjust {
             dir: -1,
             coarse: false
         })
     );
-    assert_eq!(map_key(key('q'), &a), Some(Msg::Back));
-    assert_eq!(map_key(key('L'), &a), Some(Msg::ToggleLang));
+    assert_eq!(map_key(key('q'), &a), Some(AppMsg::Back));
+    assert_eq!(map_key(key('L'), &a), Some(AppMsg::ToggleLang));
     assert_eq!(map_key(key('w'), &a), None);
 
     let b = app(ScreenId::Abc, Lang::En, (80, 24));
-    assert_eq!(map_key(key('w'), &b), Some(Msg::Variant(Variant::Watch)));
-    assert_eq!(map_key(key('r'), &b), Some(Msg::Variant(Variant::Recovery)));
+    assert_eq!(
+        map_key(key('w'), &b),
+        Some(AppMsg::RecipeVariant(RecipeVariant::Watch))
+    );
+    assert_eq!(
+        map_key(key('r'), &b),
+        Some(AppMsg::RecipeVariant(RecipeVariant::Recovery))
+    );
     assert_eq!(
         map_key(key('a'), &b),
-        Some(Msg::Variant(Variant::Registration))
+        Some(AppMsg::RecipeVariant(RecipeVariant::Registration))
     );
-    assert_eq!(map_key(key('f'), &b), Some(Msg::Variant(Variant::Fencing)));
-    assert_eq!(map_key(key('s'), &b), Some(Msg::Variant(Variant::OnLoss)));
-    assert_eq!(map_key(key('p'), &b), Some(Msg::Preset(1)));
-    assert_eq!(map_key(key('P'), &b), Some(Msg::Preset(-1)));
+    assert_eq!(
+        map_key(key('f'), &b),
+        Some(AppMsg::RecipeVariant(RecipeVariant::Fencing))
+    );
+    assert_eq!(
+        map_key(key('s'), &b),
+        Some(AppMsg::RecipeVariant(RecipeVariant::OnLoss))
+    );
+    assert_eq!(map_key(key('p'), &b), Some(AppMsg::Preset(1)));
+    assert_eq!(map_key(key('P'), &b), Some(AppMsg::TogglePredict));
+    assert_eq!(
+        map_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT), &b),
+        Some(AppMsg::Preset(-1))
+    );
     assert_eq!(
         map_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE), &b),
-        Some(Msg::Preset(1))
+        Some(AppMsg::Preset(1))
     );
     assert_eq!(
         map_key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE), &b),
-        Some(Msg::Step(1))
+        Some(AppMsg::Step(1))
     );
 
     let h = app(ScreenId::Home, Lang::En, (80, 24));
     assert_eq!(
         map_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), &h),
-        Some(Msg::Enter)
+        Some(AppMsg::Enter)
     );
-    assert_eq!(map_key(key('j'), &h), Some(Msg::Down));
+    assert_eq!(map_key(key('j'), &h), Some(AppMsg::Down));
     assert_eq!(
         map_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), &h),
-        Some(Msg::Back)
+        Some(AppMsg::Back)
     );
     assert_eq!(map_key(key('f'), &h), None);
 
@@ -177,7 +193,7 @@ fn row_of(s: &str, words: &str) -> Option<u16> {
 
 #[test]
 fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
-    use crate::tui::screens::home::{Item, Section};
+    use crate::tui::screens::home::{HomeRow, Section};
     for size in [(80, 24), (140, 42)] {
         for lang in LANGS {
             let mut a = app(ScreenId::Home, lang, size);
@@ -187,7 +203,7 @@ fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
                 .items
                 .iter()
                 .filter_map(|i| match i {
-                    Item::Heading(s) => Some(*s),
+                    HomeRow::Heading(s) => Some(*s),
                     _ => None,
                 })
                 .collect();
@@ -205,9 +221,9 @@ fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
             // A first visit starts on the first lesson, then its lab, then its quiz.
             assert_eq!(
                 &a.home.items[1..4],
-                &[Item::Lesson(0), Item::Abc(0), Item::Deck(0)]
+                &[HomeRow::Lesson(0), HomeRow::Abc(0), HomeRow::Deck(0)]
             );
-            assert_eq!(a.home.current(), Item::Lesson(0));
+            assert_eq!(a.home.current(), HomeRow::Lesson(0));
             assert!(screen(&a).contains(ui(Ui::HomeStartHere, lang)));
             assert!(screen(&a).contains(&ui(Ui::HomeMoreBelow, lang).replace(
                 "{}",
@@ -215,15 +231,15 @@ fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
             )));
             // End reaches the last row and shows it; Home comes back to the first.
             press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
-            assert_eq!(a.home.current(), Item::Progress);
+            assert_eq!(a.home.current(), HomeRow::Progress);
             assert_eq!(a.home.selected, a.home.items.len() - 1);
             let s = screen(&a);
             assert!(s.contains(ui(Ui::HomeProgress, lang)), "{s}");
             assert!(s.contains(ui(Ui::HomeProgressSection, lang)), "{s}");
             press(&mut a, key('g'));
-            assert_eq!(a.home.current(), Item::Lesson(0));
+            assert_eq!(a.home.current(), HomeRow::Lesson(0));
             press(&mut a, key('G'));
-            assert_eq!(a.home.current(), Item::Progress);
+            assert_eq!(a.home.current(), HomeRow::Progress);
             press(&mut a, KeyEvent::new(KeyCode::Home, KeyModifiers::NONE));
             assert_eq!(a.home.selected, 1);
             // PgDn pages down through every row and stops at the last; PgUp comes back.
@@ -240,7 +256,7 @@ fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
             }
             assert_eq!(a.home.selected, 1);
             // The wheel moves the selection.
-            update(&mut a, Msg::Wheel(1));
+            update(&mut a, AppMsg::Wheel(1));
             assert_eq!(
                 a.home.selected, 5,
                 "three rows down, then off the labs heading"
@@ -252,14 +268,14 @@ fn home_is_a_map_every_key_reaches_its_end_and_a_click_opens() {
             let heading = row_of(&s, ui(Ui::HomeLabs, lang)).expect("the labs heading");
             update(
                 &mut a,
-                Msg::Pointer {
+                AppMsg::Pointer {
                     col: 1,
                     row: heading,
                 },
             );
             assert_eq!(a.screen, ScreenId::Home);
             let y = row_of(&s, ui(Ui::HomeFrozen, lang)).expect("the frozen row is drawn");
-            update(&mut a, Msg::Pointer { col: 4, row: y });
+            update(&mut a, AppMsg::Pointer { col: 4, row: y });
             assert_eq!(a.screen, ScreenId::Frozen, "{s}");
         }
     }
@@ -279,7 +295,7 @@ fn home_names_cut_end_in_an_ellipsis_and_the_chosen_one_shows_whole() {
         .home
         .items
         .iter()
-        .position(|i| *i == crate::tui::screens::home::Item::Present(long))
+        .position(|i| *i == crate::tui::screens::home::HomeRow::Present(long))
         .unwrap();
     // Selected just below it, its name is cut with an ellipsis.
     a.home.selected = row + 1;
@@ -295,4 +311,74 @@ fn home_names_cut_end_in_an_ellipsis_and_the_chosen_one_shows_whole() {
         s.lines().any(|l| l.starts_with("> ") && l.contains(&name)),
         "{s}"
     );
+}
+
+/// An app on the embedded content whose data folder is `dir`, as a learner's next visit opens.
+fn visit(dir: &std::path::Path, lang: Lang) -> App {
+    let reader = crate::tui::screens::reader::ReaderState::new(
+        &crate::source::Source::Embedded,
+        Some(dir.to_path_buf()),
+    );
+    let mut a = App::with_reader(
+        ScreenId::Home,
+        None,
+        lang,
+        crate::tui::theme::Theme { mono: false },
+        reader,
+        crate::scenario::Catalogue::embedded(),
+    );
+    a.size = (80, 24);
+    a.clock = super::quiz::fixed_now;
+    a.set_learning(crate::tui::learn::Learning::open(
+        &crate::source::Source::Embedded,
+        None,
+        super::quiz::NOW,
+        crate::quiz::sched::Calendar::UTC,
+    ));
+    a
+}
+
+#[test]
+fn the_start_path_resumes_where_the_learner_stopped() {
+    use crate::tui::screens::home::HomeRow;
+    let dir = tempfile::tempdir().unwrap();
+    let enter = KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE);
+    // A first visit: nothing opened yet, the first lesson chosen.
+    let mut a = visit(dir.path(), Lang::En);
+    assert_eq!(a.home.current(), HomeRow::Lesson(0));
+    assert!(screen(&a).contains("(0/3 done)"), "{}", screen(&a));
+    press(&mut a, enter);
+    assert_eq!(a.screen, ScreenId::Reader);
+    press(&mut a, key('q'));
+    // Back on home the lab waits, and the lesson carries its tick.
+    assert_eq!(a.screen, ScreenId::Home);
+    assert_eq!(a.home.current(), HomeRow::Abc(0));
+    let s = screen(&a);
+    assert!(s.contains("(1/3 done)"), "{s}");
+    assert!(s.lines().nth(2).is_some_and(|l| l.contains("✓")), "{s}");
+    // The next visit, in the other language, resumes at the lab.
+    let mut b = visit(dir.path(), Lang::Zh);
+    assert_eq!(b.home.current(), HomeRow::Abc(0));
+    assert!(screen(&b).contains("（已完成 1/3）"), "{}", screen(&b));
+    // Opening the first lesson again from its own section does not take the path back.
+    b.home.selected = b
+        .home
+        .items
+        .iter()
+        .rposition(|r| *r == HomeRow::Lesson(0))
+        .unwrap();
+    press(&mut b, enter);
+    assert_eq!(crate::tui::start_path::load(dir.path()), 1);
+    press(&mut b, key('q'));
+    b.home.resume(1);
+    press(&mut b, enter);
+    assert_eq!(b.screen, ScreenId::Abc);
+    press(&mut b, key('q'));
+    assert_eq!(b.home.current(), HomeRow::Deck(0));
+    press(&mut b, enter);
+    assert_eq!(b.screen, ScreenId::Quiz);
+    // With the whole path walked, home opens on the first lab.
+    let c = visit(dir.path(), Lang::En);
+    assert_eq!(c.home.current(), HomeRow::Frozen);
+    assert!(screen(&c).contains("(3/3 done)"));
 }

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::content::deck::Kind;
-use crate::quiz::item::{Body, Item, ModelInput, Rounds};
+use crate::quiz::item::{Body, ModelInput, PreparedQuestion, Rounds};
 use crate::quiz::sched::Time;
 use crate::quiz::score::{ModelResponse, model_expected};
 use crate::quiz::select::{Bank, prepare_all};
@@ -29,7 +29,11 @@ pub(super) fn start(s: &str, n: usize) -> String {
 }
 
 /// The first question of `kind` in the embedded bank, prepared in `lang`.
-pub(super) fn item_of(kind: Kind, lang: Lang, pick: impl Fn(&Item) -> bool) -> Item {
+pub(super) fn item_of(
+    kind: Kind,
+    lang: Lang,
+    pick: impl Fn(&PreparedQuestion) -> bool,
+) -> PreparedQuestion {
     let bank = Bank::load(&Source::Embedded).expect("embedded decks load");
     let all: Vec<_> = bank.questions().filter(|(_, q)| q.kind == kind).collect();
     let (items, _) = prepare_all(&bank, &all, 7, lang, Rounds::First);
@@ -40,7 +44,7 @@ pub(super) fn item_of(kind: Kind, lang: Lang, pick: impl Fn(&Item) -> bool) -> I
 }
 
 /// An app showing a one-question quiz on `item`.
-pub(super) fn quiz_app(item: Item, lang: Lang, size: (u16, u16)) -> App {
+pub(super) fn quiz_app(item: PreparedQuestion, lang: Lang, size: (u16, u16)) -> App {
     let mut a = app(ScreenId::Home, lang, size);
     a.quiz = Some(QuizState::new(vec![item], 7, lang, ScreenId::Home, NOW));
     a.screen = ScreenId::Quiz;
@@ -394,5 +398,42 @@ fn redlock_and_snowflake_model_runs_open_in_the_presenter_with_their_explanation
         assert_eq!(lang.pick(&about.zh, &about.en), ui(Ui::ModelRunAbout, lang));
         press(&mut a, key('q'));
         assert_eq!(a.screen, ScreenId::Quiz);
+    }
+}
+
+#[test]
+fn the_result_lists_the_answer_given_against_the_right_one() {
+    for lang in LANGS {
+        // A choice question with a wrong option to pick.
+        let item = item_of(
+            Kind::Choice,
+            lang,
+            |i| matches!(&i.body, Body::Choice { options } if options.iter().any(|o| !o.correct)),
+        );
+        let Body::Choice { options } = item.body.clone() else {
+            panic!("choice")
+        };
+        let wrong = options.iter().position(|o| !o.correct).unwrap();
+        let mut a = quiz_app(item.clone(), lang, (140, 42));
+        press(&mut a, key(crate::quiz::item::letter(wrong)));
+        press(&mut a, code(KeyCode::Enter));
+        press(&mut a, code(KeyCode::Enter));
+        assert!(a.quiz.as_ref().unwrap().summary.is_some());
+        let s = screen(&a);
+        let given = format!(
+            "{}{}) {}",
+            label(Label::YourAnswer, lang),
+            crate::quiz::item::letter(wrong),
+            start(&options[wrong].text, 20)
+        );
+        assert!(s.contains(&given), "{given} missing:\n{s}");
+        let right = options.iter().position(|o| o.correct).unwrap();
+        let shown = format!(
+            "{}{}) {}",
+            label(Label::RightAnswer, lang),
+            crate::quiz::item::letter(right),
+            start(&options[right].text, 20)
+        );
+        assert!(s.contains(&shown), "{shown} missing:\n{s}");
     }
 }

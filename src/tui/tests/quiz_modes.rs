@@ -12,7 +12,7 @@ use crate::quiz::select::{Bank, prepare_all};
 use crate::quiz::session::{Phase, SessionKind};
 use crate::quiz::words::{self as qtext, Label, label};
 use crate::source::Source;
-use crate::tui::screens::home::Item as HomeItem;
+use crate::tui::screens::home::HomeRow;
 use crate::tui::screens::quiz::QuizState;
 
 const SNAP_SIZES: [(u16, u16); 2] = [(80, 24), (140, 42)];
@@ -132,15 +132,15 @@ fn the_hint_key_shows_the_hint_and_caps_the_score() {
 fn home_filters_narrow_the_exam() {
     let mut a = app(ScreenId::Home, Lang::En, (80, 24));
     let at = |a: &App, item| a.home.items.iter().position(|i| *i == item).unwrap();
-    a.home.selected = at(&a, HomeItem::KindFilter);
+    a.home.selected = at(&a, HomeRow::KindFilter);
     press(&mut a, code(KeyCode::Right));
     press(&mut a, code(KeyCode::Right));
     assert_eq!(a.home.kind, Some(Kind::Choice));
     assert!(screen(&a).contains("Kind: < choice >"), "{}", screen(&a));
-    a.home.selected = at(&a, HomeItem::DifficultyFilter);
+    a.home.selected = at(&a, HomeRow::DifficultyFilter);
     press(&mut a, code(KeyCode::Left));
     assert_eq!(a.home.difficulty, Some(3));
-    a.home.selected = at(&a, HomeItem::Exam);
+    a.home.selected = at(&a, HomeRow::Exam);
     press(&mut a, code(KeyCode::Enter));
     assert_eq!(a.screen, ScreenId::Quiz);
     let items = quiz(&a).session.items();
@@ -155,8 +155,8 @@ fn home_filters_narrow_the_exam() {
 #[test]
 fn home_starts_the_interview_and_the_self_test() {
     for (entry, mode) in [
-        (HomeItem::Interview, SessionKind::Interview),
-        (HomeItem::SelfTest, SessionKind::SelfTest),
+        (HomeRow::Interview, SessionKind::Interview),
+        (HomeRow::SelfTest, SessionKind::SelfTest),
     ] {
         let mut a = app(ScreenId::Home, Lang::Zh, (80, 24));
         a.home.selected = a.home.items.iter().position(|i| *i == entry).unwrap();
@@ -164,20 +164,23 @@ fn home_starts_the_interview_and_the_self_test() {
         assert_eq!(a.screen, ScreenId::Quiz);
         let q = quiz(&a);
         assert_eq!(q.session.kind(), mode);
-        for it in q.session.items() {
+        let n = q.session.items().len();
+        for (i, it) in q.session.items().iter().enumerate() {
             let Body::Recall { follow_ups, .. } = &it.body else {
                 panic!("{} is not recall", it.id)
             };
-            // An interview asks every round; the self-test none.
+            // An interview asks every round; the self-test none but in its closing question.
             let (_, deck_q) = a.learn.bank.as_ref().unwrap().find(&it.id).unwrap();
             let rounds = deck_q.rounds().count();
             match mode {
                 SessionKind::Interview => assert!(rounds >= 1 && follow_ups.len() == rounds),
+                _ if i + 1 == n => assert_eq!(follow_ups.len(), crate::quiz::selftest::ROUNDS),
                 _ => assert!(follow_ups.is_empty()),
             }
         }
         if mode == SessionKind::SelfTest {
-            assert_eq!(q.session.items().len(), 12);
+            assert_eq!(n, crate::quiz::selftest::SIZE + 1);
+            assert!(q.session.defers_rounds());
         }
         assert!(screen(&a).contains(crate::tui::screens::quiz::view::title_of(mode, Lang::Zh)));
     }
@@ -207,14 +210,14 @@ fn the_interview_clock_runs_and_a_limit_ends_it_after_the_question_in_progress()
     assert!(screen(&a).contains("time 0:00 / 2:00"), "{}", screen(&a));
     press(&mut a, code(KeyCode::Enter));
     CLOCK.store(NOW + 65, Ordering::Relaxed);
-    update(&mut a, Msg::Tick);
+    update(&mut a, AppMsg::Tick);
     assert!(screen(&a).contains("time 1:05 / 2:00"));
     assert!(!quiz(&a).time_up);
     // Two minutes pass while the second follow-up waits for its answer: the rounds not
     // answered are dropped, and the references of those answered follow.
     press(&mut a, code(KeyCode::Enter));
     CLOCK.store(NOW + 121, Ordering::Relaxed);
-    update(&mut a, Msg::Tick);
+    update(&mut a, AppMsg::Tick);
     assert!(quiz(&a).time_up);
     assert!(screen(&a).contains(label(Label::TimeUp, Lang::En)));
     assert_eq!(quiz(&a).session.phase(), Phase::Ticking);
@@ -313,7 +316,7 @@ fn self_test_snapshots() {
             assert!(quiz(&a).summary.is_some());
             insta::assert_snapshot!(name("summary"), screen(&a));
             // The progress screen shows the run.
-            press(&mut a, code(KeyCode::Enter));
+            press(&mut a, key('q'));
             a.learn.refresh(NOW);
             a.screen = ScreenId::Stats;
             let s = screen(&a);
@@ -334,14 +337,13 @@ fn the_report_opens_the_sections_and_simulations_that_teach_what_was_missed() {
         answer_chain(&mut a);
         press(&mut a, code(KeyCode::Enter));
         let links: Vec<String> = quiz(&a).links().iter().map(|l| l.target()).collect();
-        assert_eq!(
-            links,
-            [
-                "lesson:04-disconnect-expire#6",
-                "lesson:05-fencing#2",
-                "sim:gc-pause-fencing"
-            ]
-        );
+        // The missed topic's places, then the same question's in the list of questions.
+        let taught = [
+            "lesson:04-disconnect-expire#6",
+            "lesson:05-fencing#2",
+            "sim:gc-pause-fencing",
+        ];
+        assert_eq!(links, [taught, taught].concat());
         // The first link opens the lesson at its section; Back comes back to the report.
         press(&mut a, key('o'));
         assert_eq!(a.screen, ScreenId::Reader);
@@ -365,7 +367,65 @@ fn the_report_opens_the_sections_and_simulations_that_teach_what_was_missed() {
         assert_eq!(a.screen, ScreenId::Abc);
         press(&mut a, key('q'));
         assert_eq!(a.screen, ScreenId::Quiz);
+        // Enter opens the chosen link too, and a click on a link's row opens that one.
         press(&mut a, code(KeyCode::Enter));
+        assert_eq!(a.screen, ScreenId::Abc);
+        press(&mut a, key('q'));
+        let s = screen(&a);
+        let row = s
+            .lines()
+            .position(|l| l.contains("> ") && l.contains("gc-pause-fencing"))
+            .expect("the chosen link is drawn") as u16;
+        // The row above it is the lesson section before it in the report.
+        update(
+            &mut a,
+            AppMsg::Pointer {
+                col: 8,
+                row: row - 1,
+            },
+        );
+        assert_eq!(a.screen, ScreenId::Reader, "{s}");
+        assert_eq!(quiz(&a).link, 1);
+        press(&mut a, key('q'));
+        // A click off the links opens nothing; q leaves.
+        update(&mut a, AppMsg::Pointer { col: 8, row: 2 });
+        assert_eq!(a.screen, ScreenId::Quiz);
+        press(&mut a, key('q'));
         assert_eq!(a.screen, ScreenId::Home);
     }
+}
+
+/// On screen too, the self-test's closing question asks every round before it shows any
+/// reference: no reference answer appears until the last round has been answered.
+#[test]
+fn the_self_test_screen_asks_the_closing_rounds_before_any_reference() {
+    let mut a = app(ScreenId::Home, Lang::Zh, (140, 42));
+    a.home.selected = a
+        .home
+        .items
+        .iter()
+        .position(|i| *i == HomeRow::SelfTest)
+        .unwrap();
+    press(&mut a, code(KeyCode::Enter));
+    let n = quiz(&a).session.items().len();
+    for _ in 1..n {
+        answer_chain(&mut a);
+        press(&mut a, code(KeyCode::Enter));
+    }
+    assert_eq!(quiz(&a).session.position().0, n - 1);
+    let reference = label(Label::Answer, Lang::Zh).trim();
+    let mut asked = 0;
+    while matches!(
+        quiz(&a).session.phase(),
+        Phase::Asking | Phase::FollowUpAsking
+    ) {
+        let s = screen(&a);
+        assert!(!s.contains(reference), "reference shown while asking:\n{s}");
+        asked += 1;
+        press(&mut a, code(KeyCode::Enter));
+    }
+    // The opening question and its three rounds were asked; now the opening reference shows.
+    assert_eq!(asked, 1 + crate::quiz::selftest::ROUNDS);
+    assert_eq!(quiz(&a).session.phase(), Phase::Ticking);
+    assert!(screen(&a).contains(reference));
 }

@@ -110,7 +110,7 @@ fn a_whole_session_by_keys_saves_every_answer_and_the_summary() {
             (4, sum.score, sum.max)
         );
         assert!(on_disk.cards.contains_key(&ids[0]));
-        press(&mut a, code(KeyCode::Enter));
+        press(&mut a, key('q'));
         assert_eq!(a.screen, ScreenId::Home);
         assert!(a.quiz.is_none());
         // Drop the store (and its lock) before the next language opens it again.
@@ -164,7 +164,11 @@ fn closed_book_refuses_lessons_and_simulations() {
             ScreenId::Home,
         );
         assert!(a.closed_book());
-        for msg in [Msg::OpenLesson(0), Msg::OpenPreset(0), Msg::StartQuiz(0)] {
+        for msg in [
+            AppMsg::OpenLesson(0),
+            AppMsg::OpenPreset(0),
+            AppMsg::StartQuiz(0),
+        ] {
             update(&mut a, msg);
             assert_eq!(a.screen, ScreenId::Quiz);
             assert!(screen(&a).contains(ui(Ui::QuizClosedBook, lang)));
@@ -177,7 +181,7 @@ fn closed_book_refuses_lessons_and_simulations() {
             .home
             .items
             .iter()
-            .position(|i| *i == super::super::screens::home::Item::Frozen)
+            .position(|i| *i == super::super::screens::home::HomeRow::Frozen)
             .unwrap();
         press(&mut a, code(KeyCode::Enter));
         assert_eq!(a.screen, ScreenId::Quiz);
@@ -186,7 +190,7 @@ fn closed_book_refuses_lessons_and_simulations() {
         press(&mut a, key('y'));
         press(&mut a, code(KeyCode::Enter));
         assert!(!a.closed_book());
-        update(&mut a, Msg::OpenLesson(0));
+        update(&mut a, AppMsg::OpenLesson(0));
         assert_eq!(a.screen, ScreenId::Reader);
     }
 }
@@ -248,13 +252,13 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
                 .home
                 .items
                 .iter()
-                .position(|i| *i == super::super::screens::home::Item::Progress)
+                .position(|i| *i == super::super::screens::home::HomeRow::Progress)
                 .unwrap();
             let review = a
                 .home
                 .items
                 .iter()
-                .position(|i| *i == super::super::screens::home::Item::Exam)
+                .position(|i| *i == super::super::screens::home::HomeRow::Exam)
                 .unwrap();
             a.home.selected = progress;
             assert!(screen(&a).contains(ui(Ui::HomeProgress, lang)));
@@ -299,7 +303,7 @@ fn home_lists_the_quizzes_and_the_stats_screen_shows_progress() {
             for back in &backs {
                 assert!(result.contains(back.as_str()), "{back} missing:\n{result}");
             }
-            press(&mut a, code(KeyCode::Enter));
+            press(&mut a, key('q'));
             assert_eq!(a.screen, ScreenId::Home);
             a.home.selected = progress;
             press(&mut a, code(KeyCode::Enter));
@@ -403,7 +407,7 @@ fn review_with_nothing_due_stays_home_and_says_so() {
             .home
             .items
             .iter()
-            .position(|i| *i == super::super::screens::home::Item::Review)
+            .position(|i| *i == super::super::screens::home::HomeRow::Review)
             .unwrap();
         a.home.selected = review;
         press(&mut a, code(KeyCode::Enter));

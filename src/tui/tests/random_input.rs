@@ -7,7 +7,7 @@ use ratatui::buffer::Buffer;
 
 use super::{app, check_consistent};
 use crate::i18n::Lang;
-use crate::tui::app::{Msg, ScreenId, map_key, map_mouse, update};
+use crate::tui::app::{AppMsg, ScreenId, map_key, map_mouse, update};
 
 fn input() -> impl Strategy<Value = Input> {
     let keys = prop_oneof![
@@ -60,7 +60,7 @@ proptest! {
         let mut a = app(ScreenId::Home, Lang::En, (80, 24));
         // Half the runs start in the reader, half in a quiz (a quiz started from a lesson, too).
         if let Some(i) = lesson {
-            update(&mut a, Msg::OpenLesson(i));
+            update(&mut a, AppMsg::OpenLesson(i));
         }
         if let Some(seed) = quiz_seed {
             let req = crate::tui::screens::quiz::QuizRequest {
@@ -92,8 +92,8 @@ proptest! {
                     row: 0,
                     modifiers: KeyModifiers::NONE,
                 }),
-                Input::Resize(w, h) => Some(Msg::Resize(w, h)),
-                Input::Tick => Some(Msg::Tick),
+                Input::Resize(w, h) => Some(AppMsg::Resize(w, h)),
+                Input::Tick => Some(AppMsg::Tick),
             };
             if let Some(msg) = msg {
                 update(&mut a, msg);

@@ -16,7 +16,7 @@ fn lesson_index(a: &App, id: &str) -> usize {
 fn reading(lang: Lang, size: (u16, u16), id: &str) -> App {
     let mut a = app(ScreenId::Home, lang, size);
     let i = lesson_index(&a, id);
-    update(&mut a, Msg::OpenLesson(i));
+    update(&mut a, AppMsg::OpenLesson(i));
     assert_eq!(a.screen, ScreenId::Reader);
     a
 }
@@ -296,10 +296,10 @@ fn quiz_links_send_their_own_message() {
     let mut a = reading(Lang::En, (80, 24), "05-fencing");
     select_link(&mut a, "quiz:fencing");
     let deck = a.reader.decks.iter().position(|d| d == "fencing").unwrap();
-    let Some(Msg::Reader(r)) = map_key(code(KeyCode::Enter), &a) else {
+    let Some(AppMsg::Reader(r)) = map_key(code(KeyCode::Enter), &a) else {
         panic!("Enter follows the link")
     };
-    assert_eq!(a.reader.clone().update(r), Some(Msg::StartQuiz(deck)));
+    assert_eq!(a.reader.clone().update(r), Some(AppMsg::StartQuiz(deck)));
 }
 
 #[test]
@@ -318,7 +318,7 @@ fn language_switch_keeps_the_section_and_width_rewraps() {
     assert!(screen(&a).contains(">= 还是 >"), "{}", screen(&a));
 
     let narrow = a.reader.doc.lines.len();
-    update(&mut a, Msg::Resize(160, 48));
+    update(&mut a, AppMsg::Resize(160, 48));
     assert_eq!(a.reader.doc.width, 100);
     assert!(a.reader.doc.lines.len() < narrow);
     assert_eq!(a.reader.position().section, section);
@@ -343,13 +343,13 @@ fn the_glossary_shows_both_languages() {
 fn home_lists_the_lessons_and_opens_the_reader() {
     for lang in LANGS {
         let mut a = app(ScreenId::Home, lang, (160, 48));
-        use super::super::screens::home::Item;
+        use super::super::screens::home::HomeRow;
         // The lessons have their own section, under its heading.
         a.home.selected = a
             .home
             .items
             .iter()
-            .rposition(|i| *i == Item::Lesson(0))
+            .rposition(|i| *i == HomeRow::Lesson(0))
             .unwrap();
         let s = screen(&a);
         assert!(s.contains(ui(Ui::HomeLessons, lang)), "{s}");
@@ -358,7 +358,7 @@ fn home_lists_the_lessons_and_opens_the_reader() {
             .home
             .items
             .iter()
-            .position(|i| *i == Item::Lesson(11))
+            .position(|i| *i == HomeRow::Lesson(11))
             .unwrap();
         a.home.selected = last;
         let s = screen(&a);
@@ -373,11 +373,11 @@ fn home_lists_the_lessons_and_opens_the_reader() {
             .home
             .items
             .iter()
-            .rposition(|i| *i == Item::Lesson(0))
+            .rposition(|i| *i == HomeRow::Lesson(0))
             .unwrap();
         press(&mut a, code(KeyCode::Up));
         let last_presentation = a.home.presentations.len() - 1;
-        assert_eq!(a.home.current(), Item::Present(last_presentation));
+        assert_eq!(a.home.current(), HomeRow::Present(last_presentation));
     }
 }
 
@@ -399,30 +399,30 @@ fn the_position_is_kept_per_lesson_and_saved_to_the_data_dir() {
     };
     let mut a = with_dir();
     let fencing = lesson_index(&a, "05-fencing");
-    update(&mut a, Msg::OpenLesson(fencing));
+    update(&mut a, AppMsg::OpenLesson(fencing));
     for _ in 0..40 {
         press(&mut a, key('j'));
     }
     let (top, pos) = (a.reader.top, a.reader.position());
     assert!(pos.section > 0);
     // Another lesson starts at its own position; coming back restores this one.
-    update(&mut a, Msg::OpenLesson(fencing + 1));
+    update(&mut a, AppMsg::OpenLesson(fencing + 1));
     assert_eq!(a.reader.top, 0);
     press(&mut a, key('q'));
-    update(&mut a, Msg::OpenLesson(fencing));
+    update(&mut a, AppMsg::OpenLesson(fencing));
     assert_eq!(a.reader.top, top);
     press(&mut a, key('q'));
     assert!(dir.path().join(crate::tui::reading::FILE).exists());
 
     // A new run reads it back.
     let mut b = with_dir();
-    update(&mut b, Msg::OpenLesson(fencing));
+    update(&mut b, AppMsg::OpenLesson(fencing));
     assert_eq!((b.reader.top, b.reader.position()), (top, pos));
 
     // A broken file is ignored: the lesson opens at the top.
     std::fs::write(dir.path().join(crate::tui::reading::FILE), "\u{0}garbage[[").unwrap();
     let mut c = with_dir();
-    update(&mut c, Msg::OpenLesson(fencing));
+    update(&mut c, AppMsg::OpenLesson(fencing));
     assert_eq!(c.reader.top, 0);
 }
 

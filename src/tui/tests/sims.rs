@@ -8,8 +8,8 @@ use super::{LANGS, SIZES, app, frozen_verdict, key, press, screen, text};
 use crate::engine::time::fmt_secs;
 use crate::engine::trace::{Metrics, Verdict};
 use crate::i18n::{Lang, Ui, invariant_label, ui, verdict_short};
-use crate::tui::app::{App, Msg, ScreenId, map_mouse, update};
-use crate::tui::screens::abc::Variant;
+use crate::tui::app::{App, AppMsg, ScreenId, map_mouse, update};
+use crate::tui::screens::abc::RecipeVariant;
 use crate::tui::screens::herd::HerdState;
 use crate::tui::theme::{Colour, Theme};
 
@@ -262,7 +262,7 @@ fn abc_variants_and_presets_rerun_the_engine() {
     );
     assert!(!a.abc.runs.trace.all_invariants_hold());
     press(&mut a, key('a'));
-    assert_eq!(a.abc.last, Variant::Registration);
+    assert_eq!(a.abc.last, RecipeVariant::Registration);
     assert!(
         a.abc.runs.trace.all_invariants_hold(),
         "the atomic watch fixes the race"
@@ -330,7 +330,7 @@ fn playback_advances_and_stops_at_the_end() {
         .filter(|e| crate::tui::timeline::notable(e))
         .count() as u32;
     for _ in 0..(notable + 2) * crate::tui::timeline::TICKS_PER_EVENT {
-        update(&mut a, Msg::Tick);
+        update(&mut a, AppMsg::Tick);
     }
     assert!(!a.playing());
     assert_eq!(a.frozen.view.tl.cursor_ms, a.frozen.runs.trace.end_ms);
@@ -365,7 +365,7 @@ fn opening_a_preset_runs_its_parameters_on_its_screen() {
         .iter()
         .position(|p| p.name == "frozen-early-write")
         .unwrap();
-    update(&mut app, Msg::OpenPreset(early));
+    update(&mut app, AppMsg::OpenPreset(early));
     assert_eq!(app.screen, ScreenId::Frozen);
     let m = crate::engine::families::frozen::metrics(&app.frozen.runs.trace).unwrap();
     assert_eq!(m.verdict, Verdict::StaleWriteAccepted);
@@ -373,14 +373,14 @@ fn opening_a_preset_runs_its_parameters_on_its_screen() {
         .iter()
         .position(|p| p.name == "lost-create-blind")
         .unwrap();
-    update(&mut app, Msg::OpenPreset(blind));
+    update(&mut app, AppMsg::OpenPreset(blind));
     assert_eq!(app.screen, ScreenId::Abc);
     assert_eq!(app.presets[app.abc.index].name, "lost-create-blind");
     let herd = crate::scenario::builtin()
         .iter()
         .position(|p| p.name == "herd-50")
         .unwrap();
-    update(&mut app, Msg::OpenPreset(herd));
+    update(&mut app, AppMsg::OpenPreset(herd));
     assert_eq!((app.screen, app.herd.params.fanout), (ScreenId::Herd, 50));
 }
 
@@ -390,11 +390,11 @@ fn playback_speed_changes_how_far_a_tick_moves() {
     press(&mut a, key('e'));
     assert_eq!(a.frozen.view.tl.pace, crate::tui::timeline::Pace::Time);
     press(&mut a, key(' '));
-    update(&mut a, Msg::Tick);
+    update(&mut a, AppMsg::Tick);
     let normal = a.frozen.view.tl.cursor_ms;
     press(&mut a, key('+'));
     press(&mut a, key('+'));
-    update(&mut a, Msg::Tick);
+    update(&mut a, AppMsg::Tick);
     assert_eq!(
         a.frozen.view.tl.cursor_ms - normal,
         4 * normal,
@@ -423,7 +423,7 @@ fn a_preset_s_locked_sliders_do_not_move() {
         locked.contains(&"ttl".to_string()),
         "the fenced demonstration locks the TTL"
     );
-    update(&mut a, Msg::OpenPreset(i));
+    update(&mut a, AppMsg::OpenPreset(i));
     let before = a.frozen.params.ttl_ms;
     press(&mut a, KeyEvent::new(KeyCode::Right, KeyModifiers::NONE));
     assert_eq!(a.frozen.params.ttl_ms, before, "TTL is locked");

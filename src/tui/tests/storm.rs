@@ -12,7 +12,7 @@ use proptest::prelude::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::super::app::{App, Msg, ScreenId, draw, map_key, map_mouse, update};
+use super::super::app::{App, AppMsg, ScreenId, draw, map_key, map_mouse, update};
 use super::super::screens::quiz::QuizRequest;
 use crate::i18n::Lang;
 
@@ -110,9 +110,9 @@ fn storm(target: &Target, lang: Lang, inputs: &[Input]) -> Result<(), TestCaseEr
             }),
             Input::Resize(w, h) => {
                 term.backend_mut().resize(*w, *h);
-                Some(Msg::Resize(*w, *h))
+                Some(AppMsg::Resize(*w, *h))
             }
-            Input::Tick => Some(Msg::Tick),
+            Input::Tick => Some(AppMsg::Tick),
         };
         if let Some(msg) = msg {
             update(&mut a, msg);

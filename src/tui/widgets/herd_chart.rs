@@ -6,7 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
+use ratatui::text::{Line, Span};
+
 use crate::engine::trace::HerdMetrics;
+use crate::i18n::Lang;
+use crate::i18n::lab::{Lab, lab};
 use crate::tui::theme::{HerdPart, Theme};
 
 pub struct HerdChart<'a> {
@@ -89,6 +93,27 @@ pub struct HerdTimeline<'a> {
     pub theme: Theme,
 }
 
+/// The glyphs of a wasted read and of the winner's read and hold.
+pub fn herd_glyphs(theme: Theme) -> (char, char) {
+    if theme.mono {
+        ('+', '#')
+    } else {
+        ('▒', '█')
+    }
+}
+
+/// The chart's key: what the two fills mean and what the woken column counts.
+pub fn herd_legend(lang: Lang, theme: Theme) -> Line<'static> {
+    let (wasted, winner) = herd_glyphs(theme);
+    Line::from(vec![
+        Span::styled(format!("{wasted} "), theme.herd(HerdPart::Wasted)),
+        Span::raw(format!("{}   ", lab(Lab::HerdKeyWasted, lang))),
+        Span::styled(format!("{winner} "), theme.herd(HerdPart::Winner)),
+        Span::raw(format!("{}   ", lab(Lab::HerdKeyWinner, lang))),
+        Span::styled(lab(Lab::HerdKeyWoken, lang), theme.dim()),
+    ])
+}
+
 /// Columns before the time track: release number and woken count.
 const TL_PREFIX: u16 = 12;
 
@@ -159,25 +184,36 @@ impl Widget for HerdTimeline<'_> {
             let y = area.y + 2 + i as u16;
             let prefix = format!("{:>5} {:>5} ", row.release, row.woken);
             buf.set_stringn(area.x, y, &prefix, TL_PREFIX as usize, theme.dim());
+            let (wasted_ch, win_ch) = herd_glyphs(theme);
+            // The reads split as the row counts them: the wasted ones first (in red, at least
+            // one cell whenever any was wasted, none when none was), then the winner's own
+            // read and its hold (at least one cell, never over a wasted one).
             let start = row.start_ms;
-            let reads = row.reads_ms;
-            let (c0, c1, c2) = (col(start), col(start + reads), col(start + row.duration_ms));
-            let wasted_style = theme.herd(HerdPart::Wasted);
-            let win_style = theme.herd(HerdPart::Winner);
-            let (wasted_ch, win_ch) = if theme.mono {
-                ('+', '#')
+            let per_read = row.reads_ms / f64::from(row.woken.max(1));
+            let wasted_end = start + per_read * f64::from(row.wasted);
+            let c0 = col(start);
+            let c1 = if row.wasted > 0 {
+                col(wasted_end).max(c0 + 1)
             } else {
-                ('▒', '█')
+                c0
             };
-            for x in c0..c1.max(c0 + u16::from(row.wasted > 0)) {
+            let c2 = col(start + row.duration_ms).max(c1 + 1);
+            // At the right edge the row moves left rather than lose a cell to the clamp.
+            let back = c2.saturating_sub(track_w);
+            let (c0, c1, c2) = (
+                c0.saturating_sub(back),
+                c1.saturating_sub(back),
+                c2.saturating_sub(back),
+            );
+            for x in c0..c1 {
                 buf[(track_x + x.min(track_w - 1), y)]
                     .set_char(wasted_ch)
-                    .set_style(wasted_style);
+                    .set_style(theme.herd(HerdPart::Wasted));
             }
-            for x in c1..c2.max(c1 + 1) {
+            for x in c1..c2 {
                 buf[(track_x + x.min(track_w - 1), y)]
                     .set_char(win_ch)
-                    .set_style(win_style);
+                    .set_style(theme.herd(HerdPart::Winner));
             }
         }
         if rows.len() > shown {
@@ -189,6 +225,64 @@ impl Widget for HerdTimeline<'_> {
             );
             let x = area.right().saturating_sub(text.len() as u16);
             buf.set_stringn(x, area.bottom() - 1, &text, text.len(), theme.dim());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::params::HerdParams;
+    use crate::engine::trace::Metrics;
+    use crate::engine::{Params, run};
+
+    fn metrics(fanout: u32, grab_ms: f64) -> HerdMetrics {
+        let p = HerdParams {
+            fanout,
+            grab_cost_ms: grab_ms,
+            ..HerdParams::default()
+        };
+        match run(&Params::Herd(p)).metrics {
+            Metrics::Herd(m) => m,
+            other => panic!("not a herd run: {other:?}"),
+        }
+    }
+
+    /// A row shows a wasted read exactly when its count says one was wasted, and always
+    /// shows its winner: on the chain (none wasted) and on the herd (most wasted), at a cheap
+    /// and a dear grab.
+    #[test]
+    fn the_cells_of_each_row_match_its_counts() {
+        for grab in [2.0, 52.0] {
+            for fanout in [1, 50] {
+                let m = metrics(fanout, grab);
+                let theme = Theme { mono: false };
+                let (wasted, winner) = herd_glyphs(theme);
+                let h = m.rows.len() as u16 + 3;
+                let area = Rect::new(0, 0, 90, h);
+                let mut buf = Buffer::empty(area);
+                HerdTimeline {
+                    metrics: &m,
+                    title: String::new(),
+                    end_ms: m.total_time_ms,
+                    top: 0,
+                    headers: ["#".into(), "woken".into(), "time".into()],
+                    theme,
+                }
+                .render(area, &mut buf);
+                for (i, row) in m.rows.iter().enumerate() {
+                    let y = 2 + i as u16;
+                    let cells: String = (0..area.width).map(|x| buf[(x, y)].symbol()).collect();
+                    assert_eq!(
+                        cells.contains(wasted),
+                        row.wasted > 0,
+                        "k={fanout} grab {grab}: row {} wasted {}: {cells}",
+                        row.release,
+                        row.wasted
+                    );
+                    assert!(cells.contains(winner), "row {}: {cells}", row.release);
+                }
+            }
         }
     }
 }

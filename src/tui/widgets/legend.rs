@@ -13,7 +13,7 @@ use crate::tui::theme::{Class, Colour, Mark, Theme};
 
 /// One legend entry: a swatch (two cells) and its words.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Item {
+pub struct LegendEntry {
     pub swatch: [char; 2],
     pub style: Style,
     pub name: &'static str,
@@ -34,21 +34,21 @@ pub fn classes_used(traces: &[&Trace]) -> Vec<Class> {
         .collect()
 }
 
-pub fn class_item(c: Class, theme: Theme, lang: Lang) -> Item {
+pub fn class_item(c: Class, theme: Theme, lang: Lang) -> LegendEntry {
     let (swatch, style) = match (theme.mono, c.colour()) {
         (false, Some(_)) if c.textured() => ([c.glyph(), c.glyph()], theme.fill(c)),
         (false, Some(_)) => ([' ', ' '], theme.bar(c)),
         _ => ([c.glyph(), c.glyph()], Style::new()),
     };
-    Item {
+    LegendEntry {
         swatch,
         style,
         name: class_name(c, lang),
     }
 }
 
-pub fn mark_item(m: Mark, theme: Theme, lang: Lang) -> Item {
-    Item {
+pub fn mark_item(m: Mark, theme: Theme, lang: Lang) -> LegendEntry {
+    LegendEntry {
         swatch: [m.glyph(), ' '],
         style: theme.marker(m),
         name: mark_name(m, lang),
@@ -105,7 +105,20 @@ pub fn family_set(family: Family) -> (&'static [Class], &'static [Mark]) {
             ],
         ),
         Family::Herd => (&[], &[]),
-        Family::Rwlock | Family::Semaphore => (
+        Family::Rwlock => (
+            &[
+                Class::Holding,
+                Class::Reading,
+                Class::Waiting,
+                Class::Busy,
+                Class::Stuck,
+                Class::Crashed,
+                Class::Released,
+                Class::ServiceHeld,
+            ],
+            &[Mark::Grant, Mark::Wake, Mark::Expired],
+        ),
+        Family::Semaphore => (
             &[
                 Class::Holding,
                 Class::Waiting,
@@ -164,6 +177,26 @@ pub fn family_set(family: Family) -> (&'static [Class], &'static [Mark]) {
             ],
             &[Mark::Grant, Mark::WriteOk, Mark::WriteStale],
         ),
+        Family::Etcd => (
+            &[
+                Class::Busy,
+                Class::Waiting,
+                Class::Holding,
+                Class::FrozenHolding,
+                Class::Overdue,
+                Class::Lost,
+                Class::Released,
+                Class::ServiceHeld,
+                Class::Value,
+            ],
+            &[
+                Mark::Grant,
+                Mark::WriteOk,
+                Mark::WriteRefused,
+                Mark::WriteStale,
+                Mark::Expired,
+            ],
+        ),
         Family::Snowflake => (
             &[
                 Class::Value,
@@ -199,10 +232,10 @@ pub fn items(
     comparing: bool,
     theme: Theme,
     lang: Lang,
-) -> Vec<Item> {
+) -> Vec<LegendEntry> {
     let family = traces.first().map_or(Family::Frozen, |t| t.family);
     let (classes, marks) = family_set(family);
-    let mut out: Vec<Item> = classes
+    let mut out: Vec<LegendEntry> = classes
         .iter()
         .chain(planned)
         .map(|c| class_item(*c, theme, lang))
@@ -215,12 +248,12 @@ pub fn items(
     out
 }
 
-fn item_width(i: &Item) -> u16 {
+fn item_width(i: &LegendEntry) -> u16 {
     3 + crate::text::width(i.name) as u16
 }
 
 /// Rows the legend needs at `width`, after its title.
-pub fn rows(items: &[Item], width: u16, lang: Lang) -> u16 {
+pub fn rows(items: &[LegendEntry], width: u16, lang: Lang) -> u16 {
     let title = crate::text::width(lab(Lab::Legend, lang)) as u16 + 2;
     let mut rows = 1;
     let mut x = title;
@@ -236,7 +269,7 @@ pub fn rows(items: &[Item], width: u16, lang: Lang) -> u16 {
 }
 
 pub struct Legend<'a> {
-    pub items: &'a [Item],
+    pub items: &'a [LegendEntry],
     pub lang: Lang,
     pub theme: Theme,
 }

@@ -10,6 +10,7 @@ pub mod knob_panel;
 pub mod lanes;
 pub mod legend;
 pub mod markers;
+pub mod narration;
 pub mod run_view;
 pub mod sequence;
 pub mod service_panel;

@@ -10,13 +10,15 @@ use crate::engine::time::Millis;
 use crate::engine::trace::Trace;
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::compare::Parting;
+use crate::tui::lab_predict::LabPrediction;
 use crate::tui::theme::Theme;
 use crate::tui::timeline::Timeline;
 use crate::tui::widgets::event_log::{self, EventLog};
 use crate::tui::widgets::lanes::{self, Lanes};
 use crate::tui::widgets::sequence::{self, Heartbeats, SequenceChart};
+use ratatui::style::Style;
 
 /// How far a page key moves in the log or the chart.
 pub const PAGE: i64 = 10;
@@ -29,41 +31,87 @@ pub struct RunView {
     pub beats: Heartbeats,
     /// A short message for the status line, until the next key.
     pub notice: Option<String>,
+    /// A prediction asked before the run plays, until the next one.
+    pub predict: Option<LabPrediction>,
 }
 
 impl RunView {
     /// Applies a timeline or view message; false when `msg` is not one.
-    pub fn update(&mut self, trace: &Trace, msg: Msg, lang: Lang) -> bool {
+    pub fn update(&mut self, trace: &Trace, msg: AppMsg, lang: Lang) -> bool {
         self.notice = None;
+        if let Some(p) = self.predict.as_mut().filter(|p| p.waiting()) {
+            // The prompt keeps its choices and says why the key did nothing.
+            p.nudged = gives_away(msg);
+            if p.nudged {
+                return true;
+            }
+        }
         let tl = &mut self.tl;
         match msg {
-            Msg::Step(d) => tl.step(trace, d),
-            Msg::Jump(e) => tl.jump(trace, e),
-            Msg::TogglePlay => tl.toggle_play(trace),
-            Msg::Speed(d) => tl.change_speed(d),
-            Msg::TogglePace => tl.toggle_pace(),
-            Msg::Reveal => tl.toggle_reveal(),
-            Msg::Zoom(d) => tl.zoom_by(d),
-            Msg::Pan(d) => tl.pan(trace.end_ms, d),
-            Msg::Moment(d) => {
+            AppMsg::Step(d) => tl.step(trace, d),
+            AppMsg::Jump(e) => tl.jump(trace, e),
+            AppMsg::TogglePlay => tl.toggle_play(trace),
+            AppMsg::Speed(d) => tl.change_speed(d),
+            AppMsg::TogglePace => tl.toggle_pace(),
+            AppMsg::Reveal => tl.toggle_reveal(),
+            AppMsg::Zoom(d) => tl.zoom_by(d),
+            AppMsg::Pan(d) => tl.pan(trace.end_ms, d),
+            AppMsg::Moment(d) => {
                 if !tl.moment(trace, d) {
                     self.notice = Some(lab(Lab::NoMoment, lang).to_string());
                 }
             }
-            Msg::FirstViolation => {
+            AppMsg::FirstViolation => {
                 if !tl.first_violation(trace) {
                     self.notice = Some(lab(Lab::NoViolation, lang).to_string());
                 }
             }
-            Msg::ToggleSequence => self.seq = !self.seq,
-            Msg::ToggleHeartbeats => self.beats = self.beats.next(),
-            Msg::LogMove(d) => self.move_by(trace, i64::from(d)),
-            Msg::Scroll(d) => self.move_by(trace, i64::from(d) * PAGE),
-            Msg::Wheel(d) => self.move_by(trace, i64::from(d) * 3),
-            Msg::Enter => tl.take_pick(trace),
+            AppMsg::ToggleSequence => self.seq = !self.seq,
+            AppMsg::ToggleHeartbeats => self.beats = self.beats.next(),
+            AppMsg::LogMove(d) => self.move_by(trace, i64::from(d)),
+            AppMsg::Scroll(d) => self.move_by(trace, i64::from(d) * PAGE),
+            AppMsg::Wheel(d) => self.move_by(trace, i64::from(d) * 3),
+            AppMsg::Enter => tl.take_pick(trace),
             _ => return false,
         }
         true
+    }
+
+    /// Draws the footer: the notice, else the prediction (its question on the row above when
+    /// it does not fit on one), else the key hints.
+    pub fn render_footer(
+        &self,
+        trace: &Trace,
+        hints: &[&str],
+        lang: Lang,
+        theme: Theme,
+        area: Rect,
+        buf: &mut Buffer,
+    ) {
+        use crate::tui::screens::line;
+        if let Some(n) = &self.notice {
+            return line(buf, area, n, theme.warn());
+        }
+        let Some(p) = &self.predict else {
+            return crate::tui::widgets::hints::render(hints, theme.dim(), area, buf);
+        };
+        let (parts, style) = p.parts(trace, &self.tl, lang, theme);
+        let one = parts.join("  ");
+        match parts.as_slice() {
+            [first, rest] if crate::text::width(&one) > usize::from(area.width) && area.y > 0 => {
+                let above = Rect {
+                    y: area.y - 1,
+                    ..area
+                };
+                buf.set_style(above, Style::reset());
+                for x in above.left()..above.right() {
+                    buf[(x, above.y)].set_symbol(" ");
+                }
+                line(buf, above, first, style);
+                line(buf, area, rest, style);
+            }
+            _ => line(buf, area, &one, style),
+        }
     }
 
     /// Moves the log's pick, or in the chart the cursor itself, by `by` rows.
@@ -104,6 +152,8 @@ impl RunView {
         l.shown_until = self.tl.shown_until(end);
         // Where the runs part is itself an outcome: it shows once the cursor gets there.
         l.differs_at = parting.map(|p| p.at()).filter(|&d| d <= l.shown_until);
+        l.overview = true;
+        l.tracks = true;
         l
     }
 
@@ -159,6 +209,9 @@ impl RunView {
         col: u16,
         row: u16,
     ) -> bool {
+        if self.predict.as_ref().is_some_and(LabPrediction::waiting) {
+            return false;
+        }
         if !self.seq {
             for a in lane_areas {
                 if a.contains((col, row).into()) && col >= lanes::track(*a).x {
@@ -184,4 +237,21 @@ impl RunView {
         }
         false
     }
+}
+
+/// Whether `msg` would show the run past the cursor while a prediction waits for its pick.
+fn gives_away(msg: AppMsg) -> bool {
+    matches!(
+        msg,
+        AppMsg::Step(_)
+            | AppMsg::Jump(_)
+            | AppMsg::TogglePlay
+            | AppMsg::Reveal
+            | AppMsg::Moment(_)
+            | AppMsg::FirstViolation
+            | AppMsg::LogMove(_)
+            | AppMsg::Scroll(_)
+            | AppMsg::Wheel(_)
+            | AppMsg::Enter
+    )
 }

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
-use crate::engine::msg::{Msg, ZkResult};
+use crate::engine::msg::{ActorMsg, ZkResult};
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Fate, MomentKind, Trace};
 use crate::i18n::Lang;
@@ -82,15 +82,18 @@ pub fn row_at(rows: &[(Millis, Row)], at: Millis) -> Option<usize> {
     rows.partition_point(|(t, _)| *t <= at).checked_sub(1)
 }
 
-fn kind(m: &Msg) -> ArrowKind {
+fn kind(m: &ActorMsg) -> ArrowKind {
     if m.is_heartbeat() {
         return ArrowKind::Heartbeat;
     }
     match m {
-        Msg::ZkWatch { .. } => ArrowKind::Notify,
-        Msg::Write { .. } => ArrowKind::Write,
-        Msg::ZkReply { result, .. } if *result != ZkResult::Pong => ArrowKind::Reply,
-        Msg::Granted { .. } | Msg::Busy | Msg::Renewed { .. } | Msg::Refused => ArrowKind::Reply,
+        ActorMsg::ZkWatch { .. } => ArrowKind::Notify,
+        ActorMsg::Write { .. } => ArrowKind::Write,
+        ActorMsg::ZkReply { result, .. } if *result != ZkResult::Pong => ArrowKind::Reply,
+        ActorMsg::Granted { .. }
+        | ActorMsg::Busy
+        | ActorMsg::Renewed { .. }
+        | ActorMsg::Refused => ArrowKind::Reply,
         _ => ArrowKind::Request,
     }
 }

@@ -1,7 +1,7 @@
 //! Helpers shared by the quiz and progress tests.
 
 use locklab::content::deck::Question;
-use locklab::content::model::Variant;
+use locklab::content::model::ModelDraw;
 use locklab::engine::trace::{Metrics, SpanState, Trace, Verdict};
 use locklab::quiz::select::Bank;
 use locklab::source::Source;
@@ -24,7 +24,7 @@ pub enum Expected {
 /// of the same name in the run's JSON (serde's field names, not the engine's table of names),
 /// or, for the few questions that ask for something the metrics hold another way, worked out
 /// here from the trace itself.
-pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
+pub fn engine_answer(q: &Question, v: &ModelDraw) -> Option<Expected> {
     let ask = q.model.as_ref()?.ask.get_ref().clone();
     let trace = locklab::engine::run(&v.params);
     let json = serde_json::to_value(&trace.metrics).expect("metrics serialise");
@@ -34,7 +34,7 @@ pub fn engine_answer(q: &Question, v: &Variant) -> Option<Expected> {
         (Metrics::Frozen(_), "holder_write_accepted") => {
             Expected::Bool(json["holder_write_accepted"].as_bool()?)
         }
-        (Metrics::Frozen(_), "final_value") => {
+        (Metrics::Frozen(_) | Metrics::Etcd(_), "final_value") => {
             Expected::Value(json["final_value"].as_str().map(str::to_string))
         }
         // Counted from the lanes, millisecond by millisecond.
@@ -141,6 +141,48 @@ pub fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
             rust_files(&path, out);
         } else if path.extension().is_some_and(|e| e == "rs") {
             out.push(path);
+        }
+    }
+}
+
+/// A scratch copy of the shipped content folders, removed when dropped (a failing test too).
+pub struct ScratchContent(tempfile::TempDir);
+
+impl ScratchContent {
+    pub fn new(name: &str) -> ScratchContent {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("locklab-{name}-"))
+            .tempdir()
+            .unwrap();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for folder in ["content", "quizzes", "assets"] {
+            copy_dir(&root.join(folder), &dir.path().join(folder));
+        }
+        ScratchContent(dir)
+    }
+
+    /// The copy as a content source.
+    pub fn source(&self) -> Source {
+        Source::Dir(self.0.path().to_path_buf())
+    }
+}
+
+impl std::ops::Deref for ScratchContent {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
         }
     }
 }

@@ -10,7 +10,7 @@ use stateright::{Model, Property};
 use locklab::engine::actors::lock_client::Step;
 use locklab::engine::families::abc::{self, NAMES, RESOURCE, SERVICE};
 use locklab::engine::invariants;
-use locklab::engine::msg::{Msg, Timer};
+use locklab::engine::msg::{ActorMsg, Timer};
 use locklab::engine::params::AbcParams;
 use locklab::engine::trace::invariant;
 use locklab::engine::world::step::{FaultKind, FaultKinds};
@@ -82,7 +82,7 @@ fn arrives_at_once(w: &World, i: usize) -> bool {
 /// Whether delivering channel `i`'s head is a stale write the resource refuses.
 fn refused_stale_write(w: &World, i: usize) -> bool {
     let ch = &w.channels[i];
-    let Some(Msg::Write { token }) = ch.queue.first().map(|m| &m.msg) else {
+    let Some(ActorMsg::Write { token }) = ch.queue.first().map(|m| &m.msg) else {
         return false;
     };
     if ch.to != RESOURCE {
@@ -329,23 +329,25 @@ impl Model for Abc {
 
     fn properties(&self) -> Vec<Property<Self>> {
         vec![
-            Property::always(invariant::ONE_HOLDER, |_, s: &State| {
+            Property::always(invariant::ONE_HOLDER.name(), |_, s: &State| {
                 invariants::holder_count(&s.world) <= 1
             }),
-            Property::always(invariant::TOKENS_NON_DECREASING, |_, s: &State| {
+            Property::always(invariant::TOKENS_NON_DECREASING.name(), |_, s: &State| {
                 !invariants::tokens_went_backwards(&s.world, RESOURCE) && s.marks & BACKWARDS == 0
             }),
-            Property::always(invariant::NO_ORPHAN_NODE, |_, s: &State| {
+            Property::always(invariant::NO_ORPHAN_NODE.name(), |_, s: &State| {
                 abc::zk(&s.world).tree.orphans().next().is_none()
             }),
-            Property::always(invariant::NOBODY_STUCK, |_, s: &State| {
+            Property::always(invariant::NOBODY_STUCK.name(), |_, s: &State| {
                 invariants::stuck_clients(&s.world, SERVICE, NAMES.len()) == 0
             }),
-            Property::always(invariant::NO_LOST_UPDATE, |_, s: &State| {
+            Property::always(invariant::NO_LOST_UPDATE.name(), |_, s: &State| {
                 s.marks & LOST == 0
             }),
-            Property::sometimes(invariant::EVERYONE_HELD, |_, s: &State| s.marks & 7 == 7),
-            Property::sometimes(invariant::STALE_WRITE_REJECTED, |_, s: &State| {
+            Property::sometimes(invariant::EVERYONE_HELD.name(), |_, s: &State| {
+                s.marks & 7 == 7
+            }),
+            Property::sometimes(invariant::STALE_WRITE_REJECTED.name(), |_, s: &State| {
                 s.marks & STALE != 0
             }),
         ]

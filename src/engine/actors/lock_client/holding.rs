@@ -2,7 +2,7 @@
 //! what a client that learns it lost does with a write it still owes.
 
 use super::{LockClient, OnLoss, Step, TokenSource};
-use crate::engine::msg::{Msg, Timer, ZkOp};
+use crate::engine::msg::{ActorMsg, Timer, ZkOp};
 use crate::engine::trace::EventKind;
 use crate::engine::world::Cx;
 use crate::engine::zk::client::ConnState;
@@ -46,7 +46,7 @@ impl LockClient {
         }
         self.wrote = true;
         cx.event(EventKind::WriteSent { token: self.token });
-        cx.send(self.recipe.resource, Msg::Write { token: self.token });
+        cx.send(self.recipe.resource, ActorMsg::Write { token: self.token });
     }
 
     pub(super) fn release_due(&mut self, cx: &mut Cx) {

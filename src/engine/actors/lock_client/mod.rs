@@ -6,11 +6,11 @@
 //! again, since a wake-up is not a grant. The holder writes to the protected resource with its
 //! fencing token, then releases by deleting its node and closing its session.
 
-use crate::engine::msg::{ChildName, Msg, Timer, ZkOp, ZkResult};
+use crate::engine::msg::{ActorMsg, ChildName, Timer, ZkOp, ZkResult};
 use crate::engine::trace::EventKind;
 use crate::engine::trace::event::Request;
 use crate::engine::world::Cx;
-use crate::engine::zk::client::{LibEvent, NotSent, ZkConn};
+use crate::engine::zk::client::{LibEvent, NotSent, ThroughConn, ZkConn, woken};
 use crate::engine::zk::tree::{NodeId, Tag, Watched};
 
 mod data;
@@ -141,25 +141,17 @@ impl LockClient {
             Timer::WriteDue => self.write_due(cx),
             Timer::ReleaseDue => self.release_due(cx),
             Timer::AcquireTimeout => self.give_up(cx),
-            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => {
-                let mut out = Vec::new();
-                self.conn.on_timer(timer, cx, &mut out);
-                self.handle(out, cx);
-            }
+            Timer::Ping | Timer::ReadTimeout | Timer::Reconnect => self.conn_timer(timer, cx),
             _ => {}
         }
     }
 
-    pub fn on_msg(&mut self, msg: Msg, cx: &mut Cx) {
-        let mut out = Vec::new();
-        self.conn.on_msg(msg, cx, &mut out);
-        self.handle(out, cx);
+    pub fn on_msg(&mut self, msg: ActorMsg, cx: &mut Cx) {
+        self.conn_msg(msg, cx);
     }
 
     pub fn on_connection_reset(&mut self, cx: &mut Cx) {
-        let mut out = Vec::new();
-        self.conn.on_reset(cx, &mut out);
-        self.handle(out, cx);
+        self.conn_reset(cx);
     }
 
     /// The holder finishes its work early and releases now.
@@ -182,10 +174,12 @@ impl LockClient {
                 } => self.on_reply(xid, request, result, cx),
                 LibEvent::Lost { xid, request } => self.on_lost(xid, request, cx),
                 LibEvent::Watch { target, event } => {
-                    cx.event(EventKind::Notified { target, event });
-                    if self.step == Step::Waiting(target) {
+                    let waiting_on = match self.step {
+                        Step::Waiting(t) => Some(t),
+                        _ => None,
+                    };
+                    if woken(target, event, waiting_on, cx) {
                         // A wake-up is not a grant: read again and decide.
-                        cx.event(EventKind::WokeUp { target });
                         self.read(cx);
                     }
                 }
@@ -490,5 +484,14 @@ impl LockClient {
                 );
             }
         }
+    }
+}
+
+impl ThroughConn for LockClient {
+    fn conn_mut(&mut self) -> &mut ZkConn {
+        &mut self.conn
+    }
+    fn on_lib_events(&mut self, events: Vec<LibEvent>, cx: &mut Cx) {
+        self.handle(events, cx);
     }
 }

@@ -5,7 +5,7 @@ use super::{DIR, NAMES, RESOURCE, SERVICE, client, zk};
 use crate::engine::actors::lock_client::{LockClient, Step};
 use crate::engine::time::Millis;
 use crate::engine::trace::record::Recorder;
-use crate::engine::trace::{EventKind, Judgement, ServiceSnapshot, SpanState, Window, WriteRecord};
+use crate::engine::trace::{EventKind, ServiceSnapshot, SpanState, Window, WriteRecord};
 use crate::engine::world::{ActorId, World};
 use crate::engine::zk::client::ConnState;
 
@@ -70,37 +70,24 @@ pub(super) fn lane_state(world: &World, i: usize, stuck: &[bool]) -> SpanState {
 
 /// Judges a write as it arrives: stale when the service had already expired the writer's
 /// session, whatever the writer believes.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn judge(
     world: &World,
     earlier: &[WriteRecord],
     at_ms: Millis,
-    writer: ActorId,
-    token: u64,
-    accepted: bool,
-    last_seen_before: u64,
-    fencing: bool,
-) -> WriteRecord {
+    arrived: &EventKind,
+) -> Option<WriteRecord> {
+    let &EventKind::WriteArrived { writer, .. } = arrived else {
+        return None;
+    };
     let zk = zk(world);
     let session = client(world, writer.0 as usize).conn.session;
     let s = zk.tree.session(session);
     let stale = !s.live && !s.closed;
-    let (judgement, replaced) = Judgement::of(stale, accepted, token, earlier);
     let last_seen_after = world
         .actor(RESOURCE)
         .as_resource()
         .map_or(0, |r| r.last_seen_token);
-    WriteRecord {
-        at_ms,
-        writer,
-        token,
-        accepted,
-        last_seen_before,
-        last_seen_after,
-        fencing,
-        judgement,
-        replaced,
-    }
+    WriteRecord::judged(at_ms, arrived, last_seen_after, stale, earlier)
 }
 
 /// Nodes a single request left behind: created for a client, neither its node at the end nor

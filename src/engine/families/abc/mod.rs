@@ -15,7 +15,9 @@ use crate::engine::actors::lock_client::{LockClient, Recipe};
 use crate::engine::actors::{Actor, Resource};
 use crate::engine::params::{AbcParams, DataWrite, Fault};
 use crate::engine::trace::record::Recorder;
-use crate::engine::trace::{AbcMetrics, ActorInfo, Metrics, Role, Trace};
+use crate::engine::trace::{
+    AbcMetrics, ActorInfo, InvariantReport, Metrics, Role, Trace, invariant,
+};
 use crate::engine::world::run::{self, Plan, Trigger};
 use crate::engine::world::{ActorId, World};
 use crate::engine::zk::client::ZkConn;
@@ -39,6 +41,51 @@ pub fn client_id(name: &str) -> Option<ActorId> {
         .map(|i| ActorId(i as u8))
 }
 
+/// What every A/B/C run checks, the model's and the live lab's alike (a data node adds
+/// [`invariant::NO_LOST_UPDATE`]).
+pub fn checks() -> Vec<InvariantReport> {
+    vec![
+        InvariantReport::always(invariant::ONE_HOLDER),
+        InvariantReport::always(invariant::TOKENS_NON_DECREASING),
+        InvariantReport::always(invariant::NO_ORPHAN_NODE),
+        InvariantReport::always(invariant::NOBODY_STUCK),
+        InvariantReport::sometimes(invariant::HOLDER_RELEASED),
+        InvariantReport::sometimes(invariant::WAITER_WOKEN),
+        InvariantReport::sometimes(invariant::STALE_WRITE_ARRIVED),
+        InvariantReport::sometimes(invariant::EVERYONE_HELD),
+    ]
+}
+
+/// Client `i`'s recipe in a run of `p`, on lock directory `dir`, writing to `resource`: every
+/// client follows the same options, each starting `start_gap` after the one before, and a
+/// give-up fault sets its deadline, counted from its start. The live lab's clients follow it
+/// too.
+pub fn recipe(p: &AbcParams, i: usize, dir: DirId, resource: ActorId) -> Recipe {
+    let id = ActorId(i as u8);
+    let start_ms = p.start_gap_ms * i as u64;
+    Recipe {
+        watch: p.watch,
+        recovery: p.recovery,
+        registration: p.registration,
+        on_disconnect: p.on_disconnect,
+        on_loss: p.on_loss,
+        token: p.token,
+        start_ms,
+        write_after_ms: p.write_after_ms,
+        hold_ms: p.hold_ms,
+        dir,
+        resource,
+        requested_timeout_ms: p.session_timeout_ms,
+        acquire_timeout_ms: p.faults.iter().find_map(|f| match f {
+            Fault::GiveUp { client, at_ms } if client_id(client) == Some(id) => {
+                Some(at_ms.saturating_sub(start_ms))
+            }
+            _ => None,
+        }),
+        on_timeout: p.on_timeout,
+    }
+}
+
 /// Builds the World and the fault plan for a set of parameters.
 pub fn build(p: &AbcParams) -> (World, Plan) {
     let with_data = p.data_write != DataWrite::Off;
@@ -58,27 +105,7 @@ pub fn build(p: &AbcParams) -> (World, Plan) {
     for (i, _) in NAMES.iter().enumerate() {
         let id = ActorId(i as u8);
         let (session, granted) = service.open_session(id, p.session_timeout_ms);
-        let recipe = Recipe {
-            watch: p.watch,
-            recovery: p.recovery,
-            registration: p.registration,
-            on_disconnect: p.on_disconnect,
-            on_loss: p.on_loss,
-            token: p.token,
-            start_ms: p.start_gap_ms * i as u64,
-            write_after_ms: p.write_after_ms,
-            hold_ms: p.hold_ms,
-            dir: DIR,
-            resource: RESOURCE,
-            requested_timeout_ms: p.session_timeout_ms,
-            acquire_timeout_ms: p.faults.iter().find_map(|f| match f {
-                Fault::GiveUp { client, at_ms } if client_id(client) == Some(id) => {
-                    Some(at_ms.saturating_sub(p.start_gap_ms * i as u64))
-                }
-                _ => None,
-            }),
-            on_timeout: p.on_timeout,
-        };
+        let recipe = recipe(p, i, DIR, RESOURCE);
         let guid = world.rng.next_u32();
         let mut lock = LockClient::new(recipe, ZkConn::new(SERVICE, session, granted), guid);
         if let Some(node) = data_node {

@@ -7,11 +7,12 @@ use super::{NAMES, RESOURCE, SERVICE, actors, client, zk};
 use crate::engine::actors::lock_client::{LockClient, Step};
 use crate::engine::invariants;
 use crate::engine::time::Millis;
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    AbcMetrics, EventKind, Family, InvariantReport, Judgement, Metrics, NodeInfo, ServiceSnapshot,
-    Trace, WriteRecord, invariant,
+    AbcMetrics, AbcTally, EventKind, Family, InvariantReport, Judgement, Metrics, NodeInfo,
+    ServiceSnapshot, Trace, WriteRecord, invariant,
 };
 use crate::engine::world::run::Observer;
 use crate::engine::world::{ActorId, World};
@@ -52,16 +53,7 @@ impl AbcObserver {
             writes: Vec::new(),
             wakeups_per_release: Vec::new(),
             max_holders: 0,
-            checks: vec![
-                InvariantReport::always(invariant::ONE_HOLDER),
-                InvariantReport::always(invariant::TOKENS_NON_DECREASING),
-                InvariantReport::always(invariant::NO_ORPHAN_NODE),
-                InvariantReport::always(invariant::NOBODY_STUCK),
-                InvariantReport::sometimes(invariant::HOLDER_RELEASED),
-                InvariantReport::sometimes(invariant::WAITER_WOKEN),
-                InvariantReport::sometimes(invariant::STALE_WRITE_ARRIVED),
-                InvariantReport::sometimes(invariant::EVERYONE_HELD),
-            ],
+            checks: super::checks(),
             seen_events: 0,
             seen_messages: 0,
             stuck: vec![false; NAMES.len()],
@@ -79,7 +71,7 @@ impl AbcObserver {
             .insert(4, InvariantReport::always(invariant::NO_LOST_UPDATE));
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
         if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
             c.record(at, detail);
         }
@@ -92,28 +84,21 @@ impl AbcObserver {
             .map(|c| NAMES[c].to_string())
             .collect();
         let duplicate_nodes = duplicates(&rec, &clients);
-        let (stale_accepted, stale_rejected) = self.writes.iter().fold((0, 0), |(a, r), w| match w
-            .judgement
-        {
-            Judgement::StaleAccepted | Judgement::Overwrote => (a + 1, r),
-            Judgement::StaleRejected => (a, r + 1),
-            _ => (a, r),
-        });
-        let current_writes_refused = self
-            .writes
-            .iter()
-            .filter(|w| w.judgement == Judgement::Refused)
-            .count() as u32;
-        let violations = self
-            .checks
-            .iter()
-            .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
-            .collect();
         let data = self.data.map(DataLog::finish);
         rec.event(end, SERVICE, EventKind::RunEnded);
         let windows = link_windows(&rec, end);
         let moments = crate::engine::families::moments::moments(&rec, &self.writes, &self.checks);
+        let metrics = AbcMetrics::of_run(
+            AbcTally {
+                wakeups_per_release: self.wakeups_per_release,
+                max_holders: self.max_holders,
+                stuck_clients,
+                duplicate_nodes,
+            },
+            &self.writes,
+            &self.checks,
+            data,
+        );
         Trace {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
             family: Family::Abc,
@@ -127,21 +112,7 @@ impl AbcObserver {
             writes: self.writes,
             windows,
             moments,
-            metrics: Metrics::Abc(AbcMetrics {
-                wakeups_per_release: self.wakeups_per_release,
-                max_holders: self.max_holders,
-                stuck_clients,
-                duplicate_nodes,
-                stale_writes_accepted: stale_accepted,
-                stale_writes_rejected: stale_rejected,
-                current_writes_refused,
-                believed_holders: 0,
-                successor_acquire: None,
-                believers_overlap_ms: 0,
-                lost_updates: data.as_ref().map(|d| d.lost_updates()),
-                data,
-                violations,
-            }),
+            metrics: Metrics::Abc(metrics),
             invariants: self.checks,
         }
         .with_believed_holders()
@@ -224,23 +195,10 @@ impl Observer for AbcObserver {
                         format!("{} was woken", NAMES[who.0 as usize])
                     });
                 }
-                EventKind::WriteArrived {
-                    writer,
-                    token,
-                    accepted,
-                    last_seen_before,
-                    fencing,
-                } => {
-                    let record = judge(
-                        world,
-                        &self.writes,
-                        e.at_ms,
-                        *writer,
-                        *token,
-                        *accepted,
-                        *last_seen_before,
-                        *fencing,
-                    );
+                EventKind::WriteArrived { writer, .. } => {
+                    let Some(record) = judge(world, &self.writes, e.at_ms, &e.kind) else {
+                        continue;
+                    };
                     if matches!(
                         record.judgement,
                         Judgement::StaleAccepted | Judgement::StaleRejected | Judgement::Overwrote
@@ -260,7 +218,7 @@ impl Observer for AbcObserver {
         let mut woke = 0;
         for m in &rec.messages[self.seen_messages..] {
             if m.from == SERVICE
-                && matches!(m.msg, crate::engine::msg::Msg::ZkWatch { .. })
+                && matches!(m.msg, crate::engine::msg::ActorMsg::ZkWatch { .. })
                 && (m.to.0 as usize) < NAMES.len()
                 && matches!(client(world, m.to.0 as usize).step, Step::Waiting(_))
             {

@@ -6,6 +6,7 @@ use crate::engine::trace::{Event, EventKind, Family, Trace};
 use super::super::Lang;
 use super::*;
 
+mod ensemble;
 mod tasks;
 
 /// One or two plain sentences explaining an event. Each kind of event is worded by one of the
@@ -14,7 +15,8 @@ pub fn describe(e: &Event, trace: &Trace, lang: Lang) -> String {
     use EventKind::*;
     match &e.kind {
         Froze | Woke | LinkCut | LinkRestored | ConnectionReset | Crashed | Restarted
-        | Redlock(..) | Snowflake(..) => faults(e, trace, lang),
+        | Redlock(..) | Snowflake(..) | Etcd(..) => faults(e, trace, lang),
+        Ensemble(ev) => ensemble::describe(ev, lang),
         SessionOpened { .. }
         | NoticedDisconnect { .. }
         | ConnectionLoss { .. }
@@ -131,6 +133,7 @@ fn faults(e: &Event, trace: &Trace, lang: Lang) -> String {
         ),
         Redlock(ev) => crate::i18n::redlock::describe(ev, e, trace, lang),
         Snowflake(ev) => crate::i18n::snowflake::describe(ev, e, trace, lang),
+        Etcd(ev) => crate::i18n::etcd::describe(ev, e, trace, lang),
         _ => unreachable!("describe hands each function only its own events"),
     }
 }

@@ -2,9 +2,9 @@
 
 use crate::i18n::Ui;
 use crate::i18n::lab::Lab;
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::keys::{Binding, Ch, Code, L, U, b};
-use crate::tui::screens::abc::Variant;
+use crate::tui::screens::abc::RecipeVariant;
 use crossterm::event::KeyCode;
 
 pub const KEYS: &[Binding] = &[
@@ -12,90 +12,90 @@ pub const KEYS: &[Binding] = &[
         &[Ch('p'), Code(KeyCode::Tab)],
         "p Tab",
         U(Ui::KeyPreset),
-        Msg::Preset(1),
+        AppMsg::Preset(1),
     ),
     b(
-        &[Ch('P'), Code(KeyCode::BackTab)],
-        "P S-Tab",
+        &[Code(KeyCode::BackTab)],
+        "S-Tab",
         U(Ui::KeyPreset),
-        Msg::Preset(-1),
+        AppMsg::Preset(-1),
     ),
     b(
         &[Code(KeyCode::Left)],
         "Left",
         U(Ui::KeyStep),
-        Msg::Step(-1),
+        AppMsg::Step(-1),
     ),
     b(
         &[Code(KeyCode::Right)],
         "Right",
         U(Ui::KeyStep),
-        Msg::Step(1),
+        AppMsg::Step(1),
     ),
     b(
         &[Code(KeyCode::Up)],
         "Up",
         L(Lab::KeyLogMove),
-        Msg::LogMove(-1),
+        AppMsg::LogMove(-1),
     ),
     b(
         &[Code(KeyCode::Down)],
         "Down",
         L(Lab::KeyLogMove),
-        Msg::LogMove(1),
+        AppMsg::LogMove(1),
     ),
     b(
         &[Ch('w')],
         "w",
         U(Ui::KeyWatch),
-        Msg::Variant(Variant::Watch),
+        AppMsg::RecipeVariant(RecipeVariant::Watch),
     ),
     b(
         &[Ch('r')],
         "r",
         U(Ui::KeyRecovery),
-        Msg::Variant(Variant::Recovery),
+        AppMsg::RecipeVariant(RecipeVariant::Recovery),
     ),
     b(
         &[Ch('a')],
         "a",
         U(Ui::KeyRegistration),
-        Msg::Variant(Variant::Registration),
+        AppMsg::RecipeVariant(RecipeVariant::Registration),
     ),
     b(
         &[Ch('f')],
         "f",
         U(Ui::KeyFencing),
-        Msg::Variant(Variant::Fencing),
+        AppMsg::RecipeVariant(RecipeVariant::Fencing),
     ),
     b(
         &[Ch('d')],
         "d",
         L(Lab::KeyOnDisconnect),
-        Msg::Variant(Variant::OnDisconnect),
+        AppMsg::RecipeVariant(RecipeVariant::OnDisconnect),
     ),
     b(
         &[Ch('s')],
         "s",
         U(Ui::KeyOnLoss),
-        Msg::Variant(Variant::OnLoss),
+        AppMsg::RecipeVariant(RecipeVariant::OnLoss),
     ),
     b(
         &[Ch('t')],
         "t",
         L(Lab::KeyOnTimeout),
-        Msg::Variant(Variant::OnTimeout),
+        AppMsg::RecipeVariant(RecipeVariant::OnTimeout),
     ),
     b(
         &[Ch('o')],
         "o",
         L(Lab::KeyToken),
-        Msg::Variant(Variant::Token),
+        AppMsg::RecipeVariant(RecipeVariant::Token),
     ),
     b(
         &[Ch('u')],
         "u",
         L(Lab::KeyDataWrite),
-        Msg::Variant(Variant::DataWrite),
+        AppMsg::RecipeVariant(RecipeVariant::DataWrite),
     ),
 ];

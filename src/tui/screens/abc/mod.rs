@@ -20,7 +20,7 @@ use ratatui::layout::Rect;
 pub use keys::KEYS;
 pub use layout::{AbcLayout, layout};
 pub use render::render;
-pub use variant::Variant;
+pub use variant::RecipeVariant;
 
 use crate::engine::params::AbcParams;
 use crate::engine::time::Millis;
@@ -28,7 +28,7 @@ use crate::engine::{Params, run};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
 use crate::scenario::{Preset, Text};
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::compare::Runs;
 use crate::tui::widgets::lanes;
 use crate::tui::widgets::run_view::RunView;
@@ -52,7 +52,7 @@ pub struct AbcState {
     /// The run, and while comparing the same run with `last` flipped.
     pub runs: Runs,
     /// The variant compare flips: the last one toggled, at first the one the preset teaches.
-    pub last: Variant,
+    pub last: RecipeVariant,
     /// An explorer's counterexample on show, if any.
     pub story: Option<Story>,
     pub view: RunView,
@@ -80,7 +80,7 @@ impl AbcState {
         let mut view = RunView::default();
         view.tl.set_cursor(&trace, 0);
         view.tl.open_on_story(&trace);
-        let last = Variant::taught(&params, &trace);
+        let last = RecipeVariant::taught(&params, &trace);
         let locked = presets
             .get(index)
             .map_or_else(Vec::new, |p| p.locked.clone());
@@ -128,9 +128,10 @@ impl AbcState {
         self.locked = self.preset().map_or_else(Vec::new, |p| p.locked.clone());
         self.view.tl = Default::default();
         self.view.notice = None;
+        self.view.predict = None;
         self.rerun();
         self.view.tl.open_on_story(&self.runs.trace);
-        self.last = Variant::taught(&self.params, &self.runs.trace);
+        self.last = RecipeVariant::taught(&self.params, &self.runs.trace);
         let flipped = self.flipped();
         self.runs.rerun_twin(Some(flipped));
     }
@@ -157,9 +158,10 @@ impl AbcState {
         self.runs.stop_comparing();
         self.locked.clear();
         self.view.tl = Default::default();
+        self.view.predict = None;
         self.rerun();
         self.view.tl.open_on_story(&self.runs.trace);
-        self.last = Variant::taught(&self.params, &self.runs.trace);
+        self.last = RecipeVariant::taught(&self.params, &self.runs.trace);
     }
 
     pub fn cycle(&mut self, dir: i8) {
@@ -168,7 +170,7 @@ impl AbcState {
         self.select(i);
     }
 
-    pub fn toggle(&mut self, v: Variant, lang: Lang) {
+    pub fn toggle(&mut self, v: RecipeVariant, lang: Lang) {
         if self.locked.iter().any(|k| k == v.key()) {
             let (_, words) = v.describe(&self.params, lang);
             self.view.notice = Some(lab(Lab::Locked, lang).replace("{}", &words));
@@ -185,12 +187,12 @@ impl AbcState {
     }
 
     /// Applies a message meant for this screen.
-    pub fn update(&mut self, msg: Msg, area: Rect, lang: Lang) {
+    pub fn update(&mut self, msg: AppMsg, area: Rect, lang: Lang) {
         match msg {
-            Msg::Variant(v) => self.toggle(v, lang),
-            Msg::Preset(d) => self.cycle(d),
-            Msg::Compare => self.toggle_compare(),
-            Msg::Pointer { col, row } => self.click(area, col, row),
+            AppMsg::RecipeVariant(v) => self.toggle(v, lang),
+            AppMsg::Preset(d) => self.cycle(d),
+            AppMsg::Compare => self.toggle_compare(),
+            AppMsg::Pointer { col, row } => self.click(area, col, row),
             m => {
                 self.view.update(&self.runs.trace, m, lang);
             }

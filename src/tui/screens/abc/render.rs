@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::{AbcState, Variant, layout};
+use super::{AbcState, RecipeVariant, layout};
 use crate::engine::Params;
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Metrics, Trace};
@@ -15,15 +15,28 @@ use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
 use crate::tui::screens::{colon, line, wrapped};
 use crate::tui::theme::{Mark, Theme};
-use crate::tui::widgets::hints;
-use crate::tui::widgets::lanes;
 use crate::tui::widgets::legend::{self, Legend};
 use crate::tui::widgets::service_panel::{self, ServicePanel};
+use crate::tui::widgets::{clip_cols, lanes};
 
-/// Invariant badges: `[ok]` while an invariant holds at the cursor, `[!!]` from its first
-/// violation on (so the mono theme still tells them apart).
-fn badges<'a>(trace: &Trace, at: Millis, lang: Lang, theme: Theme, only_broken: bool) -> Line<'a> {
+/// Invariant badges: `[ok]` while an invariant holds, `[!!]` from its first violation on (so
+/// the mono theme still tells them apart). They speak of the cursor while the future is hidden
+/// and of the whole run once it is shown, and say which.
+fn badges<'a>(
+    trace: &Trace,
+    at: Millis,
+    whole: bool,
+    lang: Lang,
+    theme: Theme,
+    only_broken: bool,
+) -> Line<'a> {
     let c = colon(lang);
+    let at = if whole { trace.end_ms } else { at };
+    let scope = if whole {
+        lab(Lab::BadgesWholeRun, lang)
+    } else {
+        lab(Lab::BadgesAtCursor, lang)
+    };
     let mut spans = vec![Span::raw(format!("{}{c}", ui(Ui::Invariants, lang)))];
     let mut broken_any = false;
     for inv in trace
@@ -49,10 +62,13 @@ fn badges<'a>(trace: &Trace, at: Millis, lang: Lang, theme: Theme, only_broken: 
     }
     if only_broken && !broken_any {
         spans.push(Span::styled(
-            lang.pick("[ok] 光标处全部成立", "[ok] all hold at the cursor"),
+            format!("[ok] {}", lab(Lab::BadgesAllHold, lang)),
             theme.good(),
         ));
+        spans.push(Span::raw("  "));
     }
+    // Last, so a narrow screen wraps the badges as it did before and none loses its name.
+    spans.push(Span::styled(format!("{scope}  "), theme.dim()));
     Line::from(spans)
 }
 
@@ -64,6 +80,7 @@ fn footer_hints(lang: Lang) -> Vec<&'static str> {
         Lab::HintMoment,
         Lab::HintReveal,
         Lab::HintRecipe,
+        Lab::HintPredict,
         Lab::HintSequence,
         Lab::HintCompare,
         Lab::HintZoom,
@@ -158,7 +175,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             line(buf, cap, &text, theme.title());
             let used = crate::text::width(&text) as u16;
             if cap.width > used {
-                badges(other, cursor, lang, theme, true).render(
+                badges(other, cursor, s.outcome_visible(), lang, theme, true).render(
                     Rect {
                         x: cap.x + used,
                         width: cap.width - used,
@@ -168,6 +185,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
                 );
             }
             let mut l = s.view.lanes(other, end, parting, lang, theme);
+            // The first run's strip already says where the window is.
+            l.overview = false;
             l.axis = l2.height > lanes::height(other.lanes.len(), 1, false, band);
             l.render(l2, buf);
         }
@@ -240,8 +259,37 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             ..ev
         };
     }
+    // The story so far, above the event at the cursor, where the event keeps a row.
+    if ev.height >= 2
+        && let Some(story) = crate::tui::widgets::narration::narration(
+            &s.runs.trace,
+            cursor,
+            tl.shown_until(end),
+            lang,
+        )
+    {
+        let r = Rect { height: 1, ..ev };
+        line(
+            buf,
+            r,
+            &clip_cols(&story, r.width as usize),
+            crate::tui::widgets::narration::style(theme),
+        );
+        ev = Rect {
+            y: ev.y + 1,
+            height: ev.height - 1,
+            ..ev
+        };
+    }
     wrapped(buf, ev, &explain, Style::new());
-    let mut b = badges(&s.runs.trace, cursor, lang, theme, false);
+    let mut b = badges(
+        &s.runs.trace,
+        cursor,
+        s.outcome_visible(),
+        lang,
+        theme,
+        false,
+    );
     if let Metrics::Abc(m) = &s.runs.trace.metrics {
         let text = if s.outcome_visible() {
             let list: Vec<String> = m.wakeups_per_release.iter().map(u32::to_string).collect();
@@ -259,7 +307,7 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     Paragraph::new(b)
         .wrap(Wrap { trim: true })
         .render(lay.badges, buf);
-    let recipe: Vec<String> = Variant::ALL
+    let recipe: Vec<String> = RecipeVariant::ALL
         .iter()
         .filter(|v| v.shown(&s.params))
         .map(|v| {
@@ -291,10 +339,14 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         s.view
             .render_log(&s.runs.trace, parting, lang, theme, log, buf);
     }
-    match &s.view.notice {
-        Some(n) => line(buf, lay.footer, n, theme.warn()),
-        None => hints::render(&footer_hints(lang), theme.dim(), lay.footer, buf),
-    }
+    s.view.render_footer(
+        &s.runs.trace,
+        &footer_hints(lang),
+        lang,
+        theme,
+        lay.footer,
+        buf,
+    );
 }
 
 /// Where the two runs part, or that the flipped setting changed nothing here and why.

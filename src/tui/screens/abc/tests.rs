@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::Variant;
+use super::RecipeVariant;
 use crate::engine::params::{DataWrite, TokenSource};
 use crate::i18n::Lang;
 use crate::i18n::lab::{Lab, lab};
@@ -61,7 +61,7 @@ fn compare_on_the_recreated_directory_flips_the_token_source() {
         for size in SIZES {
             let mut a = app("lock-dir-recreated", lang, size);
             assert_eq!(a.abc.params.token, TokenSource::Sequence);
-            assert_eq!(a.abc.last, Variant::Token);
+            assert_eq!(a.abc.last, RecipeVariant::Token);
             let before = screen(&a);
             assert!(
                 before.contains("[o]"),
@@ -96,7 +96,7 @@ fn the_data_node_and_its_versions_show_and_compare_flips_the_expected_version() 
     for lang in [Lang::En, Lang::Zh] {
         for size in SIZES {
             let mut a = app("setdata-any-version", lang, size);
-            assert_eq!(a.abc.last, Variant::DataWrite);
+            assert_eq!(a.abc.last, RecipeVariant::DataWrite);
             press(&mut a, KeyCode::End);
             let s = screen(&a);
             if size.0 >= 120 {

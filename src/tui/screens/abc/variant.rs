@@ -11,7 +11,7 @@ use crate::i18n::{Lang, Ui, ui};
 
 /// A recipe variant the screen can flip.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Variant {
+pub enum RecipeVariant {
     Watch,
     Recovery,
     Registration,
@@ -26,81 +26,81 @@ pub enum Variant {
     DataWrite,
 }
 
-impl Variant {
-    pub const ALL: [Variant; 9] = [
-        Variant::Watch,
-        Variant::Recovery,
-        Variant::Registration,
-        Variant::Fencing,
-        Variant::OnDisconnect,
-        Variant::OnLoss,
-        Variant::OnTimeout,
-        Variant::Token,
-        Variant::DataWrite,
+impl RecipeVariant {
+    pub const ALL: [RecipeVariant; 9] = [
+        RecipeVariant::Watch,
+        RecipeVariant::Recovery,
+        RecipeVariant::Registration,
+        RecipeVariant::Fencing,
+        RecipeVariant::OnDisconnect,
+        RecipeVariant::OnLoss,
+        RecipeVariant::OnTimeout,
+        RecipeVariant::Token,
+        RecipeVariant::DataWrite,
     ];
 
     /// The parameter's key in preset files (for locks).
     pub fn key(self) -> &'static str {
         match self {
-            Variant::Watch => "watch",
-            Variant::Recovery => "recovery",
-            Variant::Registration => "registration",
-            Variant::Fencing => "fencing",
-            Variant::OnDisconnect => "on_disconnect",
-            Variant::OnLoss => "on_loss",
-            Variant::OnTimeout => "on_timeout",
-            Variant::Token => "token",
-            Variant::DataWrite => "data_write",
+            RecipeVariant::Watch => "watch",
+            RecipeVariant::Recovery => "recovery",
+            RecipeVariant::Registration => "registration",
+            RecipeVariant::Fencing => "fencing",
+            RecipeVariant::OnDisconnect => "on_disconnect",
+            RecipeVariant::OnLoss => "on_loss",
+            RecipeVariant::OnTimeout => "on_timeout",
+            RecipeVariant::Token => "token",
+            RecipeVariant::DataWrite => "data_write",
         }
     }
 
     pub fn flip(self, p: &mut AbcParams) {
         match self {
-            Variant::Watch => {
+            RecipeVariant::Watch => {
                 p.watch = match p.watch {
                     WatchMode::Children => WatchMode::Predecessor,
                     _ => WatchMode::Children,
                 }
             }
-            Variant::Recovery => {
+            RecipeVariant::Recovery => {
                 p.recovery = match p.recovery {
                     Recovery::Guid => Recovery::Blind,
                     Recovery::Blind => Recovery::Guid,
                 }
             }
-            Variant::Registration => {
+            RecipeVariant::Registration => {
                 p.registration = match p.registration {
                     Registration::Atomic => Registration::TwoStep,
                     Registration::TwoStep => Registration::Atomic,
                 }
             }
-            Variant::Fencing => p.fencing = !p.fencing,
-            Variant::OnDisconnect => {
+            RecipeVariant::Fencing => p.fencing = !p.fencing,
+            RecipeVariant::OnDisconnect => {
                 p.on_disconnect = match p.on_disconnect {
                     OnDisconnect::Suspend => OnDisconnect::CarryOn,
                     OnDisconnect::CarryOn => OnDisconnect::Suspend,
                 }
             }
-            Variant::OnLoss => {
+            RecipeVariant::OnLoss => {
                 p.on_loss = match p.on_loss {
                     OnLoss::Stop => OnLoss::CarryOn,
                     OnLoss::CarryOn => OnLoss::Stop,
                 }
             }
-            Variant::OnTimeout => {
+            RecipeVariant::OnTimeout => {
                 p.on_timeout = match p.on_timeout {
                     OnTimeout::DeleteNode => OnTimeout::Forget,
                     OnTimeout::Forget => OnTimeout::DeleteNode,
                 }
             }
-            Variant::Token => {
+            RecipeVariant::Token => {
                 p.token = match p.token {
                     TokenSource::Czxid => TokenSource::Sequence,
                     TokenSource::Sequence => TokenSource::Czxid,
                 }
             }
             // A run without a data node keeps none: there is nothing to write.
-            Variant::DataWrite => {
+            RecipeVariant::DataWrite => {
                 p.data_write = match p.data_write {
                     DataWrite::Off => DataWrite::Off,
                     DataWrite::Unconditional => DataWrite::Conditional,
@@ -114,46 +114,46 @@ impl Variant {
     /// settings only where the run has something for them to change.
     pub fn shown(self, p: &AbcParams) -> bool {
         match self {
-            Variant::OnTimeout => {
+            RecipeVariant::OnTimeout => {
                 p.faults.iter().any(|f| matches!(f, Fault::GiveUp { .. }))
                     || p.on_timeout != OnTimeout::DeleteNode
             }
-            Variant::Token => {
+            RecipeVariant::Token => {
                 p.container_check_ms.is_some() || p.token != AbcParams::default().token
             }
-            Variant::DataWrite => p.data_write != DataWrite::Off,
+            RecipeVariant::DataWrite => p.data_write != DataWrite::Off,
             _ => true,
         }
     }
 
     /// The setting a preset teaches, for compare to flip first: a setting the preset changed
     /// from the default, else the one its fault is about, else the watch.
-    pub fn taught(p: &AbcParams, trace: &Trace) -> Variant {
+    pub fn taught(p: &AbcParams, trace: &Trace) -> RecipeVariant {
         let d = AbcParams::default();
         if p.data_write != DataWrite::Off {
-            return Variant::DataWrite;
+            return RecipeVariant::DataWrite;
         }
         // A re-created directory restarts the sequence numbers: the token is the lesson.
         if p.token != d.token || p.container_check_ms.is_some() {
-            return Variant::Token;
+            return RecipeVariant::Token;
         }
         if p.recovery != d.recovery {
-            return Variant::Recovery;
+            return RecipeVariant::Recovery;
         }
         if p.registration != d.registration {
-            return Variant::Registration;
+            return RecipeVariant::Registration;
         }
         if p.fencing != d.fencing {
-            return Variant::Fencing;
+            return RecipeVariant::Fencing;
         }
         if p.on_loss != d.on_loss {
-            return Variant::OnLoss;
+            return RecipeVariant::OnLoss;
         }
         if p.on_disconnect != d.on_disconnect {
-            return Variant::OnDisconnect;
+            return RecipeVariant::OnDisconnect;
         }
         if p.on_timeout != d.on_timeout {
-            return Variant::OnTimeout;
+            return RecipeVariant::OnTimeout;
         }
         let learned_expiry = trace
             .events
@@ -161,30 +161,30 @@ impl Variant {
             .any(|e| e.kind == EventKind::LearnedSessionExpired);
         for f in &p.faults {
             match f {
-                Fault::DropCreateResponse { .. } => return Variant::Recovery,
-                Fault::DeleteBetween { .. } => return Variant::Registration,
-                Fault::Freeze { .. } => return Variant::Fencing,
-                Fault::Disconnect { .. } if learned_expiry => return Variant::OnLoss,
-                Fault::Disconnect { .. } => return Variant::OnDisconnect,
-                Fault::GiveUp { .. } => return Variant::OnTimeout,
+                Fault::DropCreateResponse { .. } => return RecipeVariant::Recovery,
+                Fault::DeleteBetween { .. } => return RecipeVariant::Registration,
+                Fault::Freeze { .. } => return RecipeVariant::Fencing,
+                Fault::Disconnect { .. } if learned_expiry => return RecipeVariant::OnLoss,
+                Fault::Disconnect { .. } => return RecipeVariant::OnDisconnect,
+                Fault::GiveUp { .. } => return RecipeVariant::OnTimeout,
                 Fault::Crash { .. } => {}
             }
         }
-        Variant::Watch
+        RecipeVariant::Watch
     }
 
     /// Why flipping this variant can leave a run unchanged.
     pub fn why_same(self) -> Lab {
         match self {
-            Variant::Watch => Lab::WhyWatch,
-            Variant::Recovery => Lab::WhyRecovery,
-            Variant::Registration => Lab::WhyRegistration,
-            Variant::Fencing => Lab::WhyFencing,
-            Variant::OnDisconnect => Lab::WhyOnDisconnect,
-            Variant::OnLoss => Lab::WhyOnLoss,
-            Variant::OnTimeout => Lab::WhyOnTimeout,
-            Variant::Token => Lab::WhyToken,
-            Variant::DataWrite => Lab::WhyDataWrite,
+            RecipeVariant::Watch => Lab::WhyWatch,
+            RecipeVariant::Recovery => Lab::WhyRecovery,
+            RecipeVariant::Registration => Lab::WhyRegistration,
+            RecipeVariant::Fencing => Lab::WhyFencing,
+            RecipeVariant::OnDisconnect => Lab::WhyOnDisconnect,
+            RecipeVariant::OnLoss => Lab::WhyOnLoss,
+            RecipeVariant::OnTimeout => Lab::WhyOnTimeout,
+            RecipeVariant::Token => Lab::WhyToken,
+            RecipeVariant::DataWrite => Lab::WhyDataWrite,
         }
     }
 
@@ -192,7 +192,7 @@ impl Variant {
     pub fn describe(self, p: &AbcParams, lang: Lang) -> (char, String) {
         let u = |t| ui(t, lang).to_string();
         match self {
-            Variant::Watch => (
+            RecipeVariant::Watch => (
                 'w',
                 u(if p.watch == WatchMode::Children {
                     Ui::WatchHerd
@@ -200,7 +200,7 @@ impl Variant {
                     Ui::WatchChain
                 }),
             ),
-            Variant::Recovery => (
+            RecipeVariant::Recovery => (
                 'r',
                 u(if p.recovery == Recovery::Guid {
                     Ui::RecoveryGuid
@@ -208,7 +208,7 @@ impl Variant {
                     Ui::RecoveryBlind
                 }),
             ),
-            Variant::Registration => (
+            RecipeVariant::Registration => (
                 'a',
                 u(if p.registration == Registration::Atomic {
                     Ui::RegAtomic
@@ -216,7 +216,7 @@ impl Variant {
                     Ui::RegTwoStep
                 }),
             ),
-            Variant::Fencing => (
+            RecipeVariant::Fencing => (
                 'f',
                 format!(
                     "{} {}",
@@ -224,7 +224,7 @@ impl Variant {
                     ui(if p.fencing { Ui::On } else { Ui::Off }, lang)
                 ),
             ),
-            Variant::OnDisconnect => (
+            RecipeVariant::OnDisconnect => (
                 'd',
                 lab(
                     if p.on_disconnect == OnDisconnect::Suspend {
@@ -236,7 +236,7 @@ impl Variant {
                 )
                 .to_string(),
             ),
-            Variant::OnLoss => (
+            RecipeVariant::OnLoss => (
                 's',
                 u(if p.on_loss == OnLoss::Stop {
                     Ui::LossStop
@@ -244,7 +244,7 @@ impl Variant {
                     Ui::LossCarryOn
                 }),
             ),
-            Variant::OnTimeout => (
+            RecipeVariant::OnTimeout => (
                 't',
                 lab(
                     if p.on_timeout == OnTimeout::DeleteNode {
@@ -256,7 +256,7 @@ impl Variant {
                 )
                 .to_string(),
             ),
-            Variant::Token => (
+            RecipeVariant::Token => (
                 'o',
                 lab(
                     if p.token == TokenSource::Czxid {
@@ -268,7 +268,7 @@ impl Variant {
                 )
                 .to_string(),
             ),
-            Variant::DataWrite => (
+            RecipeVariant::DataWrite => (
                 'u',
                 lab(
                     if p.data_write == DataWrite::Conditional {

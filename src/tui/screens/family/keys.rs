@@ -1,7 +1,7 @@
 //! The family lab screen's own keys: one table drives both key handling and `?` help.
 
 use crate::i18n::family::Fam;
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::keys::{Binding, Ch, Code, F, b, info};
 use crossterm::event::KeyCode;
 
@@ -12,19 +12,19 @@ pub const KEYS: &[Binding] = &[
         &[Code(KeyCode::Up), Ch('k')],
         "Up k",
         F(Fam::KeyKnobSelect),
-        Msg::Up,
+        AppMsg::Up,
     ),
     b(
         &[Code(KeyCode::Down), Ch('j')],
         "Down j",
         F(Fam::KeyKnobSelect),
-        Msg::Down,
+        AppMsg::Down,
     ),
     b(
         &[Code(KeyCode::Left), Ch('h')],
         "Left h",
         F(Fam::KeyKnobChange),
-        Msg::Adjust {
+        AppMsg::Adjust {
             dir: -1,
             coarse: false,
         },
@@ -33,11 +33,11 @@ pub const KEYS: &[Binding] = &[
         &[Code(KeyCode::Right), Ch('l')],
         "Right l",
         F(Fam::KeyKnobChange),
-        Msg::Adjust {
+        AppMsg::Adjust {
             dir: 1,
             coarse: false,
         },
     ),
-    b(&[Ch('c')], "c", F(Fam::KeyCompare), Msg::Compare),
+    b(&[Ch('c')], "c", F(Fam::KeyCompare), AppMsg::Compare),
     info("mouse", F(Fam::KeyKnobSelect)),
 ];

@@ -9,8 +9,8 @@
 use crate::engine::Params;
 use crate::engine::params::knobs::{Knob, Knobs, Value};
 use crate::engine::params::{
-    ElectionParams, ParamError, REDLOCK_CLIENTS, RedlockParams, RwLockParams, SemaphoreParams,
-    SnowflakeParams, TasksParams, Unit,
+    ElectionParams, EtcdParams, ParamError, REDLOCK_CLIENTS, RedlockParams, RwLockParams,
+    SemaphoreParams, SnowflakeParams, TasksParams, Unit,
 };
 use crate::engine::trace::Family;
 use crate::i18n::family::{Fam, fam};
@@ -18,13 +18,14 @@ use crate::i18n::knobs::choice_word;
 use crate::i18n::{Lang, Ui, ui};
 
 /// The families this screen runs, in Home's order.
-pub const FAMILIES: [Family; 6] = [
+pub const FAMILIES: [Family; 7] = [
     Family::Rwlock,
     Family::Semaphore,
     Family::Election,
     Family::Tasks,
     Family::Redlock,
     Family::Snowflake,
+    Family::Etcd,
 ];
 
 /// Whether `f` is run by this screen.
@@ -34,17 +35,7 @@ pub fn is_knob_family(f: Family) -> bool {
 
 /// The family a run's parameters belong to.
 pub fn family_of(p: &Params) -> Family {
-    match p {
-        Params::Frozen(_) => Family::Frozen,
-        Params::Abc(_) => Family::Abc,
-        Params::Herd(_) => Family::Herd,
-        Params::Rwlock(_) => Family::Rwlock,
-        Params::Semaphore(_) => Family::Semaphore,
-        Params::Election(_) => Family::Election,
-        Params::Tasks(_) => Family::Tasks,
-        Params::Redlock(_) => Family::Redlock,
-        Params::Snowflake(_) => Family::Snowflake,
-    }
+    p.family()
 }
 
 /// The knob table of `f` (empty for the families with screens of their own).
@@ -56,6 +47,7 @@ pub fn knobs(f: Family) -> &'static [Knob] {
         Family::Tasks => TasksParams::knobs(),
         Family::Redlock => RedlockParams::knobs(),
         Family::Snowflake => SnowflakeParams::knobs(),
+        Family::Etcd => EtcdParams::knobs(),
         Family::Frozen | Family::Abc | Family::Herd => &[],
     }
 }
@@ -76,6 +68,7 @@ pub fn set(params: &Params, key: &str, v: &Value) -> Result<Params, ParamError> 
         Params::Tasks(p) => Params::Tasks(one(p, key, v)?),
         Params::Redlock(p) => Params::Redlock(one(p, key, v)?),
         Params::Snowflake(p) => Params::Snowflake(one(p, key, v)?),
+        Params::Etcd(p) => Params::Etcd(one(p, key, v)?),
         Params::Frozen(_) | Params::Abc(_) | Params::Herd(_) => {
             return Err(ParamError::Unknown {
                 key: key.to_string(),
@@ -126,7 +119,8 @@ pub fn get(params: &Params, knob: &Knob) -> Option<Value> {
             .to_string()
         }))),
         (Knob::Text { .. }, _) => Some(Value::Text(joined(f.get(key), ",", |n| n.to_string()))),
-        (Knob::Choice { .. }, "pause_client") => Some(Value::Text(
+        // Redlock's and etcd's clients are both A to D, stored by index.
+        (Knob::Choice { .. }, "pause_client" | "cut_client") => Some(Value::Text(
             f.get(key)
                 .and_then(serde_json::Value::as_u64)
                 .and_then(|i| REDLOCK_CLIENTS.get(i as usize))
@@ -136,6 +130,10 @@ pub fn get(params: &Params, knob: &Knob) -> Option<Value> {
         (Knob::Choice { .. }, _) => f.get(key)?.as_str().map(|s| Value::Text(s.to_string())),
         (Knob::Flag { .. }, _) => f.get(key)?.as_bool().map(Value::Bool),
         (Knob::Num(spec), _) => {
+            // etcd's TTL is whole seconds, kept as such.
+            if let Some(s) = f.get(&format!("{key}_s")) {
+                return s.as_f64().map(Value::Num);
+            }
             if let Some(ms) = f.get(&format!("{key}_ms")) {
                 let ms = ms.as_f64()?;
                 return Some(Value::Num(match spec.unit {
@@ -217,6 +215,7 @@ mod tests {
             Family::Election => Params::Election(ElectionParams::default()),
             Family::Tasks => Params::Tasks(TasksParams::default()),
             Family::Redlock => Params::Redlock(RedlockParams::default()),
+            Family::Etcd => Params::Etcd(EtcdParams::default()),
             _ => Params::Snowflake(SnowflakeParams::default()),
         }
     }

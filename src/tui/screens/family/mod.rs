@@ -18,7 +18,7 @@ use crate::i18n::Lang;
 use crate::i18n::family::{Fam, fam};
 use crate::i18n::lab::{Lab, lab};
 use crate::scenario::{Catalogue, Preset};
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::compare::Runs;
 use crate::tui::widgets::run_view::RunView;
 
@@ -40,6 +40,8 @@ pub struct FamilyState {
     pub locked: Vec<String>,
     /// The preset this run started from, for the title.
     pub preset: Option<String>,
+    /// What that preset teaches, shown under the title.
+    pub about: Option<crate::scenario::Text>,
 }
 
 /// The preset a family's lab opens on when none is named: the worked example, where
@@ -48,6 +50,7 @@ fn worked_example(family: Family) -> Option<&'static str> {
     match family {
         Family::Tasks => Some("task-t7"),
         Family::Redlock => Some("redlock-restart"),
+        Family::Etcd => Some("etcd-lock"),
         _ => None,
     }
 }
@@ -73,6 +76,7 @@ impl FamilyState {
             view,
             locked: Vec::new(),
             preset: None,
+            about: None,
         })
     }
 
@@ -81,6 +85,7 @@ impl FamilyState {
         let mut s = Self::from_params(p.params.clone())?;
         s.locked = p.locked.clone();
         s.preset = Some(p.name.clone());
+        s.about = Some(p.about.clone());
         Some(s)
     }
 
@@ -194,25 +199,25 @@ impl FamilyState {
     }
 
     /// Applies a message meant for this screen.
-    pub fn update(&mut self, msg: Msg, area: Rect, lang: Lang) {
+    pub fn update(&mut self, msg: AppMsg, area: Rect, lang: Lang) {
         match msg {
-            Msg::Up => {
+            AppMsg::Up => {
                 self.view.notice = None;
                 self.focus_by(-1)
             }
-            Msg::Down => {
+            AppMsg::Down => {
                 self.view.notice = None;
                 self.focus_by(1)
             }
-            Msg::Adjust { dir, coarse } => {
+            AppMsg::Adjust { dir, coarse } => {
                 self.view.notice = None;
                 self.adjust(dir, coarse, lang)
             }
-            Msg::Compare => {
+            AppMsg::Compare => {
                 self.view.notice = None;
                 self.toggle_compare(lang)
             }
-            Msg::Pointer { col, row } => self.click(area, col, row, lang),
+            AppMsg::Pointer { col, row } => self.click(area, col, row, lang),
             m => {
                 self.view.update(&self.runs.trace, m, lang);
             }

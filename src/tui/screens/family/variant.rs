@@ -4,7 +4,7 @@
 
 use crate::engine::Params;
 use crate::engine::actors::worker::CompleteRule;
-use crate::engine::params::{OnExhaustion, OnRollback, ReadRule, ReleaseHow};
+use crate::engine::params::{Guard, OnExhaustion, OnRollback, ReadRule, ReleaseHow};
 
 /// `params` with the family's switch flipped, and whether the flipped run is the correct one.
 pub fn flipped(params: &Params) -> Option<(Params, bool)> {
@@ -64,6 +64,16 @@ pub fn flipped(params: &Params) -> Option<(Params, bool)> {
                 OnExhaustion::Wrap
             };
             (Params::Snowflake(q), on)
+        }
+        // etcd: a guard on the write (the revision token, or the Txn) against none.
+        Params::Etcd(p) => {
+            let mut q = p.clone();
+            q.guard = match p.guard {
+                Guard::None => Guard::Token,
+                Guard::Token | Guard::Txn => Guard::None,
+            };
+            let correct = q.guard != Guard::None;
+            (Params::Etcd(q), correct)
         }
         Params::Semaphore(_) | Params::Frozen(_) | Params::Abc(_) | Params::Herd(_) => {
             return None;

@@ -18,7 +18,6 @@ use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
 use crate::tui::screens::{colon, line, wrapped};
 use crate::tui::theme::{Mark, Theme};
-use crate::tui::widgets::hints;
 use crate::tui::widgets::knob_panel::{self, KnobPanel, Row};
 use crate::tui::widgets::lanes::{self, Lanes};
 use crate::tui::widgets::legend::{self, Legend};
@@ -27,6 +26,8 @@ use crate::tui::widgets::legend::{self, Legend};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FamilyLayout {
     pub title: Rect,
+    /// What the preset teaches, under the title (no rows for a run of no preset).
+    pub about: Rect,
     pub lanes: Rect,
     pub caption2: Option<Rect>,
     pub lanes2: Option<Rect>,
@@ -43,7 +44,7 @@ fn wide(area: Rect) -> bool {
     area.width >= 120 && area.height >= 30
 }
 
-fn legend_items(s: &FamilyState, theme: Theme, lang: Lang) -> Vec<legend::Item> {
+fn legend_items(s: &FamilyState, theme: Theme, lang: Lang) -> Vec<legend::LegendEntry> {
     let traces: Vec<&Trace> = std::iter::once(&s.runs.trace)
         .chain(s.runs.other.as_ref())
         .collect();
@@ -83,12 +84,21 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
         (false, false) => 8,
         (false, true) => 6,
     };
-    let body = area.height.saturating_sub(2);
+    // Rows for the preset's words, unless many lanes and the panels below need every row.
+    let crowded = s.runs.trace.lanes.len() > 5 && area.height < 50;
+    let about_h: u16 = match (s.about.is_some(), wide, s.runs.comparing()) {
+        (false, ..) | (true, false, true) => 0,
+        _ if crowded => 0,
+        (true, true, _) => 2,
+        (true, false, false) => 1,
+    };
+    let about = Rect::new(area.x, area.y + 1, area.width, about_h.min(area.height));
+    let body = area.height.saturating_sub(2 + about_h);
     let free = body.saturating_sub(legend_rows + bottom_rows);
     let n = s.runs.trace.lanes.len();
     let band = Lanes::has_band(&s.runs.trace);
     let (lanes, caption2, lanes2, main_bottom) = if s.runs.comparing() {
-        let main = Rect::new(area.x, area.y + 1, area.width, free);
+        let main = Rect::new(area.x, about.bottom(), area.width, free);
         let (l1, cap, l2) = lanes::compare_areas(main);
         (l1, Some(cap), Some(l2), main.bottom())
     } else {
@@ -96,7 +106,7 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
         let max_per = if wide { 4 } else { 3 };
         let per = (free.saturating_sub(2) / n.max(1) as u16).clamp(1, max_per);
         let h = lanes::height(n, per, true, band).min(free);
-        let l = Rect::new(area.x, area.y + 1, area.width, h);
+        let l = Rect::new(area.x, about.bottom(), area.width, h);
         (l, None, None, l.bottom())
     };
     let legend = Rect::new(area.x, main_bottom, area.width, legend_rows);
@@ -122,6 +132,7 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
     };
     FamilyLayout {
         title,
+        about,
         lanes,
         caption2,
         lanes2,
@@ -209,6 +220,7 @@ fn footer_hints(lang: Lang) -> Vec<&'static str> {
         lab(Lab::HintEvent, lang),
         lab(Lab::HintMoment, lang),
         lab(Lab::HintReveal, lang),
+        lab(Lab::HintPredict, lang),
         fam(Fam::HintCompare, lang),
         lab(Lab::HintSequence, lang),
         lab(Lab::HintZoom, lang),
@@ -248,6 +260,9 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         tail.trim_start().to_string()
     };
     line(buf, lay.title, &title, theme.title());
+    if let Some(about) = &s.about {
+        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    }
 
     if s.view.seq {
         let main = Rect::new(
@@ -270,6 +285,8 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                 theme.title(),
             );
             let mut l = s.view.lanes(other, end, s.runs.parting, lang, theme);
+            // The first run's strip already says where the window is.
+            l.overview = false;
             let n = other.lanes.len();
             l.axis = l2.height > lanes::height(n, 1, false, Lanes::has_band(other));
             l.render(l2, buf);
@@ -299,16 +316,12 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         s.view
             .render_log(&s.runs.trace, s.runs.parting, lang, theme, log, buf);
     }
-    match &s.view.notice {
-        Some(n) => line(buf, lay.footer, n, theme.warn()),
-        None => {
-            let mut h = footer_hints(lang);
-            if !s.locked.is_empty() {
-                h.insert(0, lab(Lab::LockedHint, lang));
-            }
-            hints::render(&h, theme.dim(), lay.footer, buf);
-        }
+    let mut h = footer_hints(lang);
+    if !s.locked.is_empty() {
+        h.insert(0, lab(Lab::LockedHint, lang));
     }
+    s.view
+        .render_footer(&s.runs.trace, &h, lang, theme, lay.footer, buf);
 }
 
 /// The run's metrics as the engine recorded them: each number, word or list of names, by its
@@ -368,6 +381,18 @@ fn render_info(
             )
         },
     );
+    if let Some(story) = crate::tui::widgets::narration::narration(
+        &s.runs.trace,
+        s.view.tl.cursor_ms,
+        s.view.tl.shown_until(s.runs.trace.end_ms),
+        lang,
+    ) {
+        rows.push((
+            story.clone(),
+            crate::tui::widgets::narration::style(theme),
+            height(&story).min(2),
+        ));
+    }
     rows.push((explain.clone(), Style::new(), height(&explain).min(3)));
     if let Some(other) = &s.runs.other {
         let end = s.runs.trace.end_ms.max(other.end_ms);

@@ -6,6 +6,8 @@ use super::*;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FrozenLayout {
     pub title: Rect,
+    /// What the preset teaches, under the title (no rows for a run of no preset).
+    pub about: Rect,
     /// The lanes region (or the sequence chart), both runs when comparing.
     pub main: Rect,
     pub lanes: Rect,
@@ -24,7 +26,17 @@ pub struct FrozenLayout {
 pub(super) const LANES: usize = 4;
 
 pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
+    layout_with(area, compare, false)
+}
+
+/// The layout, with rows under the title for what the preset teaches when `about`.
+pub fn layout_with(area: Rect, compare: bool, about: bool) -> FrozenLayout {
     let wide = area.width >= 120 && area.height >= 30;
+    let about_h: u16 = match (about, wide, compare) {
+        (false, ..) | (true, false, true) => 0,
+        (true, true, _) => 2,
+        (true, false, false) => 1,
+    };
     let band = true;
     let title = Rect {
         height: 1.min(area.height),
@@ -45,7 +57,9 @@ pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
     };
     let legend_rows: u16 = if area.height >= 30 { 2 } else { 1 };
     let bottom_min = info_rows + 1 + slider_rows;
-    let free = area.height.saturating_sub(2 + legend_rows + bottom_min);
+    let free = area
+        .height
+        .saturating_sub(2 + about_h + legend_rows + bottom_min);
     // The lanes take what they can use; the rest goes to the info panel and the log.
     let max_per = if wide { 4 } else { 2 };
     let want = |per: u16| lanes::height(LANES, per, true, band);
@@ -60,7 +74,8 @@ pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
         let per = (free.saturating_sub(2) / LANES as u16).clamp(1, max_per);
         want(per).min(free)
     };
-    let main = Rect::new(area.x, area.y + 1, area.width, main_h);
+    let about = Rect::new(area.x, area.y + 1, area.width, about_h.min(area.height));
+    let main = Rect::new(area.x, about.bottom(), area.width, main_h);
     let (lanes, caption2, lanes2) = lanes::lane_areas(main, compare);
     let legend = Rect::new(
         area.x,
@@ -101,6 +116,7 @@ pub fn layout(area: Rect, compare: bool) -> FrozenLayout {
     });
     FrozenLayout {
         title,
+        about,
         main,
         lanes,
         caption2,

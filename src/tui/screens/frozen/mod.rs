@@ -15,10 +15,9 @@ use crate::engine::trace::{FrozenMetrics, Metrics, Trace, Verdict};
 use crate::engine::{Params, run};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, ui, verdict_short, verdict_text};
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::compare::Runs;
 use crate::tui::theme::Theme;
-use crate::tui::widgets::hints;
 use crate::tui::widgets::lanes::{self, Lanes};
 use crate::tui::widgets::legend::{self, Legend};
 use crate::tui::widgets::run_view::RunView;
@@ -29,7 +28,7 @@ mod layout;
 mod view;
 
 pub use keys::KEYS;
-pub use layout::{FrozenLayout, layout};
+pub use layout::{FrozenLayout, layout, layout_with};
 pub use view::{render, verdict_words};
 
 const SLIDER_WORDS: [Ui; 5] = [
@@ -51,6 +50,8 @@ pub struct FrozenState {
     pub locked: Vec<String>,
     /// The preset this run came from, for the title.
     pub preset: Option<String>,
+    /// What that preset teaches, shown under the title.
+    pub about: Option<crate::scenario::Text>,
 }
 
 impl FrozenState {
@@ -66,6 +67,7 @@ impl FrozenState {
             view,
             locked: Vec::new(),
             preset: None,
+            about: None,
         }
     }
 
@@ -77,7 +79,13 @@ impl FrozenState {
         let mut s = Self::new(params.clone());
         s.locked = p.locked.clone();
         s.preset = Some(p.name.clone());
+        s.about = Some(p.about.clone());
         Some(s)
+    }
+
+    /// Where everything sits for this run: with rows for the preset's words when it has one.
+    pub fn layout(&self, area: Rect) -> FrozenLayout {
+        layout_with(area, self.runs.comparing(), self.about.is_some())
     }
 
     /// Refuses a change to a locked parameter, saying so.
@@ -177,18 +185,18 @@ impl FrozenState {
     }
 
     /// Applies a message meant for this screen.
-    pub fn update(&mut self, msg: Msg, area: Rect, lang: Lang) {
+    pub fn update(&mut self, msg: AppMsg, area: Rect, lang: Lang) {
         match msg {
-            Msg::Up => self.focus_by(-1),
-            Msg::Down => self.focus_by(1),
-            Msg::Adjust { dir, coarse } => {
+            AppMsg::Up => self.focus_by(-1),
+            AppMsg::Down => self.focus_by(1),
+            AppMsg::Adjust { dir, coarse } => {
                 self.view.notice = None;
                 self.adjust(dir, coarse, lang)
             }
-            Msg::ToggleFencing => self.toggle_fencing(lang),
-            Msg::ToggleStopOnLoss => self.toggle_stop_on_loss(lang),
-            Msg::Compare => self.toggle_compare(),
-            Msg::Pointer { col, row } => self.click(area, col, row, lang),
+            AppMsg::ToggleFencing => self.toggle_fencing(lang),
+            AppMsg::ToggleStopOnLoss => self.toggle_stop_on_loss(lang),
+            AppMsg::Compare => self.toggle_compare(),
+            AppMsg::Pointer { col, row } => self.click(area, col, row, lang),
             m => {
                 self.view.update(&self.runs.trace, m, lang);
             }
@@ -197,7 +205,7 @@ impl FrozenState {
 
     /// Mouse: a slider row sets that slider; the lanes move the cursor; a log row jumps to it.
     pub fn click(&mut self, area: Rect, col: u16, row: u16, lang: Lang) {
-        let lay = layout(area, self.runs.comparing());
+        let lay = self.layout(area);
         if let Some(i) = lay
             .sliders
             .iter()

@@ -52,10 +52,12 @@ pub fn verdict_words(v: Verdict, lang: Lang) -> String {
 pub(super) fn footer_hints(lang: Lang) -> Vec<&'static str> {
     [
         Lab::HintSliders,
+        Lab::HintPreset,
         Lab::HintPlay,
         Lab::HintEvent,
         Lab::HintMoment,
         Lab::HintReveal,
+        Lab::HintPredict,
         Lab::HintSequence,
         Lab::HintCompare,
         Lab::HintZoom,
@@ -68,7 +70,7 @@ pub(super) fn footer_hints(lang: Lang) -> Vec<&'static str> {
 }
 
 pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
-    let lay = layout(area, s.runs.comparing());
+    let lay = s.layout(area);
     let c = colon(lang);
     let tl = &s.view.tl;
     let end = s.runs.trace.end_ms;
@@ -90,6 +92,10 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         ),
         theme.title(),
     );
+
+    if let Some(about) = &s.about {
+        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    }
 
     let parting = s.runs.parting;
     if s.view.seq {
@@ -119,6 +125,8 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
                 theme.title(),
             );
             let mut l = s.view.lanes(other, end, parting, lang, theme);
+            // The first run's strip already says where the window is.
+            l.overview = false;
             l.axis = l2.height > lanes::height(LANES, 1, false, true);
             l.render(l2, buf);
         }
@@ -164,16 +172,12 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         s.view
             .render_log(&s.runs.trace, parting, lang, theme, log, buf);
     }
-    match &s.view.notice {
-        Some(n) => line(buf, lay.footer, n, theme.warn()),
-        None => {
-            let mut h = footer_hints(lang);
-            if !s.locked.is_empty() {
-                h.insert(0, lab(Lab::LockedHint, lang));
-            }
-            hints::render(&h, theme.dim(), lay.footer, buf);
-        }
+    let mut h = footer_hints(lang);
+    if !s.locked.is_empty() {
+        h.insert(0, lab(Lab::LockedHint, lang));
     }
+    s.view
+        .render_footer(&s.runs.trace, &h, lang, theme, lay.footer, buf);
 }
 
 /// The left panel: the resource at the cursor, the event, where compared runs part, the
@@ -216,6 +220,21 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
     } else {
         3
     };
+    if !compact
+        && let Some(story) = crate::tui::widgets::narration::narration(
+            &s.runs.trace,
+            s.view.tl.cursor_ms,
+            s.view.tl.shown_until(s.runs.trace.end_ms),
+            lang,
+        )
+    {
+        let h = crate::text::wrap(&story, area.width.max(1) as usize).len() as u16;
+        rows.push((
+            story,
+            crate::tui::widgets::narration::style(theme),
+            h.clamp(1, 2),
+        ));
+    }
     rows.push((explain, Style::new(), event_rows));
     if let Some(other) = &s.runs.other {
         let text = compare_words(s, other, lang);

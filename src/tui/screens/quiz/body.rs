@@ -10,7 +10,7 @@ use super::super::line;
 use super::QuizState;
 use crate::content::deck::Kind;
 use crate::i18n::{Lang, Ui, ui};
-use crate::quiz::item::{Body, Item, ModelInput, PointText, hint_cap, letter};
+use crate::quiz::item::{Body, ModelInput, PointText, PreparedQuestion, hint_cap, letter};
 use crate::quiz::session::{Graded, Phase};
 use crate::quiz::words::{self as qtext, Label};
 use crate::tui::theme::Theme;
@@ -126,7 +126,7 @@ fn points_list(
 /// The body under the prompt: what the learner works with in this phase.
 pub(super) fn body(
     s: &QuizState,
-    item: &Item,
+    item: &PreparedQuestion,
     lang: Lang,
     theme: Theme,
     width: u16,
@@ -373,7 +373,7 @@ pub(super) fn body(
 }
 
 /// The points ticked so far on a recall question, and the most it can earn.
-fn ticked_score(s: &QuizState, item: &Item) -> (u32, u32) {
+fn ticked_score(s: &QuizState, item: &PreparedQuestion) -> (u32, u32) {
     let Body::Recall { points, follow_ups } = &item.body else {
         return (0, 0);
     };

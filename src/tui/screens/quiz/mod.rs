@@ -21,7 +21,7 @@ pub mod view;
 use crate::content::lesson::Lesson;
 use crate::engine::params::Params;
 use crate::i18n::Lang;
-use crate::quiz::item::{Body, Item, ModelInput};
+use crate::quiz::item::{Body, ModelInput, PreparedQuestion};
 use crate::quiz::report::{QuestionReport, TopicReport};
 use crate::quiz::sched::Time;
 use crate::quiz::session::{Phase, Session, SessionKind};
@@ -29,7 +29,7 @@ use crate::quiz::summary::Summary;
 use crate::tui::app::ScreenId;
 use crate::tui::learn::Saved;
 
-pub use keys::map_key;
+pub use keys::{KEYS, map_modal};
 pub use start::{EXAM_SIZE, QuizRequest, begin};
 pub use view::render;
 
@@ -119,6 +119,8 @@ pub struct QuizState {
     pub summary: Option<Summary>,
     /// The learner's answer to the question just answered, to mark it.
     pub answered_with: Vec<usize>,
+    /// What was given for each choice, order and model question answered, by id.
+    pub given: std::collections::BTreeMap<String, crate::quiz::report::Given>,
     /// Rows scrolled past on an answered question (drawing clamps it to what there is).
     pub scroll: usize,
     /// The clock as of the last message, for the interview's timer.
@@ -139,12 +141,18 @@ pub struct QuizState {
 }
 
 impl QuizState {
-    pub fn new(items: Vec<Item>, seed: u64, lang: Lang, from: ScreenId, now: Time) -> Self {
+    pub fn new(
+        items: Vec<PreparedQuestion>,
+        seed: u64,
+        lang: Lang,
+        from: ScreenId,
+        now: Time,
+    ) -> Self {
         Self::of_kind(items, SessionKind::Quiz, seed, lang, from, now)
     }
 
     pub fn of_kind(
-        items: Vec<Item>,
+        items: Vec<PreparedQuestion>,
         kind: SessionKind,
         seed: u64,
         lang: Lang,
@@ -168,6 +176,7 @@ impl QuizState {
             saved: None,
             summary: None,
             answered_with: Vec::new(),
+            given: Default::default(),
             scroll: 0,
             now,
             limit: None,
@@ -182,14 +191,13 @@ impl QuizState {
         s
     }
 
-    /// Every study link of the result screen, in the order shown: the interview's by topic,
-    /// the other sessions' by question.
+    /// Every study link of the result screen, in the order shown: the interview's by topic
+    /// first, then every session's by question.
     pub fn links(&self) -> Vec<&crate::quiz::report::StudyLink> {
-        if self.session.kind() == SessionKind::Interview {
-            self.report.iter().flat_map(|t| t.links.iter()).collect()
-        } else {
-            self.questions.iter().flat_map(|q| q.links.iter()).collect()
-        }
+        let by_topic = self.report.iter().flat_map(|t| t.links.iter());
+        by_topic
+            .chain(self.questions.iter().flat_map(|q| q.links.iter()))
+            .collect()
     }
 
     /// Seconds since the session started, as of the last message.
@@ -252,7 +260,7 @@ impl QuizState {
         self.summary.is_none()
     }
 
-    pub fn current(&self) -> Option<&Item> {
+    pub fn current(&self) -> Option<&PreparedQuestion> {
         self.session.current()
     }
 

@@ -92,7 +92,7 @@ pub fn begin(
             seed,
             req.count.unwrap_or(crate::quiz::session::INTERVIEW_SIZE),
         ),
-        SessionKind::SelfTest => Ok(select::self_test(bank)),
+        SessionKind::SelfTest => Ok(Vec::new()),
     };
     let picked = match chosen {
         Ok(p) => p,
@@ -108,7 +108,11 @@ pub fn begin(
         SessionKind::Interview => Rounds::All,
         SessionKind::SelfTest => Rounds::None,
     };
-    let (items, errors) = select::prepare_all(bank, &picked, seed, lang, rounds);
+    let (items, errors) = if req.mode == SessionKind::SelfTest {
+        select::self_test_items(bank, lang)
+    } else {
+        select::prepare_all(bank, &picked, seed, lang, rounds)
+    };
     if items.is_empty() {
         let why = match req.mode {
             SessionKind::Interview => Label::NoChains,

@@ -28,6 +28,11 @@ impl QuizState {
         }
         if self.summary.is_some() {
             return match msg {
+                // Enter opens the chosen study link; with none, it leaves like q.
+                QuizMsg::Submit if !self.links().is_empty() => self
+                    .links()
+                    .get(self.link)
+                    .map(|l| Outcome::Study(l.target())),
                 QuizMsg::Submit | QuizMsg::Leave | QuizMsg::Confirm(true) => Some(Outcome::Done),
                 QuizMsg::Scroll(d) => {
                     self.scroll_by(d);
@@ -229,6 +234,21 @@ impl QuizState {
         };
         if graded.is_none() {
             self.answered_with.clear();
+        } else {
+            let given = match &item.body {
+                Body::Order { .. } => Some(report::Given::Order(self.answered_with.clone())),
+                Body::Model {
+                    input: ModelInput::Number { .. },
+                    ..
+                } => Some(report::Given::Number(self.number.clone())),
+                Body::Choice { .. } | Body::Model { .. } => {
+                    Some(report::Given::Picked(self.answered_with.clone()))
+                }
+                Body::Recall { .. } => None,
+            };
+            if let Some(g) = given {
+                self.given.insert(item.id.clone(), g);
+            }
         }
         self.answered(graded, learn, now);
     }
@@ -269,6 +289,7 @@ impl QuizState {
         self.questions = report::by_question(
             self.session.items(),
             self.session.results(),
+            &self.given,
             &self.lessons,
             self.lang,
         );

@@ -12,7 +12,7 @@ use super::body::{Lines, body};
 use super::{QuizNotice, QuizState};
 use crate::content::deck::Kind;
 use crate::i18n::{Lang, Ui, ui};
-use crate::quiz::item::{Body, Item, ModelInput};
+use crate::quiz::item::{Body, ModelInput, PreparedQuestion};
 use crate::quiz::session::{Phase, SessionKind};
 use crate::quiz::words::{self as qtext, Label};
 use crate::tui::learn::{Learning, Saved, saved_text};
@@ -85,6 +85,18 @@ pub fn title_of(kind: SessionKind, lang: Lang) -> &'static str {
         SessionKind::Interview => qtext::label(Label::InterviewTitle, lang),
         SessionKind::SelfTest => qtext::label(Label::SelfTestTitle, lang),
     }
+}
+
+/// Where the question or the result list is drawn: under the title and status rows, above the
+/// two footer rows, one column in from each side.
+pub fn main_area(area: Rect) -> Rect {
+    let footer_rows = 2;
+    Rect::new(
+        area.x + 1,
+        area.y + 2,
+        area.width.saturating_sub(2),
+        area.height.saturating_sub(2 + footer_rows),
+    )
 }
 
 pub fn render(
@@ -170,13 +182,7 @@ pub fn render(
             );
         }
     }
-    let footer_rows = 2;
-    let main = Rect::new(
-        inner.x,
-        inner.y + 2,
-        inner.width,
-        inner.height.saturating_sub(2 + footer_rows),
-    );
+    let main = main_area(area);
     if let Some(sum) = &s.summary {
         super::end::render(s, sum, learn, lang, theme, main, buf);
     } else if let Some(item) = s.current() {
@@ -205,7 +211,7 @@ pub fn render(
 }
 
 /// The learner's notes once the reference is on screen (recall, after revealing).
-fn notes_to_compare(s: &QuizState, item: &Item) -> Option<String> {
+fn notes_to_compare(s: &QuizState, item: &PreparedQuestion) -> Option<String> {
     let phase = s.session.phase();
     let after = !matches!(phase, Phase::Asking | Phase::Finished);
     (item.kind == Kind::Recall && after && (!s.notes.is_empty() || s.typing)).then(|| {
@@ -235,7 +241,7 @@ fn notes_box(buf: &mut Buffer, rect: Rect, title: &str, text: &str, style: Style
 
 fn render_question(
     s: &QuizState,
-    item: &Item,
+    item: &PreparedQuestion,
     lang: Lang,
     theme: Theme,
     area: Rect,

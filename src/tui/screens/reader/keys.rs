@@ -2,17 +2,22 @@
 //! the glossary, search and links.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
 use super::{Overlay, ReaderMsg, ReaderState};
-use crate::tui::app::Msg;
+use crate::i18n::Ui;
+use crate::tui::app::AppMsg;
+use crate::tui::keys::{Binding, Ch, Code, Shifted, U, b, info};
+use crate::tui::screen::{Cx, Screen, View};
 
 /// Rows the mouse wheel scrolls per notch.
 const WHEEL_ROWS: i32 = 3;
 
 /// Keys the reader takes before the global ones: the search prompt and the overlays.
 /// `Some(None)` swallows a key; `None` lets the usual mapping run.
-pub fn map_modal(key: KeyEvent, s: &ReaderState) -> Option<Option<Msg>> {
-    let m = |r| Some(Some(Msg::Reader(r)));
+pub fn map_modal(key: KeyEvent, s: &ReaderState) -> Option<Option<AppMsg>> {
+    let m = |r| Some(Some(AppMsg::Reader(r)));
     if s.typing() {
         return match key.code {
             KeyCode::Esc => m(ReaderMsg::SearchCancel),
@@ -39,30 +44,102 @@ pub fn map_modal(key: KeyEvent, s: &ReaderState) -> Option<Option<Msg>> {
     }
 }
 
-/// The reader's own keys, after the global ones.
-pub fn map_key(key: KeyEvent) -> Option<Msg> {
-    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
-    let r = match key.code {
-        KeyCode::Up | KeyCode::Char('k') => ReaderMsg::Scroll(-1),
-        KeyCode::Down | KeyCode::Char('j') => ReaderMsg::Scroll(1),
-        KeyCode::PageUp => ReaderMsg::Page(-1),
-        KeyCode::PageDown => ReaderMsg::Page(1),
-        KeyCode::Char(' ') if shift => ReaderMsg::Page(-1),
-        KeyCode::Char(' ') => ReaderMsg::Page(1),
-        KeyCode::Home => ReaderMsg::Edge(false),
-        KeyCode::End => ReaderMsg::Edge(true),
-        KeyCode::Char('o') => ReaderMsg::Outline,
-        KeyCode::Char('g') => ReaderMsg::Glossary,
-        KeyCode::Char('/') => ReaderMsg::SearchStart,
-        KeyCode::Char('n') => ReaderMsg::SearchNext(1),
-        KeyCode::Char('N') => ReaderMsg::SearchNext(-1),
-        KeyCode::BackTab => ReaderMsg::Link(-1),
-        KeyCode::Tab if shift => ReaderMsg::Link(-1),
-        KeyCode::Tab => ReaderMsg::Link(1),
-        KeyCode::Enter => ReaderMsg::Follow,
-        _ => return None,
-    };
-    Some(Msg::Reader(r))
+const fn r(msg: ReaderMsg) -> AppMsg {
+    AppMsg::Reader(msg)
+}
+
+/// The reader's own keys, after the global ones; Shift rows come before the plain key.
+pub const KEYS: &[Binding] = &[
+    b(
+        &[Code(KeyCode::Up), Ch('k')],
+        "Up/Down j/k",
+        U(Ui::KeyScroll),
+        r(ReaderMsg::Scroll(-1)),
+    ),
+    b(
+        &[Code(KeyCode::Down), Ch('j')],
+        "Up/Down j/k",
+        U(Ui::KeyScroll),
+        r(ReaderMsg::Scroll(1)),
+    ),
+    b(
+        &[Code(KeyCode::PageUp), Shifted(KeyCode::Char(' '))],
+        "PgUp/PgDn Space",
+        U(Ui::KeyPage),
+        r(ReaderMsg::Page(-1)),
+    ),
+    b(
+        &[Code(KeyCode::PageDown), Ch(' ')],
+        "PgUp/PgDn Space",
+        U(Ui::KeyPage),
+        r(ReaderMsg::Page(1)),
+    ),
+    b(
+        &[Code(KeyCode::Home)],
+        "Home/End",
+        U(Ui::KeyTopBottom),
+        r(ReaderMsg::Edge(false)),
+    ),
+    b(
+        &[Code(KeyCode::End)],
+        "Home/End",
+        U(Ui::KeyTopBottom),
+        r(ReaderMsg::Edge(true)),
+    ),
+    b(&[Ch('o')], "o", U(Ui::KeyOutline), r(ReaderMsg::Outline)),
+    b(&[Ch('/')], "/", U(Ui::KeySearch), r(ReaderMsg::SearchStart)),
+    b(
+        &[Ch('n')],
+        "n/N",
+        U(Ui::KeySearchNext),
+        r(ReaderMsg::SearchNext(1)),
+    ),
+    b(
+        &[Ch('N')],
+        "n/N",
+        U(Ui::KeySearchNext),
+        r(ReaderMsg::SearchNext(-1)),
+    ),
+    b(
+        &[Code(KeyCode::BackTab), Shifted(KeyCode::Tab)],
+        "Tab/Shift-Tab",
+        U(Ui::KeyLinks),
+        r(ReaderMsg::Link(-1)),
+    ),
+    b(
+        &[Code(KeyCode::Tab)],
+        "Tab/Shift-Tab",
+        U(Ui::KeyLinks),
+        r(ReaderMsg::Link(1)),
+    ),
+    b(
+        &[Code(KeyCode::Enter)],
+        "Enter",
+        U(Ui::KeyFollow),
+        r(ReaderMsg::Follow),
+    ),
+    b(&[Ch('g')], "g", U(Ui::KeyGlossary), r(ReaderMsg::Glossary)),
+    info("mouse", U(Ui::KeyMouseWheel)),
+    info("mouse", U(Ui::KeyMouseLink)),
+];
+
+impl Screen for ReaderState {
+    /// A message the app carries out: a link followed to a preset, a lesson or a quiz.
+    type Reply = AppMsg;
+
+    fn handle(&mut self, msg: AppMsg, cx: &mut Cx<'_>) -> Option<AppMsg> {
+        let r = match msg {
+            AppMsg::Reader(r) => r,
+            AppMsg::Wheel(d) => wheel(d),
+            AppMsg::Pointer { col, row } if !cx.small => ReaderMsg::Click { col, row },
+            _ => return None,
+        };
+        self.update(r)
+    }
+
+    fn draw(&self, v: &View<'_>, area: Rect, buf: &mut Buffer) {
+        super::render(self, v.lang, v.theme, area, buf);
+    }
 }
 
 /// Turns a mouse-wheel notch into a reader message.

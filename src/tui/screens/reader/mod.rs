@@ -15,14 +15,14 @@ use crate::i18n::Lang;
 use crate::scenario::Catalogue;
 use crate::source::Source;
 use crate::text::width;
-use crate::tui::app::Msg;
+use crate::tui::app::AppMsg;
 use crate::tui::markdown::{self, Doc, Kind};
 use crate::tui::reading::{self, Position};
 
 mod keys;
 mod view;
 
-pub use keys::{map_key, map_modal, wheel};
+pub use keys::{KEYS, map_modal, wheel};
 pub use view::render;
 
 /// The widest the text gets, so lines stay readable on a wide terminal.
@@ -386,7 +386,7 @@ impl ReaderState {
     }
 
     /// Applies a reader message; returns what the app must do when a link leads elsewhere.
-    pub fn update(&mut self, msg: ReaderMsg) -> Option<Msg> {
+    pub fn update(&mut self, msg: ReaderMsg) -> Option<AppMsg> {
         self.notice = None;
         match msg {
             ReaderMsg::Scroll(n) => self.scroll(i64::from(n)),
@@ -526,7 +526,7 @@ impl ReaderState {
     }
 
     /// The message that opens the selected link, remembering the position first.
-    fn follow(&mut self) -> Option<Msg> {
+    fn follow(&mut self) -> Option<AppMsg> {
         let target = self.doc.links.get(self.link?)?.target.clone();
         let link = Link {
             target: target.clone(),
@@ -538,23 +538,23 @@ impl ReaderState {
                 .all()
                 .iter()
                 .position(|p| p.name == name)
-                .map(Msg::OpenPreset),
+                .map(AppMsg::OpenPreset),
             Some(Action::Explore(name)) => self
                 .catalogue
                 .of_family(crate::engine::trace::Family::Abc)
                 .iter()
                 .position(|p| p.name == name)
-                .map(Msg::OpenExplore),
+                .map(AppMsg::OpenExplore),
             Some(Action::Lesson(id)) => self
                 .topics
                 .iter()
                 .position(|t| t.id == id)
-                .map(Msg::OpenLesson),
+                .map(AppMsg::OpenLesson),
             Some(Action::Quiz(deck)) => self
                 .decks
                 .iter()
                 .position(|d| d == deck)
-                .map(Msg::StartQuiz),
+                .map(AppMsg::StartQuiz),
             None => None,
         };
         match msg {

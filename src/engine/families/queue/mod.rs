@@ -8,21 +8,28 @@
 
 use crate::engine::actors::Actor;
 use crate::engine::actors::config::Config;
-use crate::engine::actors::queue_client::{QStep, QueueClient, Role};
+use crate::engine::actors::queue_client::{QueueClient, Role};
 use crate::engine::invariants;
 use crate::engine::params::{Fault, QUEUE_NAMES, QueueCommon, RwLockParams, SemaphoreParams};
 use crate::engine::time::Millis;
+use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    ActorInfo, ActorSet, EventKind, Family, InvariantReport, Metrics, QueueMetrics,
-    Role as ActorRole, ServiceSnapshot, Share, SpanState, Trace, invariant,
+    ActorInfo, EventKind, Family, Metrics, QueueMetrics, Role as ActorRole, ServiceSnapshot, Trace,
+    invariant,
 };
 use crate::engine::world::run::{self, Observer, Plan};
 use crate::engine::world::{ActorId, World};
+
+use super::queue_checks::QueueChecks;
 use crate::engine::zk::client::ZkConn;
 use crate::engine::zk::service::ZkService;
 use crate::engine::zk::tree::{DirId, Tree};
+
+mod world_view;
+
+use world_view::{client, lane_state, queued};
 
 const DIR: DirId = DirId(0);
 
@@ -147,83 +154,10 @@ struct QueueObserver {
     lanes: LaneRecorder,
     nodes: Vec<crate::engine::trace::NodeInfo>,
     service: Vec<ServiceSnapshot>,
-    checks: Vec<InvariantReport>,
-    grant_order: Vec<String>,
-    grants_before_writer: Option<u32>,
-    granted_at: Vec<Option<Millis>>,
-    max_readers: u32,
-    max_holders: u32,
+    tally: QueueChecks,
     stuck: u32,
     seen_events: usize,
     snapshot_at: Option<u64>,
-}
-
-fn client(world: &World, i: usize) -> &QueueClient {
-    world.actors[i].as_queue().expect("a queue client")
-}
-
-/// The lock directory as the service holds it: every client that reached the lock (a writer,
-/// the readers together, or the permit holders) and whose node is still there holds through
-/// it; the other nodes queue. A client reaches the lock only when its node is entitled, and a
-/// node ahead of it can only go, so "reached it and still queued" is exactly "entitled".
-fn service_state(world: &World, n: usize) -> SpanState {
-    let zk = world.actors[n].as_zk().expect("the service");
-    let children = &zk.tree.dir(DIR).children;
-    let holders: ActorSet = (0..n)
-        .filter(|&i| {
-            let c = client(world, i);
-            c.step == QStep::Holding && c.node.is_some_and(|m| children.contains(&m))
-        })
-        .map(|i| ActorId(i as u8))
-        .collect();
-    let share = match holders
-        .first()
-        .map(|h| client(world, usize::from(h.0)).role)
-    {
-        Some(Role::Reader(_)) => Share::Read,
-        Some(Role::Permit(_)) => Share::Permits,
-        Some(Role::Writer) | None => Share::Exclusive,
-    };
-    SpanState::Queue {
-        holders,
-        share,
-        waiting: children.len().saturating_sub(holders.len()) as u8,
-    }
-}
-
-fn lane_state(world: &World, i: usize, n: usize, stuck: u32) -> SpanState {
-    let id = ActorId(i as u8);
-    if i == n {
-        return service_state(world, n);
-    }
-    let c = client(world, i);
-    let status = world.status(id);
-    if status.crashed {
-        return SpanState::Crashed;
-    }
-    if status.is_frozen() {
-        return SpanState::Frozen {
-            believes_holding: c.step == QStep::Holding,
-        };
-    }
-    if stuck & (1 << i) != 0
-        && let Some(w) = c.watching()
-    {
-        return SpanState::Stuck { watching: w };
-    }
-    match c.step {
-        QStep::Idle => SpanState::Idle,
-        QStep::Creating => SpanState::Creating,
-        QStep::Reading | QStep::Claiming => SpanState::Reading,
-        QStep::Checking(node) => SpanState::Checking { node },
-        QStep::Waiting(w) => SpanState::Waiting { watching: w },
-        QStep::Holding if matches!(c.role, Role::Reader(_)) => {
-            SpanState::HoldingRead { token: c.token }
-        }
-        QStep::Holding => SpanState::Holding { token: c.token },
-        QStep::Released => SpanState::Released,
-        QStep::Lost => SpanState::Lost,
-    }
 }
 
 /// The permit count configured now, for a semaphore.
@@ -240,86 +174,43 @@ impl QueueObserver {
         for i in 0..=n {
             lanes.add(ActorId(i as u8), 0, lane_state(world, i, n, 0));
         }
-        let mut checks = vec![
-            InvariantReport::always(invariant::NO_ORPHAN_NODE),
-            InvariantReport::always(invariant::NOBODY_STUCK),
-        ];
-        if family == Family::Rwlock {
-            checks.insert(0, InvariantReport::always(invariant::WRITER_ALONE));
-            checks.push(InvariantReport::sometimes(invariant::READERS_SHARED));
-            checks.push(InvariantReport::sometimes(invariant::WRITER_HELD));
-        } else {
-            checks.insert(0, InvariantReport::always(invariant::WITHIN_PERMITS));
-            checks.push(InvariantReport::sometimes(invariant::WAITER_WOKEN));
-        }
-        checks.push(InvariantReport::sometimes(invariant::EVERYONE_HELD));
         Self {
             n,
             family,
             lanes,
             nodes: Vec::new(),
             service: Vec::new(),
-            checks,
-            grant_order: Vec::new(),
-            grants_before_writer: None,
-            granted_at: vec![None; n],
-            max_readers: 0,
-            max_holders: 0,
+            tally: QueueChecks::new(family, n, true),
             stuck: 0,
             seen_events: 0,
             snapshot_at: None,
         }
     }
 
-    fn check(&mut self, name: &str, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+    fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
+        self.tally.check(name, at, detail);
     }
 
     fn finish(self, world: &World, mut rec: Recorder, end: Millis) -> Trace {
         let n = self.n;
-        let mut writer_wait = None;
-        let mut starved = Vec::new();
-        for (i, name) in QUEUE_NAMES[..n].iter().enumerate() {
-            let c = client(world, i);
-            if c.role != Role::Writer {
-                continue;
-            }
-            // A writer that never asked (it would start after the run, or crashed first) has
-            // not waited at all.
-            let Some(asked) = c.asked_at else {
-                continue;
-            };
-            let waited = match self.granted_at[i] {
-                Some(at) => at.saturating_sub(asked),
-                None => {
-                    starved.push(name.to_string());
-                    // Waiting ends with the run, or when the writer crashes.
-                    let crashed = rec
-                        .events
-                        .iter()
-                        .find(|e| e.actor == ActorId(i as u8) && e.kind == EventKind::Crashed);
-                    crashed
-                        .map_or(end, |e| e.at_ms.min(end))
-                        .saturating_sub(asked)
-                }
-            };
-            writer_wait = Some(writer_wait.map_or(waited, |w: u64| w.max(waited)));
-        }
+        let roles: Vec<Role> = (0..n).map(|i| client(world, i).role).collect();
+        let crashed = |i: usize| {
+            rec.events
+                .iter()
+                .find(|e| e.actor == ActorId(i as u8) && e.kind == EventKind::Crashed)
+                .map(|e| e.at_ms)
+        };
+        let (writer_wait, starved) =
+            self.tally
+                .writer_wait(&roles, |i| client(world, i).asked_at, crashed, end);
         let stuck_clients = (0..n)
             .filter(|i| self.stuck & (1 << i) != 0)
             .map(|i| QUEUE_NAMES[i].to_string())
             .collect();
-        let violations = self
-            .checks
-            .iter()
-            .filter(|c| c.first_violation_ms().is_some())
-            .map(|c| c.name.to_string())
-            .collect();
+        let violations = self.tally.violations();
         rec.event(end, ActorId(n as u8), EventKind::RunEnded);
         let windows = super::zk_facts::link_windows(&rec, n, end);
-        let moments = super::moments::moments(&rec, &[], &self.checks);
+        let moments = super::moments::moments(&rec, &[], &self.tally.checks);
         let mut actors: Vec<ActorInfo> = (0..n)
             .map(|i| ActorInfo {
                 id: ActorId(i as u8),
@@ -346,16 +237,16 @@ impl QueueObserver {
             windows,
             moments,
             metrics: Metrics::Queue(QueueMetrics {
-                grant_order: self.grant_order,
-                max_concurrent_readers: self.max_readers,
-                max_holders: self.max_holders,
+                grant_order: self.tally.grant_order,
+                max_concurrent_readers: self.tally.max_readers,
+                max_holders: self.tally.max_holders,
                 writer_wait_ms: writer_wait,
-                grants_before_writer: self.grants_before_writer,
+                grants_before_writer: self.tally.grants_before_writer,
                 starved_writers: starved,
                 stuck_clients,
                 violations,
             }),
-            invariants: self.checks,
+            invariants: self.tally.checks,
         }
     }
 }
@@ -373,69 +264,23 @@ impl Observer for QueueObserver {
                 }
                 EventKind::Acquired { .. } | EventKind::Admitted { .. } => {
                     let i = e.actor.0 as usize;
-                    let writer = client(world, i).role == Role::Writer;
-                    if writer && self.grants_before_writer.is_none() {
-                        self.grants_before_writer = Some(self.grant_order.len() as u32);
-                    }
-                    self.grant_order.push(QUEUE_NAMES[i].to_string());
-                    if self.granted_at[i].is_none() {
-                        self.granted_at[i] = Some(e.at_ms);
-                    }
-                    if writer {
-                        let who = QUEUE_NAMES[i];
-                        let at = e.at_ms;
-                        if let Some(c) = self
-                            .checks
-                            .iter_mut()
-                            .find(|c| c.name == invariant::WRITER_HELD)
-                        {
-                            c.record(at, || format!("writer {who} held"));
-                        }
-                    }
+                    self.tally.granted(e.at_ms, i, client(world, i).role);
                 }
-                EventKind::WokeUp { .. } => {
-                    let who = QUEUE_NAMES[e.actor.0 as usize];
-                    let at = e.at_ms;
-                    if let Some(c) = self
-                        .checks
-                        .iter_mut()
-                        .find(|c| c.name == invariant::WAITER_WOKEN)
-                    {
-                        c.record(at, || format!("{who} was woken"));
-                    }
-                }
+                EventKind::WokeUp { .. } => self.tally.woken(e.at_ms, e.actor.0 as usize),
                 _ => {}
             }
         }
         self.seen_events = rec.events.len();
         // Who holds in the service's view: believes it, session live, node present.
         let holders = invariants::service_holders(world);
-        let readers = holders
+        let roles: Vec<(usize, Role)> = holders
             .iter()
-            .filter(|h| matches!(client(world, h.0 as usize).role, Role::Reader(_)))
-            .count() as u32;
-        let writers = holders.len() as u32 - readers;
-        self.max_holders = self.max_holders.max(holders.len() as u32);
-        self.max_readers = self.max_readers.max(readers);
+            .map(|h| (h.0 as usize, client(world, h.0 as usize).role))
+            .collect();
+        self.tally.holding(now, &roles, permits);
         if self.family == Family::Rwlock {
-            if writers > 0 && holders.len() > 1 {
-                let names: Vec<&str> = holders.iter().map(|h| QUEUE_NAMES[h.0 as usize]).collect();
-                self.check(invariant::WRITER_ALONE, now, || {
-                    format!("a writer holds together with others: {}", names.join(", "))
-                });
-            }
-            if readers > 1 {
-                self.check(invariant::READERS_SHARED, now, || {
-                    format!("{readers} readers hold at once")
-                });
-            }
-        } else if let Some(p) = permits
-            && holders.len() as u32 > p
-        {
-            let count = holders.len();
-            self.check(invariant::WITHIN_PERMITS, now, || {
-                format!("{count} hold with {p} permits")
-            });
+            let [holding, waiting] = queued(world, n, &holders);
+            self.tally.passing(now, &holding, &waiting);
         }
         if let Some(orphan) = zk.tree.orphans().next() {
             let name = zk.tree.node(orphan).name();
@@ -464,9 +309,6 @@ impl Observer for QueueObserver {
             for i in 0..n {
                 self.lanes.set(i, now, lane_state(world, i, n, stuck));
             }
-        }
-        if self.granted_at.iter().all(Option::is_some) {
-            self.check(invariant::EVERYONE_HELD, now, || "every client held".into());
         }
         if let Some(a) = world.touched.0.filter(|a| (a.0 as usize) < n) {
             self.lanes.set(

@@ -1,0 +1,31 @@
+//! Leader election: the leader A pauses (a GC pause, a stopped VM) at any instant.
+
+use toml::Table;
+
+use super::{FaultSite, set_time};
+use crate::engine::Params;
+use crate::engine::time::Millis;
+use crate::engine::trace::Family;
+
+pub struct Election;
+
+impl FaultSite for Election {
+    fn targets(&self, p: &Params) -> u32 {
+        match p {
+            Params::Election(e) if e.pause_len_ms > 0 => 1,
+            _ => 0,
+        }
+    }
+
+    fn calm(&self, file: &mut Table) {
+        set_time(file, Family::Election, "pause_len", 0);
+    }
+
+    fn strike(&self, file: &mut Table, _: &Params, _: u32, at: Millis) {
+        set_time(file, Family::Election, "pause_at", at);
+    }
+
+    fn target_name(&self, _: &Params, _: u32) -> String {
+        "A".into()
+    }
+}
