@@ -149,6 +149,9 @@ fn the_live_command_compares_instants_and_agrees_on_gc_pause() {
     for r in rows {
         match r.get("instant") {
             Some(i) => assert_eq!(i["within"], true, "{r}"),
+            // A node one run deleted just before its end and the other just after is one
+            // release within tolerance: the comparison marks it with how near the end it was.
+            None if r["aspect"] == "left_behind" && r["near_end_ms"].is_u64() => {}
             None => assert_eq!(r["model"], r["live"], "{r}"),
         }
     }

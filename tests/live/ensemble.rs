@@ -20,7 +20,14 @@ fn with_leader_killed() {
     let (p, _) = scale::for_private(&preset.params, 1.0);
     let server = Server::Ensemble(ensemble::start(3, p.tick_ms).expect("three servers start"));
     let story = abc::story(&p, &server, Some(preset.fault)).expect("the live run completes");
+    let cfgs: Vec<std::path::PathBuf> = match &server {
+        Server::Ensemble(e) => e.servers.0.iter().map(|m| m.cfg.clone()).collect(),
+        _ => unreachable!("an ensemble was started"),
+    };
     drop(server);
+    // Killing the leader stopped that server alone: dropping the ensemble stopped the others.
+    let left = servers_of(std::process::id(), &cfgs);
+    assert!(left.is_empty(), "left running: {left:?}");
     let live = &story.live;
 
     // The leader is killed during A's hold and another server leads afterwards.

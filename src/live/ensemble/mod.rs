@@ -125,8 +125,10 @@ impl Servers {
         }
     }
 
-    /// Kills server `id` with SIGKILL: every process of this run whose command line names its
-    /// configuration file (a `java` wrapper and the JVM it started alike).
+    /// Kills server `id` with SIGKILL: every process of this run that runs the server's main
+    /// class on its configuration file (a `java` wrapper and the JVM it started alike). The
+    /// guard and the shell that started the servers name every configuration file too, but
+    /// not the class as an argument of its own: killing them would orphan the other servers.
     pub fn kill(&self, id: ServerId) {
         let Some(m) = self.0.iter().find(|m| m.id == id) else {
             return;
@@ -136,7 +138,7 @@ impl Servers {
             let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
                 continue;
             };
-            if cmdline.split(|b| *b == 0).any(|arg| arg == cfg) {
+            if runs_server(&cmdline, cfg) {
                 super::children::signal(pid, rustix::process::Signal::KILL, false);
             }
         }
@@ -151,6 +153,16 @@ impl Servers {
     pub fn size(&self) -> u8 {
         self.0.len() as u8
     }
+}
+
+/// The server's main class, as the command line names it.
+const MAIN_CLASS: &[u8] = b"org.apache.zookeeper.server.quorum.QuorumPeerMain";
+
+/// Whether a process with this command line (arguments separated by NUL) runs the server on
+/// configuration file `cfg`: the main class and the file, each an argument of its own.
+fn runs_server(cmdline: &[u8], cfg: &[u8]) -> bool {
+    let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+    args.contains(&MAIN_CLASS) && args.contains(&cfg)
 }
 
 /// Starts `size` servers with this tick on free loopback ports and waits for their leader.
@@ -285,6 +297,33 @@ mod tests {
             mode_in("This ZooKeeper instance is not currently serving requests\n"),
             None
         );
+    }
+
+    #[test]
+    fn killing_one_server_spares_the_shells_that_name_every_server() {
+        let line = |args: &[&str]| args.join("\0").into_bytes();
+        let (one, two) = ("/d/server-1/zoo.cfg", "/d/server-2/zoo.cfg");
+        let jvm = line(&[
+            "/usr/bin/java",
+            "-Xmx256m",
+            "-cp",
+            "c",
+            "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+            one,
+        ]);
+        let shell = line(&[
+            "sh",
+            "-c",
+            START_ALL,
+            "locklab-ensemble",
+            "/usr/bin/java",
+            "c",
+            one,
+            two,
+        ]);
+        assert!(runs_server(&jvm, one.as_bytes()));
+        assert!(!runs_server(&jvm, two.as_bytes()));
+        assert!(!runs_server(&shell, one.as_bytes()));
     }
 
     #[test]
