@@ -568,6 +568,14 @@ mod election;
 /// Every test, as the harness runs them: those that need a ZooKeeper server are ignored, with
 /// the reason, where none is installed.
 fn main() -> ExitCode {
+    // The Ctrl-C tests interrupt a locklab as a terminal would. A non-interactive shell that
+    // starts this suite in the background (as CI does, beside the other tests) sets SIGINT to
+    // ignored, and every locklab started here would inherit that and run on to its own timeout:
+    // give the children the terminal's default back.
+    // SAFETY: at the start of main, before any thread: nothing else sets handlers concurrently.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
     let args = Arguments::from_args();
     let presets = [
         "chain",
