@@ -147,7 +147,8 @@ fn redlock_cmd(args: LiveRedlockArgs, lang: Lang, source: &Source) -> Result<(),
     let json = args.output.json;
     let store = crate::live::redis::run::default_store();
     if !json {
-        let secs = crate::engine::time::fmt_secs(p.duration_ms);
+        let settled = crate::live::redis::until_settled(p);
+        let secs = crate::engine::time::fmt_secs(settled.duration_ms);
         say(&words::redis_line(p.nodes, store, lang))?;
         say(&words::running(&preset.name, &secs, lang))?;
     }
@@ -226,7 +227,7 @@ fn etcd_cmd(args: LiveEtcdArgs, lang: Lang, source: &Source) -> Result<(), UserE
         .map_err(|e| UserError::failed(format!("cannot find locklab's own program: {e}")))?;
     let json = args.output.json;
     if !json {
-        let secs = crate::engine::time::fmt_secs(p.duration_ms);
+        let secs = crate::engine::time::fmt_secs(etcd::until_settled(&p).duration_ms);
         say(etcd::words::starting(lang))?;
         say(&words::running(&preset.name, &secs, lang))?;
     }

@@ -54,6 +54,7 @@ mod quiz_modes;
 mod quiz_session;
 mod redlock_family;
 mod setdata;
+mod settled;
 mod snowflake_clock;
 mod snowflake_family;
 mod tasks;

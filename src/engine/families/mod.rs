@@ -13,3 +13,28 @@ pub mod redlock;
 pub mod snowflake;
 pub mod tasks;
 pub mod zk_facts;
+
+use crate::engine::time::Millis;
+use crate::engine::trace::{EventKind, Trace};
+
+/// How long after the model's last event a live run goes on: a real reply or report comes a
+/// little later than the model's, and a run that ended on the model's instant would cut it off.
+pub const LIVE_TAIL_MS: Millis = 1_000;
+
+/// How long a live run of the story `model` tells needs to be: to the model's last event and
+/// message, then [`LIVE_TAIL_MS`], never past the model's own end. A preset's duration leaves
+/// room for any story its knobs allow; a live run that waited it out would wait seconds in
+/// which nothing can happen.
+pub fn live_duration(model: &Trace) -> Millis {
+    let events = model
+        .events
+        .iter()
+        .filter(|e| !matches!(e.kind, EventKind::RunEnded))
+        .map(|e| e.at_ms);
+    let messages = model
+        .messages
+        .iter()
+        .map(|m| m.received_ms.unwrap_or(m.sent_ms));
+    let last = events.chain(messages).max().unwrap_or(0);
+    (last + LIVE_TAIL_MS).min(model.end_ms)
+}

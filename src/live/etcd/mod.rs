@@ -45,6 +45,7 @@ impl Story {
 /// Runs `p` on a real etcd, each client a process of `exe` (the locklab binary), and by the
 /// model.
 pub fn story(p: &EtcdParams, exe: &Path) -> Result<Story, UserError> {
+    let p = &until_settled(p);
     let gathered = run::run(p, exe)?;
     let live = trace::trace(p, &gathered);
     let model = crate::engine::families::etcd::run(p);
@@ -56,6 +57,16 @@ pub fn story(p: &EtcdParams, exe: &Path) -> Result<Story, UserError> {
         version: gathered.version,
         server: gathered.server,
     })
+}
+
+/// `p` ending when its story has settled, as the engine says: the run and the model beside it
+/// stop a moment after the model's last event rather than at the preset's end.
+pub fn until_settled(p: &EtcdParams) -> EtcdParams {
+    let model = crate::engine::families::etcd::run(p);
+    EtcdParams {
+        duration_ms: crate::engine::families::live_duration(&model),
+        ..p.clone()
+    }
 }
 
 /// `p` with every time multiplied by `factor`, the lease's TTL rounded to whole seconds and

@@ -35,8 +35,9 @@ impl Story {
 }
 
 /// Runs `p` on real servers, each client a process of `exe` (the locklab binary), the resource
-/// on `store`, and by the model.
+/// on `store`, and by the model, each until the story has settled ([`until_settled`]).
 pub fn story(p: &RedlockParams, exe: &Path, store: run::Store) -> Result<Story, UserError> {
+    let p = &until_settled(p);
     let gathered = run::run(p, exe, store)?;
     let live = trace::trace(p, &gathered);
     let model = crate::engine::families::redlock::run(p);
@@ -47,4 +48,14 @@ pub fn story(p: &RedlockParams, exe: &Path, store: run::Store) -> Result<Story, 
         servers: gathered.servers,
         store,
     })
+}
+
+/// `p` ending when its story has settled, as the engine says: the run and the model beside it
+/// stop a moment after the model's last event rather than at the preset's end.
+pub fn until_settled(p: &RedlockParams) -> RedlockParams {
+    let model = crate::engine::families::redlock::run(p);
+    RedlockParams {
+        duration_ms: crate::engine::families::live_duration(&model),
+        ..p.clone()
+    }
 }
