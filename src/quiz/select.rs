@@ -49,6 +49,19 @@ impl Bank {
     /// Loads every deck; the first deck that fails to parse is the error (`locklab check` lists
     /// them all).
     pub fn load(source: &Source) -> Result<Bank, BankError> {
+        // The embedded decks cannot change while locklab runs, and every screen that opens the
+        // quizzes loads them: parse them once.
+        if matches!(source, Source::Embedded) {
+            static EMBEDDED: std::sync::OnceLock<Option<Bank>> = std::sync::OnceLock::new();
+            if let Some(bank) = EMBEDDED.get_or_init(|| Self::parse(source).ok()) {
+                return Ok(bank.clone());
+            }
+        }
+        Self::parse(source)
+    }
+
+    /// Reads and checks every deck of `source`.
+    fn parse(source: &Source) -> Result<Bank, BankError> {
         let presets = scenario::load_all(source)?;
         let mut decks = Vec::new();
         for d in deck::load_all(source).map_err(BankError::Decks)? {

@@ -171,39 +171,54 @@ fn text_cols(size: (u16, u16)) -> usize {
     (text_area(Rect::new(0, 0, size.0, size.1)).width as usize).max(4)
 }
 
+/// The lessons by topic, the glossaries and the deck ids of a source.
+type Library = (Vec<Topic>, Vec<Glossary>, Vec<String>);
+
+fn library(source: &Source) -> Library {
+    let mut topics: Vec<Topic> = Vec::new();
+    for l in lesson::load_all(source).unwrap_or_default() {
+        let i = match topics.iter().position(|t| t.id == l.id) {
+            Some(i) => i,
+            None => {
+                topics.push(Topic {
+                    id: l.id.clone(),
+                    zh: None,
+                    en: None,
+                });
+                topics.len() - 1
+            }
+        };
+        match l.lang {
+            Lang::Zh => topics[i].zh = Some(l),
+            Lang::En => topics[i].en = Some(l),
+        }
+    }
+    topics.sort_by(|a, b| a.id.cmp(&b.id));
+    let glossaries = lesson::load_glossaries(source)
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    let decks = crate::content::deck::load_all(source)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|d| d.map(|d| d.deck.deck.get_ref().clone()).unwrap_or_default())
+        .collect();
+    (topics, glossaries, decks)
+}
+
 impl ReaderState {
     /// Loads the lessons, glossaries and deck ids from `source`, and the saved positions from
     /// `data_dir` if one is given. Content that fails to load leaves the reader empty, not broken.
     pub fn new(source: &Source, data_dir: Option<PathBuf>) -> Self {
-        let mut topics: Vec<Topic> = Vec::new();
-        for l in lesson::load_all(source).unwrap_or_default() {
-            let i = match topics.iter().position(|t| t.id == l.id) {
-                Some(i) => i,
-                None => {
-                    topics.push(Topic {
-                        id: l.id.clone(),
-                        zh: None,
-                        en: None,
-                    });
-                    topics.len() - 1
-                }
-            };
-            match l.lang {
-                Lang::Zh => topics[i].zh = Some(l),
-                Lang::En => topics[i].en = Some(l),
-            }
-        }
-        topics.sort_by(|a, b| a.id.cmp(&b.id));
-        let glossaries = lesson::load_glossaries(source)
-            .unwrap_or_default()
-            .into_iter()
-            .flatten()
-            .collect();
-        let decks = crate::content::deck::load_all(source)
-            .unwrap_or_default()
-            .into_iter()
-            .map(|d| d.map(|d| d.deck.deck.get_ref().clone()).unwrap_or_default())
-            .collect();
+        let (topics, glossaries, decks) = if matches!(source, Source::Embedded) {
+            // The embedded lessons cannot change while locklab runs, and each screen that reads
+            // them starts here: parse them (and every deck, for its name) once.
+            static EMBEDDED: std::sync::OnceLock<Library> = std::sync::OnceLock::new();
+            EMBEDDED.get_or_init(|| library(source)).clone()
+        } else {
+            library(source)
+        };
         let positions = data_dir.as_deref().map(reading::load).unwrap_or_default();
         Self {
             topics,
