@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::error::UserError;
-use super::output::{write_file, write_stdout};
+use super::output::{write_file, write_json, write_stdout};
 use crate::cli::ExploreArgs;
 use crate::engine::Params;
 use crate::explore::report::Outcome;
@@ -56,12 +56,7 @@ pub fn run(args: ExploreArgs, lang: Lang, source: &Source) -> Result<(), UserErr
         }
     }
     if args.json {
-        let mut buf = serde_json::to_vec_pretty(&outcome.json()).map_err(|e| UserError {
-            message: e.to_string(),
-            status: 1,
-        })?;
-        buf.push(b'\n');
-        write_stdout(&buf)?;
+        write_json(&outcome.json())?;
     } else {
         write_stdout(outcome.text(lang).as_bytes())?;
     }
@@ -128,12 +123,7 @@ fn run_timed(
         }
     }
     if args.json {
-        let mut buf = serde_json::to_vec_pretty(&outcome.json()).map_err(|e| UserError {
-            message: e.to_string(),
-            status: 1,
-        })?;
-        buf.push(b'\n');
-        write_stdout(&buf)?;
+        write_json(&outcome.json())?;
     } else {
         write_stdout(outcome.text(lang).as_bytes())?;
     }

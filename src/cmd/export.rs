@@ -105,7 +105,7 @@ fn cast(
         theme: crate::tui::theme::Theme::from_env(),
         timestamp,
     };
-    let text = crate::tui::record::record(p, source, &opts).map_err(UserError::usage)?;
+    let text = crate::tui::record::record(p, source, &opts)?;
     if path.as_os_str() == "-" {
         return write_stdout(text.as_bytes());
     }

@@ -24,7 +24,7 @@ use crate::scenario::{self, Preset};
 use crate::source::Source;
 
 use super::error::UserError;
-use super::output::write_stdout;
+use super::output::{write_json, write_stdout};
 
 /// The A/B/C presets a live run can tell: all of them, each fault made for real.
 fn live_presets(source: &Source) -> Result<Vec<Preset>, UserError> {
@@ -68,15 +68,27 @@ struct LiveTasks<'a> {
     facts: Vec<tasks::compare::FactRow>,
 }
 
+/// The preset `name` of one family, with its parameters (`of` picks them); `what` names the
+/// family with its article in the error (`a task`, `an election`).
+pub(super) fn family_preset<'a, T>(
+    every: &'a [Preset],
+    name: &str,
+    what: &str,
+    of: impl Fn(&'a Params) -> Option<&'a T>,
+) -> Result<(&'a Preset, &'a T), UserError> {
+    every
+        .iter()
+        .filter(|p| p.name == name)
+        .find_map(|p| Some((p, of(&p.params)?)))
+        .ok_or_else(|| UserError::usage(format!("`{name}` is not {what} preset")))
+}
+
 fn tasks_cmd(args: LiveTasksArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
     let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
-    let preset = every
-        .iter()
-        .find(|p| p.name == args.preset && matches!(p.params, Params::Tasks(_)))
-        .ok_or_else(|| UserError::usage(format!("`{}` is not a task preset", args.preset)))?;
-    let Params::Tasks(p) = &preset.params else {
-        return Err(UserError::usage("not a task preset"));
-    };
+    let (preset, p) = family_preset(&every, &args.preset, "a task", |p| match p {
+        Params::Tasks(p) => Some(p),
+        _ => None,
+    })?;
     if let Some(why) = tasks::unsupported(p) {
         return Err(UserError::usage(format!("`{}`: {why}", args.preset)));
     }
@@ -111,10 +123,7 @@ fn tasks_cmd(args: LiveTasksArgs, lang: Lang, source: &Source) -> Result<(), Use
             statements: pairs,
             facts,
         };
-        let mut buf =
-            serde_json::to_vec_pretty(&run).map_err(|e| UserError::failed(e.to_string()))?;
-        buf.push(b'\n');
-        return write_stdout(&buf);
+        return write_json(&run);
     }
     let about = lang.pick(&preset.about.zh, &preset.about.en);
     let mut out = format!("\n{}\n{about}\n\n", words::title(&preset.name, lang));

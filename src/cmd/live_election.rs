@@ -13,8 +13,9 @@ use crate::scenario;
 use crate::source::Source;
 
 use super::error::UserError;
+use super::live::family_preset;
 use super::live::say;
-use super::output::write_stdout;
+use super::output::{write_json, write_stdout};
 
 /// Everything a live election run printed, as JSON.
 #[derive(Serialize)]
@@ -30,13 +31,10 @@ struct LiveElection<'a> {
 
 pub fn run(args: LiveElectionArgs, lang: Lang, source: &Source) -> Result<(), UserError> {
     let every = scenario::load_all(source).map_err(|e| UserError::usage(e.to_string()))?;
-    let preset = every
-        .iter()
-        .find(|p| p.name == args.preset && matches!(p.params, Params::Election(_)))
-        .ok_or_else(|| UserError::usage(format!("`{}` is not an election preset", args.preset)))?;
-    let Params::Election(p) = &preset.params else {
-        return Err(UserError::usage("not an election preset"));
-    };
+    let (preset, p) = family_preset(&every, &args.preset, "an election", |p| match p {
+        Params::Election(p) => Some(p),
+        _ => None,
+    })?;
     let scale = args.time_scale.unwrap_or(1.0);
     let json = args.output.json;
     let zk = server::open(None, None, election::tick_ms(p, scale))?;
@@ -78,10 +76,7 @@ pub fn run(args: LiveElectionArgs, lang: Lang, source: &Source) -> Result<(), Us
             statements: pairs,
             facts,
         };
-        let mut buf =
-            serde_json::to_vec_pretty(&run).map_err(|e| UserError::failed(e.to_string()))?;
-        buf.push(b'\n');
-        return write_stdout(&buf);
+        return write_json(&run);
     }
     let about = lang.pick(&preset.about.zh, &preset.about.en);
     let mut out = format!("\n{}\n{about}\n\n", words::title(&preset.name, lang));

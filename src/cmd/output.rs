@@ -15,6 +15,13 @@ pub fn write_stdout(bytes: &[u8]) -> Result<(), UserError> {
     }
 }
 
+/// Writes `value` as pretty JSON and a line break.
+pub fn write_json(value: &impl serde::Serialize) -> Result<(), UserError> {
+    let mut buf = serde_json::to_vec_pretty(value).map_err(|e| UserError::failed(e.to_string()))?;
+    buf.push(b'\n');
+    write_stdout(&buf)
+}
+
 /// Writes an export so that a failure (a full disk, say) leaves the old file whole: a
 /// temporary file in the same folder is written, synced and renamed over it. An existing file
 /// keeps its mode; a new one gets the usual mode for new files (0666 less the umask).

@@ -37,7 +37,7 @@ pub fn run(
         }
         Some(ProgressCommand::Merge { file }) => {
             // The file to merge is the user's input: missing, not a file or malformed is status 2.
-            let other = read_progress(file).map_err(UserError::usage)?;
+            let other = read_progress(file)?;
             let bank = Bank::load(source).ok();
             let mut store = open_store(data_dir, lang, bank.as_ref())?;
             if !store.is_writable() {

@@ -18,7 +18,7 @@ pub fn open(
     // The screens, Home and the lessons' `sim:` links all use the presets of this source.
     let catalogue =
         crate::scenario::Catalogue::load(source).map_err(|e| UserError::usage(e.to_string()))?;
-    tui::check_start(&start, catalogue).map_err(UserError::usage)?;
+    tui::check_start(&start, catalogue)?;
     let dir = crate::progress::store::resolve_dir(data_dir);
     match tui::run(start, lang, source, catalogue, dir) {
         Ok(Ended::Quit) => Ok(()),

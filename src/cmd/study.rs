@@ -86,5 +86,5 @@ fn interactive() -> bool {
 
 /// Where progress lives: `--data-dir`, else `LOCKLAB_DATA_DIR`, else the platform's data folder.
 fn resolve(flag: Option<&Path>) -> Result<PathBuf, UserError> {
-    crate::progress::store::resolve_dir(flag).map_err(UserError::failed)
+    Ok(crate::progress::store::resolve_dir(flag)?)
 }

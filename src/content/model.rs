@@ -443,10 +443,11 @@ fn abc(
         let at = Some(v.span().start);
         if model_abc::CHOICE_KEYS.contains(&key.as_str()) {
             model_abc::set_choice(&mut p, key, v.get_ref())
-                .map_err(|e| ctx.err(Some(key), at, e))?;
+                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
         } else if model_abc::fault_spec_of(key).is_some() {
             let n = table::number(key, v).map_err(|r| ctx.refused(r))?;
-            model_abc::set_fault_time(&mut p, key, n).map_err(|e| ctx.err(Some(key), at, e))?;
+            model_abc::set_fault_time(&mut p, key, n)
+                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
         } else if AbcParams::spec(key).is_some() {
             let n = table::number(key, v).map_err(|r| ctx.refused(r))?;
             p.set(key, n)
@@ -462,7 +463,7 @@ fn abc(
         let at = vary_at(spec, key);
         if model_abc::fault_spec_of(key).is_some() {
             model_abc::set_fault_time(&mut p, key, *value)
-                .map_err(|e| ctx.err(Some(key), at, e))?;
+                .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;
         } else {
             p.set(key, *value)
                 .map_err(|e| ctx.err(Some(key), at, e.to_string()))?;

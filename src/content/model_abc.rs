@@ -4,8 +4,35 @@
 //! its preset in the one way the question is about.
 
 use crate::engine::params::{
-    AbcParams, Fault, NumSpec, OnDisconnect, OnLoss, Recovery, Registration, Unit, WatchMode,
+    AbcParams, Fault, NumSpec, OnDisconnect, OnLoss, ParamError, Recovery, Registration, Unit,
+    WatchMode,
 };
+
+/// Why a question's abc setting cannot be applied to its preset.
+#[derive(Debug, thiserror::Error)]
+pub enum AbcSettingError {
+    #[error("`{0}` is not a fault timing")]
+    NotAFaultTiming(String),
+    #[error("{0}")]
+    OutOfRange(#[from] ParamError),
+    #[error("must lie within the run of {run} s (got {secs})")]
+    PastTheRun { run: f64, secs: f64 },
+    /// The preset has no fault of this kind (`freeze`, `delete_between`) for the setting to move.
+    #[error("the preset has no {0} fault to change")]
+    NoSuchFault(&'static str),
+    #[error("`{key}` takes one of: {} (got `{value}`)", options.join(", "))]
+    NotAnOption {
+        key: String,
+        value: String,
+        options: Vec<&'static str>,
+    },
+    #[error("`{0}` must be true or false")]
+    NotTrueOrFalse(String),
+    #[error("`{0}` must be a word")]
+    NotAWord(String),
+    #[error("`{0}` is not a choice of the abc family")]
+    NotAChoice(String),
+}
 
 /// Fault timings a question may fix or draw, in seconds. Each applies to the preset's first
 /// fault of that kind.
@@ -45,12 +72,13 @@ pub fn fault_spec_of(key: &str) -> Option<&'static NumSpec> {
 
 /// Sets a fault timing on `p`; the preset must have a fault of that kind, and the time must lie
 /// within the run.
-pub fn set_fault_time(p: &mut AbcParams, key: &str, secs: f64) -> Result<(), String> {
-    let spec = fault_spec_of(key).ok_or_else(|| format!("`{key}` is not a fault timing"))?;
-    spec.check(secs).map_err(|e| e.to_string())?;
+pub fn set_fault_time(p: &mut AbcParams, key: &str, secs: f64) -> Result<(), AbcSettingError> {
+    let spec =
+        fault_spec_of(key).ok_or_else(|| AbcSettingError::NotAFaultTiming(key.to_string()))?;
+    spec.check(secs)?;
     let run = p.duration_ms as f64 / 1000.0;
     if secs > run {
-        return Err(format!("must lie within the run of {run} s (got {secs})"));
+        return Err(AbcSettingError::PastTheRun { run, secs });
     }
     let ms = (secs * 1000.0).round() as u64;
     let (freeze, at) = match key {
@@ -66,32 +94,39 @@ pub fn set_fault_time(p: &mut AbcParams, key: &str, secs: f64) -> Result<(), Str
     });
     let Some((at_ms, len_ms)) = slot else {
         let kind = if freeze { "freeze" } else { "disconnect" };
-        return Err(format!("the preset has no {kind} fault to change"));
+        return Err(AbcSettingError::NoSuchFault(kind));
     };
     *(if at { at_ms } else { len_ms }) = ms;
     Ok(())
 }
 
-fn pick<T: Copy>(key: &str, value: &str, options: &[(&str, T)]) -> Result<T, String> {
+fn pick<T: Copy>(
+    key: &str,
+    value: &str,
+    options: &[(&'static str, T)],
+) -> Result<T, AbcSettingError> {
     options
         .iter()
         .find(|(name, _)| *name == value)
         .map(|(_, t)| *t)
-        .ok_or_else(|| {
-            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-            format!("`{key}` takes one of: {} (got `{value}`)", names.join(", "))
+        .ok_or_else(|| AbcSettingError::NotAnOption {
+            key: key.to_string(),
+            value: value.to_string(),
+            options: options.iter().map(|(n, _)| *n).collect(),
         })
 }
 
 /// Sets one of [`CHOICE_KEYS`] from its TOML value.
-pub fn set_choice(p: &mut AbcParams, key: &str, v: &toml::Value) -> Result<(), String> {
+pub fn set_choice(p: &mut AbcParams, key: &str, v: &toml::Value) -> Result<(), AbcSettingError> {
     if key == "fencing" {
-        p.fencing = v.as_bool().ok_or("`fencing` must be true or false")?;
+        p.fencing = v
+            .as_bool()
+            .ok_or_else(|| AbcSettingError::NotTrueOrFalse(key.to_string()))?;
         return Ok(());
     }
     let s = v
         .as_str()
-        .ok_or_else(|| format!("`{key}` must be a word"))?;
+        .ok_or_else(|| AbcSettingError::NotAWord(key.to_string()))?;
     match key {
         "watch" => {
             p.watch = pick(
@@ -143,8 +178,7 @@ pub fn set_choice(p: &mut AbcParams, key: &str, v: &toml::Value) -> Result<(), S
                 Fault::DropCreateResponse { client } => Some(client),
                 _ => None,
             });
-            *slot.ok_or("the preset has no drop_create_response fault to change")? =
-                who.to_string();
+            *slot.ok_or(AbcSettingError::NoSuchFault("drop_create_response"))? = who.to_string();
         }
         "race_reader" => {
             // The race matters only against the reader's own predecessor.
@@ -153,11 +187,11 @@ pub fn set_choice(p: &mut AbcParams, key: &str, v: &toml::Value) -> Result<(), S
                 Fault::DeleteBetween { owner, reader } => Some((owner, reader)),
                 _ => None,
             });
-            let (owner, reader) = slot.ok_or("the preset has no delete_between fault to change")?;
+            let (owner, reader) = slot.ok_or(AbcSettingError::NoSuchFault("delete_between"))?;
             *owner = ahead.to_string();
             *reader = who.to_string();
         }
-        _ => return Err(format!("`{key}` is not a choice of the abc family")),
+        _ => return Err(AbcSettingError::NotAChoice(key.to_string())),
     }
     Ok(())
 }
@@ -190,9 +224,14 @@ mod tests {
             }
         );
         let err = set_fault_time(&mut p, "disconnect_len", 2.0).unwrap_err();
-        assert!(err.contains("no disconnect fault"), "{err}");
+        assert!(matches!(err, AbcSettingError::NoSuchFault("disconnect")));
+        assert_eq!(
+            err.to_string(),
+            "the preset has no disconnect fault to change"
+        );
         let err = set_fault_time(&mut p, "freeze_at", 9999.0).unwrap_err();
-        assert!(err.contains("600"), "{err}");
+        assert!(matches!(err, AbcSettingError::OutOfRange(_)));
+        assert!(err.to_string().contains("600"), "{err}");
     }
 
     #[test]
@@ -222,6 +261,11 @@ mod tests {
             }
         );
         let err = set_choice(&mut p, "recovery", &toml::Value::from("hope")).unwrap_err();
-        assert!(err.contains("guid, blind"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "`recovery` takes one of: guid, blind (got `hope`)"
+        );
+        let err = set_choice(&mut p, "fencing", &toml::Value::from("yes")).unwrap_err();
+        assert_eq!(err.to_string(), "`fencing` must be true or false");
     }
 }

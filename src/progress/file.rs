@@ -16,6 +16,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use super::compact::{Extra, Interner};
+use super::error::{FileError, Placed};
 use super::{Answer, Progress, SCHEMA_VERSION, SessionRecord, Unknown};
 use crate::quiz::sched::Card;
 
@@ -135,24 +136,20 @@ fn split(text: &str) -> Option<Layout> {
 }
 
 /// A parse error at `offset` of the file, with its key path and the line quoted.
-fn located(file: &str, offset: usize, key: Option<&str>, message: &str) -> String {
+fn located(file: &str, offset: usize, key: Option<&str>, message: &str) -> FileError {
     let (line, column) = crate::toml_place::line_col(file, offset);
     let start = file[..offset.min(file.len())]
         .rfind('\n')
         .map_or(0, |i| i + 1);
     let quoted = file[start..].lines().next().unwrap_or("").trim();
     let quoted = crate::text::printable(quoted, false);
-    let quoted = crate::text::clip(&quoted, 80);
-    let message = crate::text::printable(message.trim(), false);
-    let mut s = format!("line {line}, column {column}");
-    if let Some(k) = key {
-        s.push_str(&format!(", `{}`", crate::text::printable(k, false)));
-    }
-    s.push_str(&format!(": {message}"));
-    if !quoted.is_empty() {
-        s.push_str(&format!(" (the line reads: {quoted})"));
-    }
-    s
+    FileError::Syntax(Placed {
+        line,
+        column,
+        key: key.map(|k| crate::text::printable(k, false).into_owned()),
+        message: crate::text::printable(message.trim(), false).into_owned(),
+        quoted: crate::text::clip(&quoted, 80).to_string(),
+    })
 }
 
 /// Parses `text` (a part of `file` starting at `base`) as `T`, placing errors in the file.
@@ -162,7 +159,7 @@ fn parse_part<T: serde::de::DeserializeOwned>(
     text: &str,
     prefix: Option<&str>,
     file_offset: impl Fn(usize) -> usize,
-) -> Result<T, String> {
+) -> Result<T, FileError> {
     toml::from_str(text).map_err(|e| {
         let (span, key) = crate::toml_place::toml_error_place(text, &e);
         let key = match (prefix, key) {
@@ -175,18 +172,18 @@ fn parse_part<T: serde::de::DeserializeOwned>(
 }
 
 /// The `schema_version` of a top-level table; 0 for files from before the key.
-fn version(table: &toml::Table) -> Result<u32, String> {
+fn version(table: &toml::Table) -> Result<u32, FileError> {
     match table.get("schema_version") {
         None => Ok(0),
         Some(toml::Value::Integer(v)) => {
-            u32::try_from(*v).map_err(|_| format!("schema_version {v} is out of range"))
+            u32::try_from(*v).map_err(|_| FileError::VersionOutOfRange(*v))
         }
-        Some(_) => Err("schema_version must be a whole number".into()),
+        Some(_) => Err(FileError::VersionNotWhole),
     }
 }
 
 /// Reads a progress file's text.
-pub fn parse(file: &str) -> Result<Parsed, String> {
+pub fn parse(file: &str) -> Result<Parsed, FileError> {
     let layout = split(file);
     let (root_text, offset_of): (&str, Box<dyn Fn(usize) -> usize>) = match &layout {
         Some(l) => (&l.root.text, Box::new(|at| l.root.file_offset(at))),
@@ -199,7 +196,7 @@ pub fn parse(file: &str) -> Result<Parsed, String> {
     })?;
     let found = version(&table)?;
     drop(table);
-    let read = || -> Result<Progress, String> {
+    let read = || -> Result<Progress, FileError> {
         let root: Root = parse_part(file, root_text, None, &offset_of)?;
         let mut names = Interner::default();
         let mut p = Progress {
@@ -211,10 +208,10 @@ pub fn parse(file: &str) -> Result<Parsed, String> {
         };
         if let Some(l) = &layout {
             if !p.answers.is_empty() && !l.answers.is_empty() {
-                return Err("`answers` is given twice".into());
+                return Err(FileError::GivenTwice("answers"));
             }
             if !p.sessions.is_empty() && !l.sessions.is_empty() {
-                return Err("`sessions` is given twice".into());
+                return Err(FileError::GivenTwice("sessions"));
             }
             p.answers.reserve_exact(l.answers.len());
             for (i, r) in l.answers.iter().enumerate() {
@@ -261,13 +258,13 @@ pub fn parse(file: &str) -> Result<Parsed, String> {
 }
 
 /// Brings data read from layout `from` up to [`SCHEMA_VERSION`], one step at a time.
-fn migrate(mut p: Progress, from: u32) -> Result<Progress, String> {
+fn migrate(mut p: Progress, from: u32) -> Result<Progress, FileError> {
     let mut v = from;
     while v < SCHEMA_VERSION {
         match v {
             // Version 0: files from before the version key; the rest of the layout is the same.
             0 => {}
-            _ => return Err(format!("no migration from schema_version {v}")),
+            _ => return Err(FileError::NoMigration(v)),
         }
         v += 1;
     }
@@ -350,14 +347,16 @@ mod tests {
             "schema_version = 1\n\n[[answers]]\n{ANSWER}\n[[answers]]\n{}",
             ANSWER.replace("score = 1", "score = \"x\u{1b}[31m\"")
         );
-        let e = parse(&text).unwrap_err();
+        let e = parse(&text).unwrap_err().to_string();
         assert!(
             e.starts_with("line 17, column 11, `answers[1].score`: invalid basic string"),
             "{e}"
         );
         assert!(e.contains("(the line reads: score = \"x␛[31m\")"), "{e}");
         assert!(!e.contains('\u{1b}'));
-        let e = parse(&text.replace("\u{1b}[31m", "")).unwrap_err();
+        let e = parse(&text.replace("\u{1b}[31m", ""))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("line 17, column 9, `answers[1].score`: invalid type: string \"x\""),
             "{e}"

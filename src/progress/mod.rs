@@ -6,6 +6,7 @@
 //! summarises it; [`export`] writes CSV or JSON; [`cmd`] is `locklab progress`.
 
 pub mod compact;
+pub mod error;
 pub mod export;
 pub mod file;
 pub mod stats;
@@ -200,28 +201,27 @@ impl Progress {
 
     /// Refuses records no locklab writes: a score above its maximum (a hand-edited file), which
     /// would otherwise show as a percentage above 100.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), error::InvalidRecord> {
+        use error::InvalidRecord;
         for (i, a) in self.answers.iter().enumerate() {
             if a.score > a.max {
-                return Err(format!(
-                    "answer {} (question `{}`) scores {} of at most {}",
-                    i + 1,
-                    a.question,
-                    a.score,
-                    a.max
-                ));
+                return Err(InvalidRecord::AnswerOverMax {
+                    number: i + 1,
+                    question: a.question.to_string(),
+                    score: a.score,
+                    max: a.max,
+                });
             }
         }
         for (i, s) in self.sessions.iter().enumerate() {
             if s.score > s.max || s.answered > s.questions {
-                return Err(format!(
-                    "session {} scores {} of at most {} ({} of {} questions answered)",
-                    i + 1,
-                    s.score,
-                    s.max,
-                    s.answered,
-                    s.questions
-                ));
+                return Err(InvalidRecord::SessionOverMax {
+                    number: i + 1,
+                    score: s.score,
+                    max: s.max,
+                    answered: s.answered,
+                    questions: s.questions,
+                });
             }
         }
         Ok(())

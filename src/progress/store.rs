@@ -21,6 +21,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::error::{FileError, NoDataDir, ReadProgressError};
 use super::file::{self, Parsed};
 use super::{Progress, SCHEMA_VERSION};
 use crate::quiz::sched::Time;
@@ -38,9 +39,9 @@ pub const PROGRESS_LIMIT: u64 = 256 << 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     /// The file did not parse; it was moved to `moved_to` and a fresh file started.
-    Corrupt { moved_to: PathBuf, error: String },
+    Corrupt { moved_to: PathBuf, error: FileError },
     /// The file did not parse and another locklab holds it, so it was left where it is.
-    CorruptLocked { error: String },
+    CorruptLocked { error: FileError },
     /// Written by a newer locklab; left untouched, nothing will be saved.
     Newer { found: u32 },
     /// Another locklab has the file open; nothing will be saved.
@@ -69,7 +70,7 @@ pub struct Store {
 
 /// The data dir: `--data-dir`, else `$LOCKLAB_DATA_DIR`, else the platform's data dir
 /// (`~/.local/share/locklab` on Linux).
-pub fn resolve_dir(flag: Option<&Path>) -> Result<PathBuf, String> {
+pub fn resolve_dir(flag: Option<&Path>) -> Result<PathBuf, NoDataDir> {
     if let Some(p) = flag {
         return Ok(p.to_path_buf());
     }
@@ -78,9 +79,7 @@ pub fn resolve_dir(flag: Option<&Path>) -> Result<PathBuf, String> {
     }
     directories::ProjectDirs::from("", "", "locklab")
         .map(|d| d.data_dir().to_path_buf())
-        .ok_or_else(|| {
-            format!("cannot find a home folder for the progress file; set {ENV_DATA_DIR} or pass --data-dir")
-        })
+        .ok_or(NoDataDir)
 }
 
 fn create_dir(dir: &Path) -> io::Result<()> {
@@ -123,9 +122,9 @@ impl Store {
             Err(ReadError::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
                 Ok(Parsed::Current(Progress::default()))
             }
-            Err(ReadError::NotUtf8 { line, column, .. }) => Err(format!(
-                "line {line}, column {column}: not valid UTF-8 text"
-            )),
+            Err(ReadError::NotUtf8 { line, column, .. }) => {
+                Err(FileError::NotUtf8 { line, column })
+            }
             Err(ReadError::Io(e)) => {
                 let problem = FileProblem(format!("{}: {e}", path.display()));
                 return Err(io::Error::new(e.kind(), problem));
@@ -241,15 +240,24 @@ pub fn is_file_problem(e: &io::Error) -> bool {
 
 /// Reads another progress file (for `merge`), migrating an older layout. The file must be a
 /// regular file of at most [`PROGRESS_LIMIT`] bytes.
-pub fn read_progress(path: &Path) -> Result<Progress, String> {
-    let text = read_text(path, PROGRESS_LIMIT, Links::Follow)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    match file::parse(&text).map_err(|e| format!("{}: {e}", path.display()))? {
+pub fn read_progress(path: &Path) -> Result<Progress, ReadProgressError> {
+    let path_buf = || path.to_path_buf();
+    let text = read_text(path, PROGRESS_LIMIT, Links::Follow).map_err(|source| {
+        ReadProgressError::Read {
+            path: path_buf(),
+            source,
+        }
+    })?;
+    let parsed = file::parse(&text).map_err(|source| ReadProgressError::Parse {
+        path: path_buf(),
+        source,
+    })?;
+    match parsed {
         Parsed::Current(p) | Parsed::Migrated(p, _) => Ok(p),
-        Parsed::Newer(v, _) => Err(format!(
-            "{}: written by a newer locklab (schema_version {v})",
-            path.display()
-        )),
+        Parsed::Newer(found, _) => Err(ReadProgressError::Newer {
+            path: path_buf(),
+            found,
+        }),
     }
 }
 

@@ -76,6 +76,48 @@ pub(crate) const fn info(shown: &'static str, what: Words) -> Binding {
     }
 }
 
+/// Moving through a list: a row, a page, either end. `rows` says what Up/Down move.
+pub(crate) const fn scroll_rows(rows: Ui) -> [Binding; 6] {
+    [
+        b(
+            &[Code(KeyCode::Up), Ch('k')],
+            "Up/Down j/k",
+            U(rows),
+            AppMsg::Up,
+        ),
+        b(
+            &[Code(KeyCode::Down), Ch('j')],
+            "Up/Down j/k",
+            U(rows),
+            AppMsg::Down,
+        ),
+        b(
+            &[Code(KeyCode::PageUp)],
+            "PgUp/PgDn",
+            U(Ui::KeyPage),
+            AppMsg::Scroll(-1),
+        ),
+        b(
+            &[Code(KeyCode::PageDown)],
+            "PgUp/PgDn",
+            U(Ui::KeyPage),
+            AppMsg::Scroll(1),
+        ),
+        b(
+            &[Code(KeyCode::Home), Ch('g')],
+            "Home/End g/G",
+            U(Ui::KeyTopBottom),
+            AppMsg::Jump(false),
+        ),
+        b(
+            &[Code(KeyCode::End), Ch('G')],
+            "Home/End g/G",
+            U(Ui::KeyTopBottom),
+            AppMsg::Jump(true),
+        ),
+    ]
+}
+
 pub(crate) use Key::{Ch, Code, Digit, Letter, Shifted};
 pub(crate) use Words::{Fam as F, Lab as L, Ui as U};
 
@@ -179,7 +221,7 @@ const TIMELINE_MOUSE: &[Binding] = &[
 /// The table of a screen, own keys first.
 pub fn table(screen: ScreenId) -> Vec<&'static Binding> {
     let parts: &[&[Binding]] = match screen {
-        ScreenId::Home => &[home::KEYS],
+        ScreenId::Home => &[home::SCROLL, home::KEYS],
         ScreenId::Frozen => &[frozen::KEYS, TIMELINE, COMPARE, PREDICT, TIMELINE_MOUSE],
         ScreenId::Abc => &[abc::KEYS, TIMELINE, COMPARE, PREDICT, TIMELINE_MOUSE],
         ScreenId::Herd => &[herd::KEYS],
@@ -188,7 +230,7 @@ pub fn table(screen: ScreenId) -> Vec<&'static Binding> {
         ScreenId::Present => &[present::KEYS],
         ScreenId::Reader => &[reader::KEYS],
         ScreenId::Quiz => &[quiz::KEYS],
-        ScreenId::Stats => &[stats::KEYS],
+        ScreenId::Stats => &[stats::SCROLL, stats::KEYS],
         ScreenId::Explore => &[explore::KEYS],
         ScreenId::Family => &[family::KEYS, TIMELINE, PREDICT, TIMELINE_MOUSE],
     };

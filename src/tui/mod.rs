@@ -17,6 +17,7 @@ pub mod record;
 pub mod screen;
 pub mod screens;
 pub mod signals;
+pub mod start_check;
 pub mod start_path;
 pub mod theme;
 pub mod timeline;
@@ -35,6 +36,7 @@ use crossterm::terminal::{EnterAlternateScreen, enable_raw_mode};
 
 use crate::i18n::{Lang, Ui, ui};
 use app::{App, AppMsg, ScreenId};
+pub use start_check::{StartError, check_start};
 
 /// How often playback advances.
 pub(crate) const TICK: Duration = Duration::from_millis(50);
@@ -76,65 +78,6 @@ impl TuiError {
             TuiError::NoQuiz(why) => why.clone(),
             TuiError::Io(e) => format!("terminal error: {e}"),
         }
-    }
-}
-
-/// Checks what the command line asked to open before touching the terminal.
-pub fn check_start(start: &Start, catalogue: &crate::scenario::Catalogue) -> Result<(), String> {
-    use crate::engine::trace::Family;
-    if let Start::Lab { family, preset } = start {
-        return check_lab(family, preset.as_deref(), catalogue);
-    }
-    let (name, family, what) = match start {
-        Start::Abc(Some(name)) => (name, Family::Abc, "A/B/C"),
-        Start::Frozen(Some(name)) => (name, Family::Frozen, "frozen-holder"),
-        _ => return Ok(()),
-    };
-    let known: Vec<&str> = catalogue
-        .of_family(family)
-        .into_iter()
-        .map(|p| p.name.as_str())
-        .collect();
-    if known.contains(&name.as_str()) {
-        Ok(())
-    } else {
-        Err(format!(
-            "no {what} preset named `{}`; choose one of: {}",
-            crate::text::shown(name),
-            known.join(", ")
-        ))
-    }
-}
-
-/// Checks a family lab's family and preset names, listing the valid ones.
-fn check_lab(
-    family: &str,
-    preset: Option<&str>,
-    catalogue: &crate::scenario::Catalogue,
-) -> Result<(), String> {
-    let families: Vec<&str> = screens::family::FAMILIES.iter().map(|f| f.name()).collect();
-    let Some(f) =
-        crate::engine::trace::Family::parse(family).filter(|f| families.contains(&f.name()))
-    else {
-        return Err(format!(
-            "no knob family named `{}`; choose one of: {}",
-            crate::text::shown(family),
-            families.join(", ")
-        ));
-    };
-    let known: Vec<&str> = catalogue
-        .of_family(f)
-        .into_iter()
-        .map(|p| p.name.as_str())
-        .collect();
-    match preset {
-        Some(name) if !known.contains(&name) => Err(format!(
-            "no {family} preset named `{}`; choose one of: {}",
-            crate::text::shown(name),
-            known.join(", ")
-        )),
-        _ if known.is_empty() => Err(format!("the {family} family has no preset to start from")),
-        _ => Ok(()),
     }
 }
 
@@ -208,7 +151,7 @@ pub fn run(
     lang: Lang,
     source: &crate::source::Source,
     catalogue: &'static crate::scenario::Catalogue,
-    data_dir: Result<std::path::PathBuf, String>,
+    data_dir: Result<std::path::PathBuf, crate::progress::error::NoDataDir>,
 ) -> Result<Ended, TuiError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(TuiError::NotATerminal);
@@ -261,7 +204,7 @@ pub fn run(
     let calendar = crate::quiz::clock::calendar(now);
     app.set_learning(match &data_dir {
         Ok(dir) => learn::Learning::open(source, Some(dir), now, calendar),
-        Err(e) => learn::Learning::open(source, None, now, calendar).no_dir(e.clone()),
+        Err(e) => learn::Learning::open(source, None, now, calendar).no_dir(e.to_string()),
     });
     if let Some(q) = quiz {
         app.start_quiz(&q, ScreenId::Home);

@@ -230,6 +230,7 @@ proptest! {
         let text = file::to_text(&p).expect("serialise");
         let text = mutate(&text, &edits);
         if let Err(e) = file::parse(&text) {
+            let e = e.to_string();
             prop_assert!(e.starts_with("line ") || e.starts_with("schema_version")
                 || e.starts_with("`answers`") || e.starts_with("`sessions`")
                 || e.starts_with("no migration"), "{e}");

@@ -46,27 +46,58 @@ pub struct Options {
     pub timestamp: u64,
 }
 
+/// Why a preset cannot be recorded.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// `captions` when the preset's captions take [`CAPTION_ROWS`] under the lab.
+    #[error(
+        "--size must be {MIN_COLS}x{} to {MAX_COLS}x{MAX_ROWS} for this preset \
+         (the lab needs {MIN_COLS}x{MIN_ROWS}{}), got {cols}x{rows}",
+        MIN_ROWS + if *captions { CAPTION_ROWS } else { 0 },
+        if *captions { " and its captions 3 rows" } else { "" }
+    )]
+    Size {
+        cols: u16,
+        rows: u16,
+        captions: bool,
+    },
+    #[error("--speed must be 0.25 to 8, got {0}")]
+    Speed(f64),
+    #[error("{0}")]
+    Presets(#[from] crate::scenario::LoadError),
+    /// A preset whose screen is drawn whole, not played (the herd chart).
+    #[error(
+        "`{0}` has no timeline to play: the herd chart is drawn whole; export it with --format svg"
+    )]
+    NoTimeline(String),
+    /// Drawing into memory failed: not the user's input.
+    #[error("{0}")]
+    Draw(#[from] std::io::Error),
+}
+
+impl From<RecordError> for crate::error::UserError {
+    fn from(e: RecordError) -> Self {
+        match e {
+            RecordError::Draw(_) => Self::failed(e.to_string()),
+            _ => Self::usage(e.to_string()),
+        }
+    }
+}
+
 /// Records `preset` playing on its lab screen; the asciicast file's text, or why not.
-pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String, String> {
+pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String, RecordError> {
     let captions = Captions::of(preset, opts.lang);
     let band = if captions.is_empty() { 0 } else { CAPTION_ROWS };
     let lab_rows = opts.rows.saturating_sub(band);
     if opts.cols < MIN_COLS || lab_rows < MIN_ROWS || opts.cols > MAX_COLS || opts.rows > MAX_ROWS {
-        return Err(format!(
-            "--size must be {MIN_COLS}x{} to {MAX_COLS}x{MAX_ROWS} for this preset \
-             (the lab needs {MIN_COLS}x{MIN_ROWS}{}), got {}x{}",
-            MIN_ROWS + band,
-            if band > 0 {
-                " and its captions 3 rows"
-            } else {
-                ""
-            },
-            opts.cols,
-            opts.rows
-        ));
+        return Err(RecordError::Size {
+            cols: opts.cols,
+            rows: opts.rows,
+            captions: band > 0,
+        });
     }
     if !SPEEDS.contains(&opts.speed) {
-        return Err(format!("--speed must be 0.25 to 8, got {}", opts.speed));
+        return Err(RecordError::Speed(opts.speed));
     }
     let mut app = lab(preset, source, opts)?;
     update(&mut app, AppMsg::Resize(opts.cols, lab_rows));
@@ -80,14 +111,13 @@ pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String
         TerminalOptions {
             viewport: Viewport::Fixed(area),
         },
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let tick = crate::tui::TICK.as_secs_f64() / opts.speed;
     // A player starts from a clear screen with the cursor out of sight.
     let mut frames: Vec<(f64, String)> = vec![(0.0, "\x1b[2J\x1b[H".to_string())];
     let mut t = 0.0;
     let mut shown = None;
-    let mut draw = |app: &App, caption: Option<&str>, t: f64| -> Result<(), String> {
+    let mut draw = |app: &App, caption: Option<&str>, t: f64| -> std::io::Result<()> {
         term.draw(|f| {
             let lab = Rect::new(0, 0, opts.cols, lab_rows);
             render(app, lab, f.buffer_mut());
@@ -95,8 +125,7 @@ pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String
                 let under = Rect::new(0, lab_rows, opts.cols, band);
                 captions::draw(caption, opts.theme, under, f.buffer_mut());
             }
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         let out = sink.take();
         if !out.is_empty() {
             frames.push((t, out));
@@ -128,9 +157,9 @@ pub fn record(preset: &Preset, source: &Source, opts: &Options) -> Result<String
 }
 
 /// The lab screen a preset plays on, opened as `locklab frozen|abc|lab` opens it.
-fn lab(preset: &Preset, source: &Source, opts: &Options) -> Result<App, String> {
+fn lab(preset: &Preset, source: &Source, opts: &Options) -> Result<App, RecordError> {
     // The lab's own preset list comes from this source, as when it opens on a terminal.
-    let catalogue = crate::scenario::Catalogue::load(source).map_err(|e| e.to_string())?;
+    let catalogue = crate::scenario::Catalogue::load(source)?;
     let reader = ReaderState::new(source, None);
     let mut app = App::with_reader(
         ScreenId::Home,
@@ -143,11 +172,7 @@ fn lab(preset: &Preset, source: &Source, opts: &Options) -> Result<App, String> 
     if app.open_lab(preset) {
         Ok(app)
     } else {
-        Err(format!(
-            "`{}` has no timeline to play: the herd chart is drawn whole; export it with \
-             --format svg",
-            preset.name
-        ))
+        Err(RecordError::NoTimeline(preset.name.clone()))
     }
 }
 

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 mod keys;
-pub use keys::KEYS;
+pub use keys::{KEYS, SCROLL};
 
 use super::{line, wrapped};
 use crate::content::deck::Kind;

@@ -10,14 +10,12 @@ use ratatui::symbols::Marker;
 use ratatui::text::Line;
 use ratatui::widgets::{Axis, Bar, BarChart, BarGroup, Chart, Dataset, GraphType, Widget};
 
-use crossterm::event::KeyCode;
-
 use super::line;
 use crate::i18n::{Lang, Ui, ui};
 use crate::progress::words as pwords;
 use crate::quiz::words::{self as qtext, Label};
 use crate::tui::app::AppMsg;
-use crate::tui::keys::{Binding, Ch, Code, U, b, info};
+use crate::tui::keys::{Binding, U, info, scroll_rows};
 use crate::tui::learn::Learning;
 use crate::tui::screen::{Cx, Screen, View};
 use crate::tui::theme::Theme;
@@ -47,45 +45,10 @@ impl StatsView {
 }
 
 /// Progress's keys: the deck list scrolls.
-pub const KEYS: &[Binding] = &[
-    b(
-        &[Code(KeyCode::Up), Ch('k')],
-        "Up/Down j/k",
-        U(Ui::KeyScroll),
-        AppMsg::Up,
-    ),
-    b(
-        &[Code(KeyCode::Down), Ch('j')],
-        "Up/Down j/k",
-        U(Ui::KeyScroll),
-        AppMsg::Down,
-    ),
-    b(
-        &[Code(KeyCode::PageUp)],
-        "PgUp/PgDn",
-        U(Ui::KeyPage),
-        AppMsg::Scroll(-1),
-    ),
-    b(
-        &[Code(KeyCode::PageDown)],
-        "PgUp/PgDn",
-        U(Ui::KeyPage),
-        AppMsg::Scroll(1),
-    ),
-    b(
-        &[Code(KeyCode::Home), Ch('g')],
-        "Home/End g/G",
-        U(Ui::KeyTopBottom),
-        AppMsg::Jump(false),
-    ),
-    b(
-        &[Code(KeyCode::End), Ch('G')],
-        "Home/End g/G",
-        U(Ui::KeyTopBottom),
-        AppMsg::Jump(true),
-    ),
-    info("wheel", U(Ui::KeyMouseWheel)),
-];
+pub const SCROLL: &[Binding] = &scroll_rows(Ui::KeyScroll);
+
+/// The wheel, after [`SCROLL`].
+pub const KEYS: &[Binding] = &[info("wheel", U(Ui::KeyMouseWheel))];
 
 impl Screen for StatsView {
     type Reply = std::convert::Infallible;

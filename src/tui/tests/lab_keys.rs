@@ -299,7 +299,8 @@ fn every_frozen_preset_opens_from_the_command_line() {
         assert_eq!(s.preset.as_deref(), Some(p.name.as_str()));
     }
     let err = check_start(&Start::Frozen(Some("chain".into())), Catalogue::embedded())
-        .expect_err("not frozen");
+        .expect_err("not frozen")
+        .to_string();
     assert!(
         err.contains("frozen-holder") && err.contains("redis-lease"),
         "{err}"

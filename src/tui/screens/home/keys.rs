@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use super::{Context, HomeRow, HomeState};
 use crate::i18n::Ui;
 use crate::tui::app::AppMsg;
-use crate::tui::keys::{Binding, Ch, Code, U, b, info};
+use crate::tui::keys::{Binding, Ch, Code, U, b, info, scroll_rows};
 use crate::tui::screen::{Cx, Screen, View};
 
 /// Rows the wheel moves the selection per notch.
@@ -23,43 +23,11 @@ const RIGHT: AppMsg = AppMsg::Adjust {
     coarse: false,
 };
 
+/// Moving the selection through the map.
+pub const SCROLL: &[Binding] = &scroll_rows(Ui::KeyHomeMove);
+
+/// Home's other keys, after [`SCROLL`].
 pub const KEYS: &[Binding] = &[
-    b(
-        &[Code(KeyCode::Up), Ch('k')],
-        "Up/Down j/k",
-        U(Ui::KeyHomeMove),
-        AppMsg::Up,
-    ),
-    b(
-        &[Code(KeyCode::Down), Ch('j')],
-        "Up/Down j/k",
-        U(Ui::KeyHomeMove),
-        AppMsg::Down,
-    ),
-    b(
-        &[Code(KeyCode::PageUp)],
-        "PgUp/PgDn",
-        U(Ui::KeyPage),
-        AppMsg::Scroll(-1),
-    ),
-    b(
-        &[Code(KeyCode::PageDown)],
-        "PgUp/PgDn",
-        U(Ui::KeyPage),
-        AppMsg::Scroll(1),
-    ),
-    b(
-        &[Code(KeyCode::Home), Ch('g')],
-        "Home/End g/G",
-        U(Ui::KeyTopBottom),
-        AppMsg::Jump(false),
-    ),
-    b(
-        &[Code(KeyCode::End), Ch('G')],
-        "Home/End g/G",
-        U(Ui::KeyTopBottom),
-        AppMsg::Jump(true),
-    ),
     b(
         &[Code(KeyCode::Enter)],
         "Enter",
