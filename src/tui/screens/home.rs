@@ -28,7 +28,7 @@ pub enum HomeRow {
     Herd,
     /// The explorer.
     Explore,
-    /// The live lab on a real ZooKeeper.
+    /// The live lab on real servers.
     #[cfg(feature = "live")]
     Live,
     /// The family lab, on the knob family Left/Right choose.
