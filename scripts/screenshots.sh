@@ -145,7 +145,12 @@ for size in $sizes; do
       tmux -L "$sock" -f /dev/null new-session -d -x "$cols" -y "$rows" \
         "TERM=xterm-256color LOCKLAB_DATA_DIR=$data $bin --lang $lang $args"
       tmux -L "$sock" set -g escape-time 0 >/dev/null
-      sleep 0.5
+      # Keys go in once the first screen is drawn (a busy machine starts slower).
+      for ((t = 0; t < 100; t++)); do
+        [ -n "$(tmux -L "$sock" capture-pane -p | tr -d ' \n')" ] && break
+        sleep 0.1
+      done
+      sleep 0.3
       for k in $keys; do
         if [ "$k" = "@answers" ]; then
           answer_all
