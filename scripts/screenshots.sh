@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs locklab's lab screens in tmux, captures each one with its colours, renders it to PNG
-# through headless Chromium and writes a contact sheet, so the screens can be looked at the way
-# a learner sees them.
+# Runs locklab's screens (the labs, home, the quiz, interview and self-test results, progress)
+# in tmux, captures each one with its colours, renders it to PNG through headless Chromium and
+# writes a contact sheet, so the screens can be looked at the way a learner sees them.
 #
 #   scripts/screenshots.sh [OUT_DIR] [SIZES]     (default: target/screens, "80x24 140x42")
 #   ONLY='abc-*' scripts/screenshots.sh ...       (only the screens whose name matches)
@@ -20,7 +20,7 @@ sizes="${2:-80x24 140x42}"
 langs="en zh"
 scale=1
 mkdir -p "$out"
-cargo build --release --quiet
+nice cargo build --release --quiet
 bin="$(pwd)/target/release/locklab"
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ] || ! command -v tmux >/dev/null; then
@@ -31,7 +31,33 @@ work=$(mktemp -d)
 sock="locklab-shots-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# name | arguments | keys sent one by one after start ("" for none)
+repeat() { # N WORDS: WORDS N times over
+  local i out=""
+  for ((i = 0; i < $1; i++)); do out+="$2 "; done
+  echo "$out"
+}
+# "@answers" in a screen's keys answers every question and follow-up as it comes, reading the
+# status line (English or Chinese) to know what the screen waits for: show the answer, tick the
+# first point and confirm, rate it "partial", go on; it stops at the result.
+answer_all() {
+  local n hint
+  for ((n = 0; n < 400; n++)); do
+    hint=$(tmux -L "$sock" capture-pane -p | grep -v '^ *$' | tail -1 || true)
+    case "$hint" in
+      "") keys=() && sleep 0.2 ;; # not drawn yet
+      *"reveal"* | *"next question"* | *"显示答案"* | *"下一题"*) keys=(Enter) ;;
+      *"tick the points"* | *"勾选答到的要点"*) keys=(1 Enter) ;;
+      *"2 partial"* | *"2 部分"*) keys=(2) ;;
+      *) return 0 ;;
+    esac
+    for k in "${keys[@]+"${keys[@]}"}"; do
+      tmux -L "$sock" send-keys "$k"
+      sleep 0.15
+    done
+  done
+}
+
+# name | arguments | keys sent one by one after start ("" for none) | language (empty: both)
 screens=(
   "frozen|frozen|"
   "frozen-revealed|frozen|v"
@@ -65,8 +91,12 @@ screens=(
   "lab-rwlock-tracks|lab rwlock --preset rwlock-starved|n n n n"
   "home||"
   "home-end||End"
+  "home-live||$(repeat 23 Down) Enter"
   "lab-tasks|lab tasks|v"
-  "quiz-result|quiz --kind recall --count 1 --seed 5|Enter 1 Enter 2 Enter"
+  # The results, each saved into the run's progress file, then progress showing them.
+  "quiz-result|quiz --kind recall --count 2 --seed 5|@answers"
+  "interview-result|interview --count 1 --seed 5|@answers"
+  "selftest-result|self-test|@answers"
   "progress||End Enter"
 )
 if [ -n "$readme" ]; then
@@ -74,11 +104,14 @@ if [ -n "$readme" ]; then
   # run shown, and the presenter answering its question.
   out=assets
   sizes="120x30"
-  langs="en"
   scale=2
   screens=(
-    "screenshot-abc|abc lost-create-blind|End"
-    "screenshot-presenter|present lost-create-blind|Space Space r"
+    "screenshot-abc|abc lost-create-blind|End|en"
+    "screenshot-presenter|present lost-create-blind|Space Space r|en"
+    "screenshot-home||End|en"
+    "screenshot-home-zh||End|zh"
+    "screenshot-quiz-result|quiz --kind recall --count 3 --seed 5|@answers|en"
+    "screenshot-progress||End Enter|en"
   )
 fi
 
@@ -102,8 +135,9 @@ for size in $sizes; do
   rows=${size#*x}
   for lang in $langs; do
     for entry in "${screens[@]}"; do
-      IFS='|' read -r name args keys <<<"$entry"
+      IFS='|' read -r name args keys only_lang <<<"$entry"
       [ -n "${ONLY:-}" ] && [[ "$name" != $ONLY ]] && continue
+      if [ -n "$only_lang" ] && [ "$only_lang" != "$lang" ]; then continue; fi
       # A progress file of the run's own, per size and language: the quiz result saves into
       # it and the progress screen after it shows that session.
       data="$work/data.$lang.$size"
@@ -111,8 +145,17 @@ for size in $sizes; do
       tmux -L "$sock" -f /dev/null new-session -d -x "$cols" -y "$rows" \
         "TERM=xterm-256color LOCKLAB_DATA_DIR=$data $bin --lang $lang $args"
       tmux -L "$sock" set -g escape-time 0 >/dev/null
-      sleep 0.5
+      # Keys go in once the first screen is drawn (a busy machine starts slower).
+      for ((t = 0; t < 100; t++)); do
+        [ -n "$(tmux -L "$sock" capture-pane -p | tr -d ' \n')" ] && break
+        sleep 0.1
+      done
+      sleep 0.3
       for k in $keys; do
+        if [ "$k" = "@answers" ]; then
+          answer_all
+          continue
+        fi
         tmux -L "$sock" send-keys "$k"
         sleep 0.15
       done

@@ -50,6 +50,60 @@ pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str>
     None
 }
 
+/// The live lab's families, in the order its screen lists them: each is one `locklab live`
+/// subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LiveFamily {
+    Abc,
+    Ensemble,
+    Herd,
+    Rwlock,
+    Semaphore,
+    Election,
+    Tasks,
+    Redlock,
+    Etcd,
+}
+
+impl LiveFamily {
+    /// The `locklab live` subcommand that runs it.
+    pub fn command(self) -> &'static str {
+        match self {
+            LiveFamily::Abc | LiveFamily::Ensemble => "abc",
+            LiveFamily::Herd => "herd",
+            LiveFamily::Rwlock => "rwlock",
+            LiveFamily::Semaphore => "semaphore",
+            LiveFamily::Election => "election",
+            LiveFamily::Tasks => "tasks",
+            LiveFamily::Redlock => "redlock",
+            LiveFamily::Etcd => "etcd",
+        }
+    }
+}
+
+/// The live family that runs a catalogue preset, or `None` where the live lab has no
+/// counterpart for it (a family it does not run, or a knob it cannot make for real).
+pub fn family_of(p: &crate::scenario::Preset) -> Option<LiveFamily> {
+    use crate::engine::params::Params;
+    let (family, why) = match &p.params {
+        Params::Abc(a) => (LiveFamily::Abc, unsupported(a)),
+        Params::Redlock(r) => (LiveFamily::Redlock, redis::run::unsupported(r)),
+        Params::Etcd(e) => (LiveFamily::Etcd, etcd::run::unsupported(e)),
+        Params::Rwlock(r) => (
+            LiveFamily::Rwlock,
+            queue::unsupported(&queue::QueueParams::Rwlock(r.clone())),
+        ),
+        Params::Semaphore(s) => (
+            LiveFamily::Semaphore,
+            queue::unsupported(&queue::QueueParams::Semaphore(s.clone())),
+        ),
+        Params::Election(_) => (LiveFamily::Election, None),
+        Params::Tasks(t) => (LiveFamily::Tasks, tasks::unsupported(t)),
+        _ => return None,
+    };
+    why.is_none().then_some(family)
+}
+
 /// A live run's failure: the program's one error, with the exit status to use (2 for what the
 /// user can fix).
 pub use crate::error::UserError;

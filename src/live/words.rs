@@ -315,18 +315,18 @@ pub fn no_counterpart(name: &str, known: &str, lang: Lang) -> String {
 
 pub fn home_entry(lang: Lang) -> (&'static str, &'static str) {
     (
-        lang.pick("实时实验：真实的 ZooKeeper", "Live lab: a real ZooKeeper"),
+        lang.pick("实时实验：真实的服务器", "Live lab: real servers"),
         lang.pick(
-            "在 locklab 自己启动的 ZooKeeper 服务器上用真实会话重演预设，并与模型逐项对照。",
-            "Replay a preset on real sessions against a ZooKeeper server locklab starts itself, and hold it beside the model.",
+            "在 locklab 自己启动的 ZooKeeper、Redis、etcd 或 PostgreSQL 上重演预设，并与模型逐项对照。",
+            "Replay a preset on a ZooKeeper, Redis, etcd or PostgreSQL that locklab starts itself, and hold it beside the model.",
         ),
     )
 }
 
 pub fn screen_title(lang: Lang) -> &'static str {
     lang.pick(
-        "实时实验：真实的 ZooKeeper 与模型对照",
-        "Live lab: a real ZooKeeper beside the model",
+        "实时实验：真实的服务器与模型对照",
+        "Live lab: real servers beside the model",
     )
 }
 
@@ -341,8 +341,8 @@ pub fn herd_choice(waiters: u32, fanout: u32, lang: Lang) -> String {
 
 pub fn screen_hint(lang: Lang) -> &'static str {
     lang.pick(
-        "上下键选择，回车开始。locklab 会在本机回环地址上启动一个自己的 ZooKeeper 服务器，每个客户端一个真实会话；运行期间界面照常响应，结束后服务器和数据目录都会删除。",
-        "Up and Down choose, Enter starts. locklab starts a ZooKeeper server of its own on loopback, with one real session per client; the screen stays responsive while it runs, and the server and its data directory are removed afterwards.",
+        "上下键选择，回车开始。locklab 会在本机回环地址上启动这一项需要的服务器（ZooKeeper、Redis 或 etcd），每个客户端一个真实会话；运行期间界面照常响应，结束后服务器和数据目录都会删除。",
+        "Up and Down choose, Enter starts. locklab starts the servers the story needs (ZooKeeper, Redis or etcd) on loopback, with one real session per client; the screen stays responsive while it runs, and the servers and their data directories are removed afterwards.",
     )
 }
 
@@ -438,4 +438,44 @@ pub fn footer(lang: Lang) -> &'static str {
         "上/下 选择  回车 在真实服务器上运行  ? 帮助  q 返回",
         "Up/Down choose  Enter run on the real server  ? help  q back",
     )
+}
+
+/// A heading of the live screen's list: the family and the real servers it runs on.
+pub fn family_heading(f: super::LiveFamily, lang: Lang) -> &'static str {
+    use super::LiveFamily as F;
+    match f {
+        F::Abc => lang.pick("A/B/C 队列（ZooKeeper）", "A/B/C queue (ZooKeeper)"),
+        F::Ensemble => lang.pick(
+            "集群故障切换（三台 ZooKeeper）",
+            "Failover (a three-server ZooKeeper ensemble)",
+        ),
+        F::Herd => lang.pick(
+            "羊群效应与链式唤醒（ZooKeeper）",
+            "Herd versus chain (ZooKeeper)",
+        ),
+        F::Rwlock => lang.pick("读写锁（ZooKeeper）", "Read-write lock (ZooKeeper)"),
+        F::Semaphore => lang.pick("信号量（ZooKeeper）", "Semaphore (ZooKeeper)"),
+        F::Election => lang.pick(
+            "领导者选举（ZooKeeper 与 PostgreSQL）",
+            "Leader election (ZooKeeper and PostgreSQL)",
+        ),
+        F::Tasks => lang.pick(
+            "持久任务领取（PostgreSQL）",
+            "Durable task claims (PostgreSQL)",
+        ),
+        F::Redlock => lang.pick("Redlock（五台 Redis）", "Redlock (five Redis servers)"),
+        F::Etcd => lang.pick("etcd 租约锁（etcd）", "etcd lease lock (etcd)"),
+    }
+}
+
+/// For a story this screen lists but does not run itself: the command that runs it.
+pub fn run_from_shell(command: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "本界面不直接运行这一项（它的对照要用到命令行的报告）。请在命令行运行：{command}"
+        ),
+        Lang::En => format!(
+            "This screen does not run this one itself (its comparison is the command line's report). Run it on the command line: {command}"
+        ),
+    }
 }

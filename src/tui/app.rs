@@ -38,7 +38,7 @@ pub enum ScreenId {
     Frozen,
     Abc,
     Herd,
-    /// The live lab on a real ZooKeeper.
+    /// The live lab on real servers.
     #[cfg(feature = "live")]
     Live,
     Present,
@@ -219,19 +219,7 @@ impl App {
             herd: HerdState::new(HerdParams::default()),
             explore: ExploreState::new(presets.clone()),
             #[cfg(feature = "live")]
-            live: crate::tui::screens::live::LiveState::new(
-                presets
-                    .iter()
-                    .copied()
-                    .filter(|p| match &p.params {
-                        crate::engine::Params::Abc(a) => crate::live::unsupported(a).is_none(),
-                        crate::engine::Params::Redlock(r) => {
-                            crate::live::redis::run::unsupported(r).is_none()
-                        }
-                        _ => false,
-                    })
-                    .collect(),
-            ),
+            live: crate::tui::screens::live::LiveState::new(catalogue.all().iter().collect()),
             present: None,
             family: None,
             present_only: false,

@@ -285,20 +285,37 @@ pub fn map_with(
         .find_map(|m| accept(fill(m, key)))
 }
 
+/// How help writes Shift held with a key, on every screen and in both languages.
+pub const SHIFT: &str = "Shift-";
+
+/// A row's key names with Shift spelt [`SHIFT`] however the row wrote it ("S-Tab").
+fn spelt(shown: &str) -> String {
+    shown
+        .split(' ')
+        .map(|w| match w.strip_prefix("S-") {
+            Some(key) => format!("{SHIFT}{key}"),
+            None => w.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Help rows for `screen`: bindings with the same words are merged into one row.
 pub fn help_rows(screen: ScreenId) -> Vec<(String, Words)> {
     let mut rows: Vec<(String, Words)> = Vec::new();
     for b in table(screen) {
+        let shown = spelt(b.shown);
+        let shown = shown.as_str();
         match rows
             .iter_mut()
             .find(|(_, w)| *w == b.what && b.msg.is_some())
         {
-            Some((shown, _)) if *shown != b.shown && !shown.split(' ').any(|s| s == b.shown) => {
-                shown.push(' ');
-                shown.push_str(b.shown);
+            Some((row, _)) if row != shown && !row.split(' ').any(|s| s == shown) => {
+                row.push(' ');
+                row.push_str(shown);
             }
             Some(_) => {}
-            None => rows.push((b.shown.to_string(), b.what)),
+            None => rows.push((shown.to_string(), b.what)),
         }
     }
     rows
@@ -326,6 +343,41 @@ mod tests {
                 assert!(!keys[i + 1..].contains(k), "{screen:?}: {k:?} twice");
             }
         }
+    }
+
+    #[test]
+    fn help_spells_shift_one_way_on_every_screen() {
+        let mut screens = vec![
+            ScreenId::Home,
+            ScreenId::Frozen,
+            ScreenId::Abc,
+            ScreenId::Herd,
+            ScreenId::Present,
+            ScreenId::Reader,
+            ScreenId::Quiz,
+            ScreenId::Stats,
+            ScreenId::Explore,
+            ScreenId::Family,
+        ];
+        #[cfg(feature = "live")]
+        screens.push(ScreenId::Live);
+        let mut shifted = 0;
+        for screen in screens {
+            for (shown, _) in help_rows(screen) {
+                for word in shown.split([' ', '/']) {
+                    assert!(!word.starts_with("S-"), "{screen:?}: {shown}");
+                    shifted += usize::from(word.starts_with("Shift-"));
+                }
+            }
+        }
+        // The frozen holder and A/B/C step presets back with Shift-Tab, the quiz moves steps
+        // with Shift-Up/Down, the reader goes back a link with Shift-Tab.
+        assert!(shifted >= 4, "{shifted}");
+        let frozen = help_rows(ScreenId::Frozen);
+        assert!(
+            frozen.iter().any(|(k, _)| k.contains("Shift-Tab")),
+            "{frozen:?}"
+        );
     }
 
     #[test]

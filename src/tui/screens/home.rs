@@ -28,7 +28,7 @@ pub enum HomeRow {
     Herd,
     /// The explorer.
     Explore,
-    /// The live lab on a real ZooKeeper.
+    /// The live lab on real servers.
     #[cfg(feature = "live")]
     Live,
     /// The family lab, on the knob family Left/Right choose.
@@ -526,7 +526,9 @@ pub fn render(
         buf.set_stringn(list.x, y, marker, 2, Style::new());
         // A name cut to its column ends in "…"; the selected one is shown whole, its purpose
         // moving right to make room.
-        let room = name_cols.saturating_sub(3) as usize;
+        // Marker, name and a two-column gap fill the name column, so every purpose starts at
+        // the same column whatever the cut left.
+        let room = name_cols.saturating_sub(4) as usize;
         let whole = crate::text::width(&name);
         let shown = if selected || whole <= room {
             crate::text::clip_cols(&name, list.width.saturating_sub(2) as usize)

@@ -1,4 +1,4 @@
-//! Live: run a preset or the herd on a real ZooKeeper server of locklab's own, off the UI
+//! Live: run a preset or the herd on real servers of locklab's own, off the UI
 //! thread, and show the live lanes above the model's with the differences listed.
 //!
 //! Nothing starts until Enter: the server, the sessions and their runtimes live in a worker
@@ -12,27 +12,31 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 
 use super::{line, wrapped};
-use crate::engine::params::{HerdParams, Params};
 use crate::engine::trace::Trace;
 use crate::i18n::Lang;
-use crate::live::diff::{self, Row};
+use crate::live::diff::Row;
+use crate::live::ensemble::presets::EnsemblePreset;
 use crate::live::scale::Scaling;
-use crate::live::server::{self, Server};
+use crate::live::server;
 use crate::live::words;
-use crate::live::{abc, herd};
+use crate::live::{LiveFamily, family_of};
 use crate::scenario::Preset;
+use crate::text::clip_cols;
 use crate::tui::theme::Theme;
 
 mod keys;
 mod outcome;
+mod run;
 pub use keys::KEYS;
 use outcome::put;
 
 /// What a row of the list runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Choice {
-    /// An index into the A/B/C presets.
+    /// An index into the catalogue presets the screen was given.
     Preset(usize),
+    /// An index into the ensemble's own presets.
+    Ensemble(usize),
     Herd {
         waiters: u32,
         fanout: u32,
@@ -70,6 +74,8 @@ struct Job {
 
 pub struct LiveState {
     pub presets: Vec<&'static Preset>,
+    ensembles: Vec<EnsemblePreset>,
+    /// Every row the live lab can run, grouped by family in the live lab's order.
     pub choices: Vec<Choice>,
     pub selected: usize,
     job: Option<Job>,
@@ -85,49 +91,66 @@ impl std::fmt::Debug for LiveState {
     }
 }
 
-/// Whether the live lab can start the servers this preset needs here: Redis for a Redlock
-/// preset, ZooKeeper for the rest.
-fn redlock(p: &Preset) -> bool {
-    matches!(p.params, Params::Redlock(_))
-}
-
 impl LiveState {
-    fn available(&self, c: Choice) -> bool {
-        match c {
-            Choice::Preset(i) if self.presets.get(i).is_some_and(|p| redlock(p)) => {
-                crate::live::redis::node::installed().is_ok()
-            }
-            _ => server::installed().is_ok(),
-        }
-    }
-
-    fn not_installed(&self, c: Choice, lang: Lang) -> &'static str {
-        match c {
-            Choice::Preset(i) if self.presets.get(i).is_some_and(|p| redlock(p)) => {
-                words::redis_not_installed(lang)
-            }
-            _ => words::not_installed(lang),
-        }
-    }
-}
-
-impl LiveState {
+    /// The screen over `presets`: those the live lab runs, the ensemble's own stories and the
+    /// two herds, grouped by family.
     pub fn new(presets: Vec<&'static Preset>) -> Self {
-        let mut choices: Vec<Choice> = (0..presets.len()).map(Choice::Preset).collect();
-        choices.push(Choice::Herd {
-            waiters: 20,
-            fanout: 1,
-        });
-        choices.push(Choice::Herd {
-            waiters: 20,
-            fanout: 20,
-        });
+        let ensembles = crate::live::ensemble::presets::all();
+        let mut rows: Vec<(LiveFamily, Choice)> = presets
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| family_of(p).map(|f| (f, Choice::Preset(i))))
+            .collect();
+        rows.extend((0..ensembles.len()).map(|i| (LiveFamily::Ensemble, Choice::Ensemble(i))));
+        rows.extend([1, 20].map(|fanout| {
+            let waiters = 20;
+            (LiveFamily::Herd, Choice::Herd { waiters, fanout })
+        }));
+        rows.sort_by_key(|(f, _)| *f);
         Self {
             presets,
-            choices,
+            ensembles,
+            choices: rows.into_iter().map(|(_, c)| c).collect(),
             selected: 0,
             job: None,
             result: None,
+        }
+    }
+
+    /// The family a row belongs to.
+    pub fn family(&self, c: Choice) -> LiveFamily {
+        match c {
+            Choice::Preset(i) => self
+                .presets
+                .get(i)
+                .and_then(|p| family_of(p))
+                .unwrap_or(LiveFamily::Abc),
+            Choice::Ensemble(_) => LiveFamily::Ensemble,
+            Choice::Herd { .. } => LiveFamily::Herd,
+        }
+    }
+
+    /// Whether this screen runs the row itself; the others are run from the command line.
+    fn runs_here(&self, c: Choice) -> bool {
+        !matches!(
+            self.family(c),
+            LiveFamily::Election | LiveFamily::Tasks | LiveFamily::Ensemble
+        )
+    }
+
+    /// Why the servers the row needs cannot start here, if they cannot.
+    fn missing(&self, c: Choice, lang: Lang) -> Option<String> {
+        match self.family(c) {
+            LiveFamily::Redlock => crate::live::redis::node::installed()
+                .err()
+                .map(|_| words::redis_not_installed(lang).to_string()),
+            LiveFamily::Etcd => crate::live::etcd::server::installed()
+                .err()
+                .map(|e| e.message),
+            LiveFamily::Election | LiveFamily::Tasks | LiveFamily::Ensemble => None,
+            _ => server::installed()
+                .err()
+                .map(|_| words::not_installed(lang).to_string()),
         }
     }
 
@@ -140,14 +163,46 @@ impl LiveState {
         self.selected = (self.selected as i64 + i64::from(dir)).rem_euclid(n.max(1)) as usize;
     }
 
-    fn name(&self, c: Choice, lang: Lang) -> String {
+    /// The row's story: its name as `locklab live` takes it.
+    fn story_name(&self, c: Choice) -> String {
         match c {
-            Choice::Preset(i) => self.presets.get(i).map_or_else(String::new, |p| {
-                let family = if redlock(p) { "Redlock" } else { "A/B/C" };
-                format!("{family}  {}", p.name)
-            }),
-            Choice::Herd { waiters, fanout } => words::herd_choice(waiters, fanout, lang),
+            Choice::Preset(i) => self
+                .presets
+                .get(i)
+                .map_or_else(String::new, |p| p.name.clone()),
+            Choice::Ensemble(i) => self
+                .ensembles
+                .get(i)
+                .map_or_else(String::new, |e| e.name.to_string()),
+            Choice::Herd { waiters, fanout } => {
+                format!("--waiters {waiters} --fanout {fanout}")
+            }
         }
+    }
+
+    /// The row under its family's heading.
+    fn row_name(&self, c: Choice, lang: Lang) -> String {
+        match c {
+            Choice::Herd { waiters, fanout } => words::herd_choice(waiters, fanout, lang),
+            _ => self.story_name(c),
+        }
+    }
+
+    /// The row with its family, as a run's title gives it.
+    fn name(&self, c: Choice, lang: Lang) -> String {
+        let family = match self.family(c) {
+            LiveFamily::Abc | LiveFamily::Ensemble => "A/B/C",
+            LiveFamily::Redlock => "Redlock",
+            LiveFamily::Herd => return self.row_name(c, lang),
+            f => f.command(),
+        };
+        format!("{family}  {}", self.story_name(c))
+    }
+
+    /// The command that runs the row on the command line.
+    fn command(&self, c: Choice) -> String {
+        let family = self.family(c).command();
+        format!("locklab live {family} {}", self.story_name(c))
     }
 
     /// What the chosen row runs, in a sentence, before it runs.
@@ -156,52 +211,27 @@ impl LiveState {
             Choice::Preset(i) => self.presets.get(i).map_or_else(String::new, |p| {
                 lang.pick(&p.about.zh, &p.about.en).to_string()
             }),
+            Choice::Ensemble(i) => self.ensembles.get(i).map_or_else(String::new, |e| {
+                lang.pick(&e.about.zh, &e.about.en).to_string()
+            }),
             Choice::Herd { fanout, .. } => words::herd_about(fanout == 1, lang).to_string(),
         }
     }
 
-    /// Starts the chosen run on a worker thread; does nothing while one is running or where no
-    /// server is installed (the screen says how to install one).
+    /// Starts the chosen run on a worker thread; does nothing while one is running, where no
+    /// server is installed (the screen says how to install one) or for a row run from the
+    /// command line.
     pub fn start(&mut self) {
         let Some(&choice) = self.choices.get(self.selected) else {
             return;
         };
-        if self.running() || !self.available(choice) {
+        if self.running() || !self.runs_here(choice) || self.missing(choice, Lang::En).is_some() {
             return;
         }
+        let Some((expect_ms, work)) = self.work(choice) else {
+            return;
+        };
         let slot: Slot = Arc::default();
-        let (expect_ms, work): (u64, Box<dyn FnOnce() -> Result<Outcome, String> + Send>) =
-            match choice {
-                Choice::Preset(i) => {
-                    let Some(p) = self.presets.get(i).copied() else {
-                        return;
-                    };
-                    let name = p.name.clone();
-                    match p.params.clone() {
-                        Params::Abc(params) => (
-                            params.duration_ms + 2000,
-                            Box::new(move || run_abc(choice, name, params)),
-                        ),
-                        Params::Redlock(params) => (
-                            params.duration_ms + 1000,
-                            Box::new(move || run_redlock(choice, name, params)),
-                        ),
-                        _ => return,
-                    }
-                }
-                Choice::Herd { waiters, fanout } => {
-                    let p = HerdParams {
-                        waiters,
-                        fanout,
-                        grab_cost_ms: 0.0,
-                        hold_ms: 20.0,
-                    };
-                    (
-                        u64::from(waiters) * 40 + 3000,
-                        Box::new(move || run_herd(choice, p)),
-                    )
-                }
-            };
         let out = Arc::clone(&slot);
         let spawned = std::thread::Builder::new()
             .name("live-run".into())
@@ -225,6 +255,17 @@ impl LiveState {
         }
     }
 
+    /// The run a row starts and about how long it takes.
+    fn work(&self, choice: Choice) -> Option<(u64, run::Work)> {
+        let command = self.command(choice);
+        let name = self.story_name(choice);
+        match choice {
+            Choice::Preset(i) => run::preset(choice, name, command, &self.presets.get(i)?.params),
+            Choice::Herd { waiters, fanout } => Some(run::herd(choice, command, waiters, fanout)),
+            Choice::Ensemble(_) => None,
+        }
+    }
+
     /// Takes a finished run's outcome; called on every tick while one runs.
     pub fn poll(&mut self) {
         let done = self
@@ -238,76 +279,6 @@ impl LiveState {
     }
 }
 
-fn private(tick_ms: u64) -> Result<Server, String> {
-    server::open(None, None, tick_ms).map_err(|e| e.message)
-}
-
-fn run_abc(
-    choice: Choice,
-    name: String,
-    p: crate::engine::params::AbcParams,
-) -> Result<Outcome, String> {
-    let server = private(p.tick_ms)?;
-    let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
-    let story = abc::story(&scaled, &server, None).map_err(|e| e.message)?;
-    let rows = story.rows();
-    let tick_phase = Some(story.tick_phase_ms);
-    let (live, model) = (story.live, story.model);
-    Ok(Outcome {
-        choice,
-        command: format!("locklab live abc {name}"),
-        name,
-        version: server.version(),
-        addr: server.addr().to_string(),
-        scaling: Some(scaling),
-        rows,
-        tick_phase,
-        live,
-        model,
-    })
-}
-
-fn run_redlock(
-    choice: Choice,
-    name: String,
-    p: crate::engine::params::RedlockParams,
-) -> Result<Outcome, String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let store = crate::live::redis::run::default_store();
-    let story = crate::live::redis::story(&p, &exe, store).map_err(|e| e.message)?;
-    Ok(Outcome {
-        choice,
-        command: format!("locklab live redlock {name}"),
-        name,
-        version: "Redis".to_string(),
-        addr: "127.0.0.1".to_string(),
-        scaling: None,
-        rows: story.rows(),
-        tick_phase: None,
-        live: story.live,
-        model: story.model,
-    })
-}
-
-fn run_herd(choice: Choice, p: HerdParams) -> Result<Outcome, String> {
-    let server = private(2000)?;
-    let live = herd::run(&p, server.addr()).map_err(|e| e.message)?;
-    let name = format!("herd --waiters {} --fanout {}", p.waiters, p.fanout);
-    let model = crate::engine::run(&Params::Herd(p));
-    Ok(Outcome {
-        choice,
-        command: format!("locklab live {name}"),
-        name,
-        version: server.version(),
-        addr: server.addr().to_string(),
-        scaling: None,
-        rows: diff::compare(&model, &live, None),
-        tick_phase: None,
-        live,
-        model,
-    })
-}
-
 pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let area = area.intersection(buf.area);
     if area.height < 4 || area.width < 20 {
@@ -319,26 +290,20 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
     let widest = s
         .choices
         .iter()
-        .map(|&c| crate::text::width(&s.name(c, lang)) as u16 + 3)
+        .map(|&c| crate::text::width(&s.row_name(c, lang)) as u16 + 4)
+        // A result takes the room it needs; a heading that does not fit beside it is cut.
+        .chain(
+            s.choices
+                .iter()
+                .filter(|_| !matches!(s.result, Some(Ok(_))))
+                .map(|&c| crate::text::width(words::family_heading(s.family(c), lang)) as u16 + 1),
+        )
         .max()
         .unwrap_or(18);
     let list_w = widest.min(area.width / 2);
     let body = Rect::new(area.x, area.y + 2, area.width, area.height - 3);
     let list = Rect::new(body.x, body.y, list_w, body.height);
-    let running = s.job.as_ref().map(|j| j.choice);
-    for (i, &c) in s.choices.iter().enumerate().take(list.height as usize) {
-        let row = Rect::new(list.x, list.y + i as u16, list.width, 1);
-        let style = if i == s.selected {
-            theme.focus()
-        } else {
-            Style::new()
-        };
-        let mark = if i == s.selected { "> " } else { "  " };
-        line(buf, row, &format!("{mark}{}", s.name(c, lang)), style);
-        if running == Some(c) {
-            buf.set_stringn(row.x + list_w - 1, row.y, "*", 1, theme.mark());
-        }
-    }
+    draw_list(s, lang, theme, list, buf);
     let right = Rect::new(
         body.x + list_w + 1,
         body.y,
@@ -359,9 +324,9 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         return;
     }
     if let Some(&c) = s.choices.get(s.selected)
-        && !s.available(c)
+        && let Some(why) = s.missing(c, lang)
     {
-        wrapped(buf, right, s.not_installed(c, lang), theme.bad());
+        wrapped(buf, right, &why, theme.bad());
         return;
     }
     if let Some(Err(e)) = &s.result {
@@ -373,27 +338,146 @@ pub fn render(s: &LiveState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         put(buf, right, &mut y, &s.name(c, lang), theme.title());
         put(buf, right, &mut y, &s.about(c, lang), Style::new());
         y += 1;
+        if !s.runs_here(c) {
+            let text = words::run_from_shell(&s.command(c), lang);
+            put(buf, right, &mut y, &text, theme.title());
+            return;
+        }
     }
     put(buf, right, &mut y, words::screen_hint(lang), theme.dim());
+}
+
+/// One line of the list: a family's heading or a row.
+enum Line {
+    Heading(LiveFamily),
+    Row(usize),
+}
+
+/// The rows under their families' headings, scrolled to keep the selected row in sight.
+fn draw_list(s: &LiveState, lang: Lang, theme: Theme, list: Rect, buf: &mut Buffer) {
+    let mut lines = Vec::new();
+    for (i, &c) in s.choices.iter().enumerate() {
+        let f = s.family(c);
+        if i == 0 || s.family(s.choices[i - 1]) != f {
+            lines.push(Line::Heading(f));
+        }
+        lines.push(Line::Row(i));
+    }
+    let at = lines
+        .iter()
+        .position(|l| matches!(l, Line::Row(i) if *i == s.selected))
+        .unwrap_or(0);
+    let height = list.height as usize;
+    // The selected row's heading stays in sight with it where it can.
+    let top = (at + 2).saturating_sub(height).min(at.saturating_sub(1));
+    let running = s.job.as_ref().map(|j| j.choice);
+    for (r, l) in lines.iter().skip(top).take(height).enumerate() {
+        let row = Rect::new(list.x, list.y + r as u16, list.width, 1);
+        match *l {
+            Line::Heading(f) => {
+                let heading = clip_cols(words::family_heading(f, lang), row.width as usize);
+                line(buf, row, &heading, theme.title());
+            }
+            Line::Row(i) => {
+                let c = s.choices[i];
+                let (mark, style) = if i == s.selected {
+                    ("> ", theme.focus())
+                } else {
+                    ("  ", Style::new())
+                };
+                let text = format!("{mark} {}", s.row_name(c, lang));
+                line(buf, row, &clip_cols(&text, row.width as usize), style);
+                if running == Some(c) {
+                    buf.set_stringn(row.x + list.width - 1, row.y, "*", 1, theme.mark());
+                }
+            }
+        }
+    }
+    if top + height < lines.len() && list.height > 0 {
+        let more = format!("↓ {}", lines.len() - top - height);
+        let x = list
+            .right()
+            .saturating_sub(crate::text::width(&more) as u16);
+        buf.set_stringn(
+            x,
+            list.bottom() - 1,
+            &more,
+            list.width as usize,
+            theme.dim(),
+        );
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::params::{HerdParams, Params};
     use crate::engine::trace::Family;
+    use crate::live::diff;
 
     #[test]
     fn the_list_holds_every_abc_preset_and_both_herds_and_wraps() {
-        let presets: Vec<&'static Preset> = crate::scenario::builtin()
+        let presets = abc_presets();
+        // The A/B/C presets whose knobs the live clients make for real.
+        let n = presets
             .iter()
-            .filter(|p| p.family == Family::Abc)
-            .collect();
-        let n = presets.len();
+            .filter(|p| match &p.params {
+                Params::Abc(a) => crate::live::unsupported(a).is_none(),
+                _ => false,
+            })
+            .count();
+        let ensembles = crate::live::ensemble::presets::all().len();
         let mut s = LiveState::new(presets);
-        assert_eq!(s.choices.len(), n + 2);
+        assert_eq!(s.choices.len(), n + ensembles + 2);
         s.move_by(-1);
-        assert_eq!(s.selected, n + 1);
+        assert_eq!(s.selected, n + ensembles + 1);
         assert!(!s.running(), "nothing runs until Enter");
+    }
+
+    #[test]
+    fn every_family_the_live_lab_runs_is_listed_under_one_heading_each() {
+        let every: Vec<&'static Preset> = crate::scenario::builtin().iter().collect();
+        let s = LiveState::new(every);
+        let families: Vec<LiveFamily> = s.choices.iter().map(|&c| s.family(c)).collect();
+        // Each of `locklab live`'s stories has its rows, together.
+        for f in [
+            LiveFamily::Abc,
+            LiveFamily::Ensemble,
+            LiveFamily::Herd,
+            LiveFamily::Rwlock,
+            LiveFamily::Semaphore,
+            LiveFamily::Election,
+            LiveFamily::Tasks,
+            LiveFamily::Redlock,
+            LiveFamily::Etcd,
+        ] {
+            let at: Vec<usize> = (0..families.len()).filter(|&i| families[i] == f).collect();
+            assert!(!at.is_empty(), "{f:?} has no row");
+            assert_eq!(at.len(), at[at.len() - 1] - at[0] + 1, "{f:?} is split");
+        }
+        // A preset the live lab refuses is not offered.
+        assert!(s.choices.iter().all(|&c| match c {
+            Choice::Preset(i) => family_of(s.presets[i]).is_some(),
+            _ => true,
+        }));
+        let text = screen(&s, Lang::Zh, 140, 42).join("\n");
+        assert!(text.contains("Redlock（五台 Redis）"), "{text}");
+        assert!(text.contains("> "), "{text}");
+    }
+
+    #[test]
+    fn a_story_run_from_the_command_line_says_which_command() {
+        let p = crate::scenario::find("task-claim").expect("a task preset");
+        let mut s = LiveState::new(vec![p]);
+        s.selected = s
+            .choices
+            .iter()
+            .position(|c| *c == Choice::Preset(0))
+            .expect("the task preset is listed");
+        s.start();
+        assert!(!s.running(), "task claims run from the command line");
+        let text = screen(&s, Lang::En, 140, 42).join(" ");
+        assert!(text.contains("locklab live tasks task-claim"), "{text}");
     }
 
     #[test]

@@ -93,14 +93,11 @@ fn candidates() -> Vec<(KeyEvent, String)> {
     out
 }
 
-/// The key names a help row shows: "Up/Down j/k" names four, "Shift-Up/Down" (or "S-Up/Down")
-/// two shifted ones, "1-9" the digits, "a b c ..." every option letter.
+/// The key names a help row shows: "Up/Down j/k" names four, "Shift-Up/Down" two shifted ones, "1-9" the digits, "a b c ..." every option letter.
 fn names(shown: &str) -> Vec<String> {
     let mut out = Vec::new();
     for word in shown.split(' ') {
-        // Some screens write Shift as "S-".
-        let long = word.strip_prefix("S-").map(|k| format!("Shift-{k}"));
-        match long.as_deref().unwrap_or(word) {
+        match word {
             "1-9" => out.extend(('1'..='9').map(String::from)),
             "..." => out.extend(('a'..='z').map(String::from)),
             w if w.starts_with("Shift-") => out.extend(
