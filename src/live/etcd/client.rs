@@ -11,7 +11,7 @@
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 use super::gateway::Gateway;
 use super::resource::{Resource, ResourceAt};
 use crate::engine::time::Millis;
+use crate::engine::trace::etcd::protocol::{
+    DEADLINE_LOOP_MS, FIRST_KEEPALIVE_TIMEOUT_MS, KEEPALIVE_LOOP_MS, next_keepalive_ms,
+};
 use crate::live::redis::client::{monotonic_ns, sleep_until};
 
 /// The prefix the mutex puts its keys under.
@@ -184,8 +187,32 @@ impl Out {
     }
 }
 
-/// The session's keep-alive loop, until `stop`: one keep-alive every third of the TTL; done
-/// when etcd no longer has the lease or none was answered for a whole TTL.
+/// Runs `tick` every `every_ms` of run time from `from_ms` (a tick the process missed is
+/// skipped, as a timer's would be) until it returns false or `stop` is set.
+fn every_tick(
+    out: &Out,
+    from_ms: Millis,
+    every_ms: Millis,
+    stop: &AtomicBool,
+    mut tick: impl FnMut() -> bool,
+) {
+    let mut due = from_ms;
+    while !stop.load(Ordering::Relaxed) {
+        if !tick() {
+            return;
+        }
+        let now = out.now();
+        due += every_ms * ((now.saturating_sub(due)) / every_ms + 1);
+        sleep_until(out.epoch_ns, due);
+    }
+}
+
+/// The session's keep-alive, as the client library keeps it until `stop`: a loop every
+/// 500 ms sends a keep-alive once one is due (a third of the TTL after the last answer), and
+/// a loop of its own, every second, closes the session once the last answer is a whole TTL
+/// old; an answer that etcd no longer has the lease closes it at once. On the JSON gateway a
+/// keep-alive is a request that may wait out its timeout on a cut link, so the deadline is
+/// looked at on its own thread, never behind a keep-alive that hangs.
 fn keep_alive(
     g: Gateway,
     out: Out,
@@ -194,56 +221,94 @@ fn keep_alive(
     done: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
 ) {
-    let ttl = Duration::from_secs(ttl_s.max(1) as u64);
-    let every = ttl / 3;
-    let mut answered = Instant::now();
-    // The library sends the first keep-alive as soon as the session opens.
-    let mut next = Instant::now();
-    while !stop.load(Ordering::Relaxed) && !done.load(Ordering::Relaxed) {
-        if Instant::now() >= next {
-            next = Instant::now() + every;
-            out.report(Report::KeepAliveSent { at: out.now() });
-            match g.lease_keepalive(lease) {
-                Ok(Some(t)) => {
-                    answered = Instant::now();
-                    out.report(Report::KeepAliveAnswered {
-                        at: out.now(),
-                        ttl_s: t,
-                    });
-                }
-                Ok(None) => {
+    let ttl_s = ttl_s.max(1) as u64;
+    let started = out.now();
+    // Until the first answer the library allows its default wait.
+    let deadline = Arc::new(AtomicU64::new(started + FIRST_KEEPALIVE_TIMEOUT_MS));
+    let ended = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let (out, deadline, done, stop, ended) = (
+            out.clone(),
+            deadline.clone(),
+            done.clone(),
+            stop.clone(),
+            ended.clone(),
+        );
+        std::thread::spawn(move || {
+            every_tick(
+                &out,
+                started + DEADLINE_LOOP_MS,
+                DEADLINE_LOOP_MS,
+                &stop,
+                || {
+                    if ended.load(Ordering::Relaxed) {
+                        return false;
+                    }
+                    if out.now() > deadline.load(Ordering::Relaxed) {
+                        out.report(Report::SessionDone { at: out.now() });
+                        done.store(true, Ordering::Relaxed);
+                        ended.store(true, Ordering::Relaxed);
+                        return false;
+                    }
+                    true
+                },
+            );
+        })
+    };
+    // The first keep-alive leaves as soon as the session opens.
+    let mut next = started;
+    every_tick(&out, started, KEEPALIVE_LOOP_MS, &stop, || {
+        if ended.load(Ordering::Relaxed) {
+            return false;
+        }
+        if out.now() < next {
+            return true;
+        }
+        out.report(Report::KeepAliveSent { at: out.now() });
+        match g.lease_keepalive(lease) {
+            Ok(Some(t)) => {
+                let at = out.now();
+                next = next_keepalive_ms(at, ttl_s);
+                deadline.store(at + ttl_s * 1_000, Ordering::Relaxed);
+                out.report(Report::KeepAliveAnswered { at, ttl_s: t });
+            }
+            Ok(None) => {
+                if !ended.swap(true, Ordering::Relaxed) {
                     out.report(Report::KeepAliveNotFound { at: out.now() });
                     done.store(true, Ordering::Relaxed);
-                    break;
                 }
-                Err(e) => out.report(Report::Failed {
-                    at: out.now(),
-                    what: e.0,
-                }),
+                return false;
             }
+            Err(e) => out.report(Report::Failed {
+                at: out.now(),
+                what: e.0,
+            }),
         }
-        if answered.elapsed() >= ttl {
-            out.report(Report::SessionDone { at: out.now() });
-            done.store(true, Ordering::Relaxed);
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        true
+    });
+    ended.store(true, Ordering::Relaxed);
+    let _ = watcher.join();
 }
 
+/// How much of `took` the process ran: a step far longer than a scheduling delay was a stop.
+fn running(took: Duration) -> Duration {
+    if took > STOPPED { Duration::ZERO } else { took }
+}
+
+/// A step this much longer than asked was the process being stopped.
+const STOPPED: Duration = Duration::from_millis(50);
+
 /// Work that advances only while the process runs (a step that took far longer than asked
-/// was a stop, and counts for its own length only); returns early when `until` says so.
-fn work_for(ms: Millis) {
+/// was a stop, and counts for its own length only).
+fn work_for(total: Duration) {
     let step = Duration::from_millis(5);
-    let stopped = Duration::from_millis(50);
-    let total = Duration::from_millis(ms);
     let mut done = Duration::ZERO;
     while done < total {
         let slice = step.min(total - done);
         let t = Instant::now();
         std::thread::sleep(slice);
         let took = t.elapsed();
-        done += if took > slice + stopped { slice } else { took };
+        done += if took > slice + STOPPED { slice } else { took };
     }
 }
 
@@ -351,14 +416,18 @@ pub fn main(config: &str) -> i32 {
     // The parent ends the run by killing the process; a wait never outlasts a long run.
     let until = Instant::now() + Duration::from_secs(600);
     if let Some((key, token)) = lock(&g, &out, lease.id, until) {
-        let every = cfg.write_every_ms.max(1);
-        let mut worked = 0;
-        let mut n = 0;
-        while worked < cfg.work_ms {
-            let slice = every.min(cfg.work_ms - worked);
-            work_for(slice);
-            worked += slice;
-            if slice < every {
+        let every = Duration::from_millis(cfg.write_every_ms.max(1));
+        let work = Duration::from_millis(cfg.work_ms);
+        // Running time since the lock; a write's round trip is part of it, so the writes keep
+        // the model's cadence (one every `write_every` of running time) instead of drifting
+        // by a round trip each.
+        let mut worked = Duration::ZERO;
+        let mut n: u32 = 0;
+        while worked < work {
+            let due = (every * (n + 1)).min(work);
+            work_for(due.saturating_sub(worked));
+            worked = due;
+            if work < every * (n + 1) {
                 break;
             }
             if cfg.stop_when_lost && done.load(Ordering::Relaxed) {
@@ -375,7 +444,9 @@ pub fn main(config: &str) -> i32 {
                 token,
                 value: value.clone(),
             });
+            let sent = Instant::now();
             let accepted = resource.write(&key, token, &value);
+            worked += running(sent.elapsed());
             match accepted {
                 Ok(accepted) => out.report(Report::Wrote {
                     at: out.now(),

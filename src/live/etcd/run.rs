@@ -6,6 +6,9 @@
 //! * A cut is the client's relay to etcd passing nothing on ([`super::relay`]); its link to
 //!   the resource stays up, as in the model.
 //!
+//! The run's clock starts when etcd's lessor looks for expired leases, so that it looks at
+//! the model's instants ([`server::lessor_tick_ns`]).
+//!
 //! A watcher follows every key under `/locklab/` on etcd itself from the first revision, so
 //! the trace has each lock key's put and deletion with etcd's own revisions.
 
@@ -21,9 +24,10 @@ use super::client::{ClientConfig, Report};
 use super::gateway::WatchEvent;
 use super::relay::Relay;
 use super::resource::{ROW, ResourceAt, TOKEN_KEY};
-use super::server::Etcd;
+use super::server::{self, Etcd};
 use crate::engine::params::{ETCD_CLIENTS, EtcdParams, Guard, OnLost};
 use crate::engine::time::Millis;
+use crate::engine::trace::etcd::protocol::REVOKE_CHECK_MS;
 use crate::live::UserError;
 use crate::live::children;
 use crate::live::redis::client::{monotonic_ns, sleep_until};
@@ -113,19 +117,37 @@ fn now_ms(epoch_ns: u64) -> Millis {
     monotonic_ns().saturating_sub(epoch_ns) / 1_000_000
 }
 
+/// The first instant at or after `earliest` at which etcd's lessor, which looked at `tick_ns`,
+/// looks again: the run's clock starts there, so the lessor looks at the instants the model's
+/// leader does (every 500 ms from the start).
+fn aligned_epoch(tick_ns: u64, earliest: u64) -> u64 {
+    let period = REVOKE_CHECK_MS * 1_000_000;
+    tick_ns + period * earliest.saturating_sub(tick_ns).div_ceil(period)
+}
+
 /// Runs preset `p` on a real etcd; `exe` is the locklab binary that runs each client.
 pub fn run(p: &EtcdParams, exe: &Path) -> Result<Gathered, UserError> {
     if let Some(why) = unsupported(p) {
         return Err(UserError::usage(why));
     }
     let mut etcd = Etcd::start()?;
+    // The lessor is timed while the resource starts.
+    let probe = {
+        let g = etcd.gateway(Duration::from_secs(2));
+        std::thread::spawn(move || server::lessor_tick_ns(&g))
+    };
     let (resource, db) = resource(p, &etcd)?;
     let relay = match p.cut_client {
         Some(_) => Some(Relay::start(etcd.addr)?),
         None => None,
     };
-    let epoch_ns = monotonic_ns() + LEAD.as_nanos() as u64;
-    let run_end = Instant::now() + LEAD + Duration::from_millis(p.duration_ms);
+    let tick_ns = probe
+        .join()
+        .map_err(|_| UserError::failed("timing etcd's lessor failed"))??;
+    let epoch_ns = aligned_epoch(tick_ns, monotonic_ns() + LEAD.as_nanos() as u64);
+    let run_end = Instant::now()
+        + Duration::from_nanos(epoch_ns.saturating_sub(monotonic_ns()))
+        + Duration::from_millis(p.duration_ms);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let watcher = {
         let (g, seen) = (etcd.gateway(Duration::from_secs(2)), seen.clone());
@@ -236,4 +258,19 @@ pub fn run(p: &EtcdParams, exe: &Path) -> Result<Gathered, UserError> {
         version,
         server,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::aligned_epoch;
+
+    #[test]
+    fn the_run_starts_on_the_lessors_next_look() {
+        let ms = 1_000_000;
+        // The lessor looked at 1,234 ms; the run may start at 2,000 at the earliest: 2,234.
+        assert_eq!(aligned_epoch(1_234 * ms, 2_000 * ms), 2_234 * ms);
+        // On a look exactly, and before the probe's own look.
+        assert_eq!(aligned_epoch(1_234 * ms, 1_734 * ms), 1_734 * ms);
+        assert_eq!(aligned_epoch(1_234 * ms, 1_000 * ms), 1_234 * ms);
+    }
 }

@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::gateway::Gateway;
-use crate::engine::trace::etcd::protocol::REVOKE_CHECK_MS;
+use crate::engine::trace::etcd::protocol::{MIN_TTL_S, REVOKE_CHECK_MS};
 use crate::live::UserError;
 use crate::live::guard::{self, Guarded, NotReady};
+use crate::live::redis::client::monotonic_ns;
 use crate::live::server::{find_on_path, free_port};
 
 /// How long a member may take to answer `/health` after it was started.
@@ -29,6 +30,30 @@ pub const DIR_PREFIX: &str = "locklab-etcd-";
 /// ends up to that long after its deadline, plus a commit (measured: 73 to 498 ms late over
 /// twelve leases; the live lab's guide has the figures).
 pub const EXPIRY_LATE_MAX: Duration = Duration::from_millis(REVOKE_CHECK_MS + 100);
+
+/// The key a member's lessor is timed with, outside everything a run watches.
+const PROBE_KEY: &str = "/probe/lessor";
+
+/// An instant (CLOCK_MONOTONIC, in ns) at which the member's lessor looked for expired
+/// leases. It looks every 500 ms at a phase set when the member started, where the model's
+/// leader looks at multiples of 500 ms from the run's start; a run that starts at one of these
+/// instants has its leases revoked when the model's are. Found with a lease of the shortest
+/// TTL left to expire, its key's deletion seen through a watch: about 2.5 s.
+pub fn lessor_tick_ns(g: &Gateway) -> Result<u64, UserError> {
+    let failed = |e: super::gateway::GatewayError| UserError::failed(format!("etcd: {e}"));
+    let lease = g.lease_grant(MIN_TTL_S as i64).map_err(failed)?;
+    let rev = g.put(PROBE_KEY, "", Some(lease.id)).map_err(failed)?;
+    let wait = Duration::from_secs(lease.ttl_s.max(1) as u64) + EXPIRY_LATE_MAX * 2;
+    match g.wait_deleted(PROBE_KEY, rev, std::time::Instant::now() + wait) {
+        Ok(Some(_)) => Ok(monotonic_ns()),
+        Ok(None) => Err(UserError::failed(format!(
+            "etcd did not revoke a lease of {} s within {} ms",
+            lease.ttl_s,
+            wait.as_millis()
+        ))),
+        Err(e) => Err(failed(e)),
+    }
+}
 
 /// Debian's server binary, on the PATH.
 pub fn installed() -> Result<PathBuf, UserError> {
