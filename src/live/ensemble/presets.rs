@@ -16,11 +16,14 @@ pub struct EnsemblePreset {
 }
 
 /// The model's side of both stories: A holds long enough for the failover to fall inside its
-/// hold, with a server that ticks every 0.5 s so a 4 s session is granted as asked.
+/// hold, with a server that ticks every 0.5 s so a 4 s session is granted as asked. B and C
+/// start 0.3 s apart rather than 0.1 s: a client's first session on a newly elected ensemble
+/// can take longer than 0.1 s, and B's node must not come before A's.
 fn held_across(hold_ms: u64, write_after_ms: u64) -> AbcParams {
     AbcParams {
         hold_ms,
         write_after_ms,
+        start_gap_ms: 300,
         tick_ms: 500,
         duration_ms: 3 * hold_ms + 1_000,
         ..AbcParams::default()
