@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpListener};
 use std::process::{Command, ExitCode, Stdio};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
@@ -29,6 +29,36 @@ use locklab::live::{abc, herd, scale};
 fn serial() -> MutexGuard<'static, ()> {
     static LOCK: Mutex<()> = Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Redis and etcd runs go side by side; a check that counts the Redis and etcd processes left
+/// waits for them all ([`alone`]). Take it before [`serial`].
+static RUNS: RwLock<()> = RwLock::new(());
+
+fn side_by_side() -> RwLockReadGuard<'static, ()> {
+    RUNS.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn alone() -> RwLockWriteGuard<'static, ()> {
+    RUNS.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs a check that times nothing beside the timed runs, on a thread of its own at a lower
+/// priority: the servers and clients it starts inherit that, so they take a core only when a
+/// timed run has no use for it.
+fn untimed(f: fn()) {
+    std::thread::scope(|s| {
+        let t = s.spawn(|| {
+            // SAFETY: only this thread's own priority (Linux keeps one per thread) is lowered.
+            unsafe {
+                libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
+            }
+            f()
+        });
+        if let Err(panic) = t.join() {
+            std::panic::resume_unwind(panic);
+        }
+    });
 }
 
 /// One private server per tick, shared by the tests and removed when the process ends.
@@ -576,7 +606,13 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
-    let args = Arguments::from_args();
+    let mut args = Arguments::from_args();
+    // The timed runs take turns (see [`serial`]); checks that time nothing go beside them. Most
+    // of a live test is waiting on real time, so more threads than cores keep one timed run
+    // going while the others start, wait or check what was left.
+    if args.test_threads.is_none() {
+        args.test_threads = Some(3);
+    }
     let presets = [
         "chain",
         "herd",
@@ -668,6 +704,11 @@ fn main() -> ExitCode {
     trials.extend(queue::trials());
     trials.extend(recipes::trials());
     trials.extend(election::trials());
+    // The longest check that times nothing starts first, beside the first timed runs.
+    if let Some(i) = trials.iter().position(|t| t.name().starts_with("twenty_")) {
+        let first = trials.remove(i);
+        trials.insert(0, first);
+    }
     libtest_mimic::run(&args, trials).exit_code()
 }
 

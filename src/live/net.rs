@@ -236,14 +236,34 @@ pub struct FrameCheck {
     prefix: [u8; 4],
     have: usize,
     remaining: usize,
+    /// The first four bytes of the frame being read (a request's xid), as far as they came.
+    head: [u8; 4],
+    head_have: usize,
 }
 
 impl FrameCheck {
     /// Takes the next bytes of the stream, in order, however they were split.
-    pub fn check(&mut self, mut bytes: &[u8]) -> Result<(), NetError> {
+    pub fn check(&mut self, bytes: &[u8]) -> Result<(), NetError> {
+        self.follow(bytes, |_| {})
+    }
+
+    /// As [`FrameCheck::check`], calling `head` with the first four bytes of each frame once
+    /// they have come (for a request, its xid).
+    pub fn follow(&mut self, mut bytes: &[u8], mut head: impl FnMut(i32)) -> Result<(), NetError> {
         while let Some((&first, rest)) = bytes.split_first() {
             if self.remaining > 0 {
                 let k = self.remaining.min(bytes.len());
+                for &b in &bytes[..k] {
+                    if self.head_have < 4 {
+                        self.head[self.head_have] = b;
+                        self.head_have += 1;
+                        if self.head_have == 4 {
+                            head(i32::from_be_bytes(self.head));
+                        }
+                    } else {
+                        break;
+                    }
+                }
                 self.remaining -= k;
                 bytes = &bytes[k..];
                 continue;
@@ -254,6 +274,7 @@ impl FrameCheck {
             if self.have == 4 {
                 self.remaining = frame_len(self.prefix)?;
                 self.have = 0;
+                self.head_have = 0;
             }
         }
         Ok(())
@@ -290,30 +311,71 @@ pub(super) async fn write_all(s: &tokio::net::TcpStream, mut bytes: &[u8]) -> st
 /// aside room for it. Serves on the current runtime for as long as it runs; sessions that do
 /// not go through a fault proxy (which checks the same) connect here.
 pub async fn guard(upstream: SocketAddr) -> std::io::Result<SocketAddr> {
+    guard_heard(upstream, |_| {}).await
+}
+
+/// The ping's xid in ZooKeeper's protocol.
+pub const XID_PING: i32 = -2;
+
+/// What a client sent through a guard: a ping the client library sent on its own, or any
+/// other request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    Ping,
+    Request,
+}
+
+/// As [`guard`], telling `heard` of every request the client sends once its session is open:
+/// the server hears a session on every packet, its library's own pings included, and only the
+/// relay sees those.
+pub async fn guard_heard(
+    upstream: SocketAddr,
+    heard: impl Fn(Sent) + Send + Sync + 'static,
+) -> std::io::Result<SocketAddr> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
     let addr = listener.local_addr()?;
+    let heard = std::sync::Arc::new(heard);
     tokio::spawn(async move {
         while let Ok((client, _)) = listener.accept().await {
+            let heard = std::sync::Arc::clone(&heard);
             tokio::spawn(async move {
-                let _ = relay(client, upstream).await;
+                let _ = relay(client, upstream, &*heard).await;
             });
         }
     });
     Ok(addr)
 }
 
-async fn relay(client: tokio::net::TcpStream, upstream: SocketAddr) -> std::io::Result<()> {
+async fn relay(
+    client: tokio::net::TcpStream,
+    upstream: SocketAddr,
+    heard: &(dyn Fn(Sent) + Send + Sync),
+) -> std::io::Result<()> {
     let server = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(upstream))
         .await
         .map_err(|_| std::io::Error::from(ErrorKind::TimedOut))??;
     let _ = (client.set_nodelay(true), server.set_nodelay(true));
-    let mut frames = FrameCheck::default();
+    let (mut frames, mut requests) = (FrameCheck::default(), FrameCheck::default());
+    // The first frame a client sends is its session handshake, which has no xid.
+    let mut handshake = true;
     let (mut up, mut down) = (vec![0u8; 16 * 1024], vec![0u8; 16 * 1024]);
     loop {
         tokio::select! {
             r = read_some(&client, &mut up) => match r? {
                 0 => return Ok(()),
-                n => write_all(&server, &up[..n]).await?,
+                n => {
+                    let mut seen = Vec::new();
+                    requests
+                        .follow(&up[..n], |xid| seen.push(xid))
+                        .map_err(|e| std::io::Error::new(ErrorKind::InvalidData, e))?;
+                    write_all(&server, &up[..n]).await?;
+                    for xid in seen {
+                        if std::mem::take(&mut handshake) {
+                            continue;
+                        }
+                        heard(if xid == XID_PING { Sent::Ping } else { Sent::Request });
+                    }
+                }
             },
             r = read_some(&server, &mut down) => match r? {
                 0 => return Ok(()),
@@ -343,6 +405,31 @@ mod tests {
             frame_len(0x7fff_fff0u32.to_be_bytes()),
             Err(NetError::TooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn the_frame_check_names_each_frames_first_four_bytes_however_the_stream_is_split() {
+        let mut stream = Vec::new();
+        let bodies: [Vec<u8>; 4] = [
+            vec![0, 0, 0, 0, 9, 9],
+            (-2i32).to_be_bytes().to_vec(),
+            b"ab".to_vec(),
+            [7i32.to_be_bytes(), [1, 2, 3, 4]].concat(),
+        ];
+        for body in &bodies {
+            stream.extend_from_slice(&(body.len() as u32).to_be_bytes());
+            stream.extend_from_slice(body);
+        }
+        // A frame shorter than four bytes names nothing.
+        let want = vec![0, -2, 7];
+        for split in 0..stream.len() {
+            let (mut f, mut heads) = (FrameCheck::default(), Vec::new());
+            f.follow(&stream[..split], |x| heads.push(x))
+                .expect("a frame");
+            f.follow(&stream[split..], |x| heads.push(x))
+                .expect("a frame");
+            assert_eq!(heads, want, "split at {split}");
+        }
     }
 
     #[test]

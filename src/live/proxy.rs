@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 
 use super::log::Log;
-use super::net::{read_some, write_all};
+use super::net::{XID_PING, read_some, write_all};
 use crate::engine::msg::{ActorMsg, ZkOp, ZkResult};
 use crate::engine::trace::{EventKind, Fate};
 use crate::engine::world::ActorId;
@@ -24,7 +24,6 @@ const POLL: Duration = Duration::from_millis(5);
 
 const OP_CREATE: i32 = 1;
 const OP_CREATE2: i32 = 15;
-const XID_PING: i32 = -2;
 
 #[derive(Debug, Default)]
 struct Switches {

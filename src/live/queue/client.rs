@@ -38,11 +38,16 @@ pub struct Plan {
     pub stop: Arc<AtomicBool>,
 }
 
-/// Connects this client's session (on its own runtime) and records what the server granted.
-pub async fn connect(p: &Plan, addr: &str, log: &Log) -> Result<Client, zookeeper_client::Error> {
+/// Connects this client's session (on its own runtime).
+pub async fn connect(p: &Plan, addr: &str) -> Result<Client, zookeeper_client::Error> {
     let timeout = Duration::from_millis(p.requested_timeout_ms);
     let connector = super::super::net::connector().with_session_timeout(timeout);
-    let zk = super::super::net::open(connector, addr).await?;
+    super::super::net::open(connector, addr).await
+}
+
+/// Records what the server granted, when the run starts (as the model opens every session at
+/// its start).
+pub fn opened(p: &Plan, zk: &Client, log: &Log) {
     log.event(
         p.id,
         EventKind::SessionOpened {
@@ -51,7 +56,6 @@ pub async fn connect(p: &Plan, addr: &str, log: &Log) -> Result<Client, zookeepe
             granted_ms: zk.session_timeout().as_millis() as Millis,
         },
     );
-    Ok(zk)
 }
 
 /// Runs the client until it has released, lost its session or crashed, then waits for the

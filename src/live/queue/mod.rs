@@ -153,10 +153,21 @@ pub fn story_at(p: &QueueParams, addr: SocketAddr, phase_known: bool) -> Result<
 }
 
 /// Watches the directory for the whole run: the service's side of the story.
-async fn observe(zk: zookeeper_client::Client, dir: String, log: Arc<Log>, stop: Arc<AtomicBool>) {
+async fn observe(
+    zk: zookeeper_client::Client,
+    dir: String,
+    log: Arc<Log>,
+    stop: Arc<AtomicBool>,
+    ready: std::sync::mpsc::Sender<Result<(), String>>,
+) {
     let Ok(mut w) = zk.watch(&dir, AddWatchMode::PersistentRecursive).await else {
+        let _ = ready.send(Err(
+            "the service observer could not watch the directory".into()
+        ));
         return;
     };
+    let _ = ready.send(Ok(()));
+    drop(ready);
     while !stop.load(Ordering::Relaxed) {
         let ev = tokio::select! {
             ev = w.changed() => ev,
@@ -213,26 +224,34 @@ pub fn run(p: &QueueParams, server: SocketAddr) -> Result<(Trace, Millis), UserE
             waiting: 0,
         },
     ));
-    let phase = log.tick_phase(c.tick_ms);
     let stop = Arc::new(AtomicBool::new(false));
+    // Every client and the observer say when their session is open; the run's clock starts
+    // when all of them have, and `go` lets the clients begin.
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
+    let (go_tx, go_rx) = tokio::sync::watch::channel(false);
     let observer = {
         let (log, stop, dir) = (Arc::clone(&log), Arc::clone(&stop), dir.clone());
+        let tx = ready_tx.clone();
         std::thread::Builder::new()
             .name("live-service".into())
             .spawn(move || {
-                let Ok(rt) = runtime() else { return };
+                let Ok(rt) = runtime() else {
+                    let _ = tx.send(Err("no runtime".into()));
+                    return;
+                };
                 rt.block_on(async move {
                     // Every session goes through a frame guard of its own thread's runtime.
                     if let Ok(via) = super::net::guard(server).await
                         && let Ok(zk) = super::net::session(&via.to_string()).await
                     {
-                        observe(zk, dir, log, stop).await;
+                        observe(zk, dir, log, stop, tx).await;
+                    } else {
+                        let _ = tx.send(Err("the service observer could not connect".into()));
                     }
                 });
             })
             .map_err(|e| UserError::failed(format!("cannot start the live run: {e}")))?
     };
-    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<Result<(), String>>();
     let mut threads = Vec::new();
     let finished = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     for (i, role) in roles.iter().enumerate() {
@@ -255,6 +274,7 @@ pub fn run(p: &QueueParams, server: SocketAddr) -> Result<(Trace, Millis), UserE
             stop: Arc::clone(&stop),
         };
         let (log, tx, finished) = (Arc::clone(&log), ready_tx.clone(), Arc::clone(&finished));
+        let mut go = go_rx.clone();
         let t = std::thread::Builder::new()
             .name(format!("live-{}", QUEUE_NAMES[i]))
             .spawn(move || {
@@ -263,16 +283,26 @@ pub fn run(p: &QueueParams, server: SocketAddr) -> Result<(Trace, Millis), UserE
                     return;
                 };
                 rt.block_on(async move {
-                    let via = match super::net::guard(server).await {
+                    let (id, heard) = (plan.id, Arc::clone(&log));
+                    let pinged = move |sent| {
+                        if sent == super::net::Sent::Ping {
+                            heard.pinged(id);
+                        }
+                    };
+                    let via = match super::net::guard_heard(server, pinged).await {
                         Ok(a) => a.to_string(),
                         Err(e) => {
                             let _ = tx.send(Err(format!("cannot open a loopback relay: {e}")));
                             return;
                         }
                     };
-                    match client::connect(&plan, &via, &log).await {
+                    match client::connect(&plan, &via).await {
                         Ok(zk) => {
                             let _ = tx.send(Ok(()));
+                            if go.wait_for(|&g| g).await.is_err() {
+                                return;
+                            }
+                            client::opened(&plan, &zk, &log);
                             client::run(plan, zk, log, finished).await;
                         }
                         Err(e) => {
@@ -286,14 +316,17 @@ pub fn run(p: &QueueParams, server: SocketAddr) -> Result<(Trace, Millis), UserE
     }
     drop(ready_tx);
     let mut failure = None;
-    for _ in 0..n {
+    for _ in 0..=n {
         match ready_rx.recv_timeout(Duration::from_secs(20)) {
             Ok(Ok(())) => {}
             Ok(Err(e)) => failure = Some(e),
             Err(_) => failure = Some("a client could not connect in time".into()),
         }
     }
+    log.start_now();
+    let phase = log.tick_phase(c.tick_ms);
     if failure.is_none() {
+        let _ = go_tx.send(true);
         // Until the preset's end, or until every client is done and nothing more can happen.
         let end = log.instant(c.duration_ms);
         let done = || {
@@ -303,6 +336,9 @@ pub fn run(p: &QueueParams, server: SocketAddr) -> Result<(Trace, Millis), UserE
         while std::time::Instant::now() < end && !done() {
             std::thread::sleep(Duration::from_millis(10));
         }
+    } else {
+        // The clients waiting to begin end instead.
+        drop(go_tx);
     }
     let end_ms = log.now().min(c.duration_ms);
     let inner = log.lock().clone();

@@ -44,7 +44,8 @@ pub(super) struct Inner {
 
 /// The log every thread of a live queue run writes to.
 pub struct Log {
-    start: Instant,
+    /// The run's zero: set again once every session is open (see [`Log::start_now`]).
+    start: Mutex<Instant>,
     pub service: ActorId,
     inner: Mutex<Inner>,
 }
@@ -58,7 +59,7 @@ impl Log {
         }
         lanes.add(ActorId(clients as u8), 0, service_state);
         Self {
-            start: Instant::now(),
+            start: Mutex::new(Instant::now()),
             service: ActorId(clients as u8),
             inner: Mutex::new(Inner {
                 rec: Recorder::with_capacity(256, 512),
@@ -76,18 +77,29 @@ impl Log {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn start(&self) -> Instant {
+        *self.start.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts the run's clock now: once every client's session is open, so a session slow to
+    /// open does not put its client's first request after a later client's, as the model
+    /// (where every session opens at 0) never does.
+    pub fn start_now(&self) {
+        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
     pub fn now(&self) -> Millis {
-        self.start.elapsed().as_millis() as Millis
+        self.start().elapsed().as_millis() as Millis
     }
 
     /// The instant `ms` after the run started.
     pub fn instant(&self, ms: Millis) -> Instant {
-        self.start + std::time::Duration::from_millis(ms)
+        self.start() + std::time::Duration::from_millis(ms)
     }
 
     /// Where a server on this machine with this tick has its boundaries, in this run's time.
     pub fn tick_phase(&self, tick_ms: Millis) -> Millis {
-        super::super::tick::phase_ms(self.start, tick_ms)
+        super::super::tick::phase_ms(self.start(), tick_ms)
     }
 
     pub fn event(&self, actor: ActorId, kind: EventKind) {
@@ -112,6 +124,21 @@ impl Log {
         let id = g.rec.messages.len() as u32;
         g.rec.message_sent(id, at, client, self.service, &msg);
         id
+    }
+
+    /// A ping `client`'s library sent on its own, as the relay saw it go to the server: the
+    /// server hears a session on every packet, so the session's deadline moves with it.
+    pub fn pinged(&self, client: ActorId) {
+        let msg = ActorMsg::ZkRequest {
+            session: SessionId(u32::from(client.0)),
+            xid: 0,
+            op: crate::engine::msg::ZkOp::Ping,
+        };
+        let at = self.now();
+        let mut g = self.lock();
+        let id = g.rec.messages.len() as u32;
+        g.rec.message_sent(id, at, client, self.service, &msg);
+        g.rec.message_fate(id, Fate::Delivered, Some(at));
     }
 
     /// The answer to request `id` (or its loss).
