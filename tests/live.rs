@@ -63,17 +63,24 @@ fn untimed(f: fn()) {
 
 /// One private server per tick, shared by the tests and removed when the process ends.
 fn server_for(tick_ms: u64) -> SocketAddr {
-    static SERVERS: OnceLock<Mutex<HashMap<u64, PrivateServer>>> = OnceLock::new();
+    server_with(server::Settings::ticking(tick_ms))
+}
+
+/// One private server per setting of the tick and the container check, shared the same way.
+fn server_with(settings: server::Settings) -> SocketAddr {
+    type Key = (u64, Option<u64>);
+    static SERVERS: OnceLock<Mutex<HashMap<Key, PrivateServer>>> = OnceLock::new();
+    let key = (settings.tick_ms, settings.container_check_ms);
     let mut map = SERVERS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(s) = map.get(&tick_ms) {
+    if let Some(s) = map.get(&key) {
         return s.addr;
     }
-    let s = server::start(tick_ms, None).expect("a private ZooKeeper server starts");
+    let s = server::start_with(settings, None).expect("a private ZooKeeper server starts");
     let addr = s.addr;
-    map.insert(tick_ms, s);
+    map.insert(key, s);
     addr
 }
 
@@ -87,7 +94,10 @@ fn live_story(name: &str) -> abc::Story {
         panic!("{name} is not an A/B/C preset")
     };
     let (scaled, _) = scale::for_private(p, SCALE);
-    let addr = server_for(scaled.tick_ms);
+    let addr = server_with(server::Settings {
+        tick_ms: scaled.tick_ms,
+        container_check_ms: scaled.container_check_ms,
+    });
     // A private server runs on this machine's clock: its grid's phase is known.
     abc::story_at(&scaled, addr, true).expect("the live run completes")
 }

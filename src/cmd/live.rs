@@ -278,11 +278,11 @@ pub(super) fn say(line: &str) -> Result<(), UserError> {
 
 pub(super) fn open(
     args: &ServerArgs,
-    tick_ms: u64,
+    settings: server::Settings,
     json: bool,
     lang: Lang,
 ) -> Result<Server, UserError> {
-    let s = server::open(args.zk.as_deref(), args.port, tick_ms)?;
+    let s = server::open(args.zk.as_deref(), args.port, settings)?;
     if !json {
         let own = matches!(s, Server::Private(_));
         say(&words::server_line(
@@ -360,7 +360,8 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserErr
     }
     let factor = args.server.time_scale.unwrap_or(1.0);
     let json = args.output.json;
-    let tick = scale::scaled(p, factor).tick_ms;
+    let fitted = scale::scaled(p, factor);
+    let tick = fitted.tick_ms;
     let server = if size > 1 {
         if !json {
             say(&ensemble::words::starting(size, lang))?;
@@ -372,7 +373,11 @@ fn abc_cmd(args: LiveAbcArgs, lang: Lang, source: &Source) -> Result<(), UserErr
         }
         Server::Ensemble(e)
     } else {
-        open(&args.server, tick, json, lang)?
+        let settings = server::Settings {
+            tick_ms: tick,
+            container_check_ms: fitted.container_check_ms,
+        };
+        open(&args.server, settings, json, lang)?
     };
     let (scaled, scaling) = fit(p, &server, factor)?;
     let fault = story_of.fault.map(|f| f.scaled(factor));
@@ -445,7 +450,7 @@ fn herd_cmd(args: LiveHerdArgs, lang: Lang) -> Result<(), UserError> {
         )));
     }
     let json = args.output.json;
-    let server = open(&args.server, 2000, json, lang)?;
+    let server = open(&args.server, server::Settings::ticking(2000), json, lang)?;
     if !json {
         say(&words::running_herd(p.waiters, p.fanout, lang))?;
     }

@@ -37,7 +37,11 @@ pub fn run(args: LiveElectionArgs, lang: Lang, source: &Source) -> Result<(), Us
     })?;
     let scale = args.time_scale.unwrap_or(1.0);
     let json = args.output.json;
-    let zk = server::open(None, None, election::tick_ms(p, scale))?;
+    let zk = server::open(
+        None,
+        None,
+        server::Settings::ticking(election::tick_ms(p, scale)),
+    )?;
     let zookeeper = zk.version();
     if !json {
         say(&words::server_line(

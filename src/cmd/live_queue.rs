@@ -52,7 +52,12 @@ pub fn run(
     }
     let factor = server.time_scale.unwrap_or(1.0);
     let tick = p.scaled(factor).common().tick_ms;
-    let zk = open(server, tick, json, lang)?;
+    let zk = open(
+        server,
+        crate::live::server::Settings::ticking(tick),
+        json,
+        lang,
+    )?;
     // A private server runs the preset's tick times the factor, so it grants what the model
     // grants; a server of the user's grants what its tick allows, and every time stretches.
     let asked = p.common().session_timeout_ms;

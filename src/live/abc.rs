@@ -59,8 +59,19 @@ pub async fn make_dir(zk: &Client, root: &str, first_sequence: i32) -> Result<St
     zk.create(root, &[], &persistent)
         .await
         .map_err(|e| zk_error("making its directory", e))?;
+    lock_dir(zk, root, first_sequence, CreateMode::Persistent).await
+}
+
+/// Makes `root`'s lock directory as a node of `mode` whose next sequential child is numbered
+/// `first_sequence`.
+async fn lock_dir(
+    zk: &Client,
+    root: &str,
+    first_sequence: i32,
+    mode: CreateMode,
+) -> Result<String, UserError> {
     let dir = format!("{root}/lock");
-    zk.create(&dir, &[], &persistent)
+    zk.create(&dir, &[], &mode.with_acls(Acls::anyone_all()))
         .await
         .map_err(|e| zk_error("making its lock directory", e))?;
     // The next sequential child's number is the directory's counter: move it on with nodes
@@ -78,6 +89,62 @@ pub async fn make_dir(zk: &Client, root: &str, first_sequence: i32) -> Result<St
         next = seq.into_i64() + 1;
     }
     Ok(dir)
+}
+
+/// How long after one of the server's container checks a run with a container lock directory
+/// starts: a fifth of the interval, so each of the server's checks comes that much before the
+/// model's. The model checks at the very instant a client starts (and its create arrives 10 ms
+/// later); a real check a few milliseconds late would find that client's node and keep the
+/// directory, telling another story.
+pub fn container_lead_ms(every_ms: Millis) -> Millis {
+    every_ms / 5
+}
+
+/// Makes the lock directory as a container right after one of the server's container checks,
+/// and returns when the run is to start ([`container_lead_ms`] after that check). The check's
+/// instant is seen, not guessed: a probe container is given a child and emptied, and a watch
+/// tells when the server deletes it.
+async fn container_dir(
+    zk: &Client,
+    root: &str,
+    first_sequence: i32,
+    every_ms: Millis,
+) -> Result<(String, std::time::Instant), UserError> {
+    let container = CreateMode::Container.with_acls(Acls::anyone_all());
+    let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
+    let probe = format!("{root}/probe");
+    let failed = |e| zk_error("finding when the server checks its containers", e);
+    zk.create(&probe, &[], &container).await.map_err(failed)?;
+    zk.create(&format!("{probe}/x"), &[], &persistent)
+        .await
+        .map_err(failed)?;
+    zk.delete(&format!("{probe}/x"), None)
+        .await
+        .map_err(failed)?;
+    let (_, watch) = zk.check_and_watch_stat(&probe).await.map_err(failed)?;
+    let wait = Duration::from_millis(2 * every_ms + 2_000);
+    let event = tokio::time::timeout(wait, watch.changed())
+        .await
+        .map_err(|_| {
+            UserError::failed(format!(
+                "the server deleted no empty container within {} s: is it locklab's own, \
+                 started with its container check?",
+                wait.as_secs()
+            ))
+        })?;
+    let checked = std::time::Instant::now();
+    if event.event_type != EventType::NodeDeleted {
+        return Err(UserError::failed(
+            "the probe container changed but was not deleted",
+        ));
+    }
+    // The pads below take a few milliseconds, far less than the interval: no check falls
+    // between them and the run's first create.
+    let dir = lock_dir(zk, root, first_sequence, CreateMode::Container).await?;
+    Ok((
+        dir,
+        checked + Duration::from_millis(container_lead_ms(every_ms)),
+    ))
 }
 
 /// Removes what a run left on the server, best effort (sessions still open keep theirs).
@@ -102,6 +169,17 @@ async fn observe(zk: Client, dir: String, log: Arc<Log>, stop: Arc<AtomicBool>) 
             ev = w.changed() => ev,
             _ = tokio::time::sleep(Duration::from_millis(20)) => continue,
         };
+        if ev.path == dir {
+            // The lock directory itself: a container the server deleted once it was empty,
+            // or made again by a client's create.
+            let dir = DirId(0);
+            match ev.event_type {
+                EventType::NodeDeleted => log.event(log.service, EventKind::DirDeleted { dir }),
+                EventType::NodeCreated => log.event(log.service, EventKind::DirCreated { dir }),
+                _ => {}
+            }
+            continue;
+        }
         let Some(name) = ev.path.rsplit('/').next().filter(|n| n.contains("-lock-")) else {
             continue;
         };
@@ -166,6 +244,13 @@ pub fn story(
     server: &Server,
     fault: Option<EnsembleFault>,
 ) -> Result<Story, UserError> {
+    if p.container_check_ms.is_some() && server.container_check_ms() != p.container_check_ms {
+        return Err(UserError::usage(
+            "a container lock directory (container_check) runs only on locklab's own single \
+             server, whose container check locklab sets to the preset's: leave --zk and \
+             --ensemble out",
+        ));
+    }
     let known = server.tick_ms().is_some() && super::tick::same_clock(server.addr());
     let on = match server {
         Server::Ensemble(e) => On::Ensemble {
@@ -243,7 +328,19 @@ fn run_on(p: &AbcParams, on: On<'_>) -> Result<(Trace, Millis), UserError> {
         let admin = super::net::session(&via)
             .await
             .map_err(|e| zk_error(&format!("connecting to {addr}"), e))?;
-        let dir = make_dir(&admin, &root, p.first_sequence).await?;
+        let dir = match p.container_check_ms {
+            None => make_dir(&admin, &root, p.first_sequence).await?,
+            Some(every) => {
+                let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
+                admin
+                    .create(&root, &[], &persistent)
+                    .await
+                    .map_err(|e| zk_error("making its directory", e))?;
+                let (dir, start) = container_dir(&admin, &root, p.first_sequence, every).await?;
+                tokio::time::sleep_until(tokio::time::Instant::from_std(start)).await;
+                dir
+            }
+        };
         Ok::<_, UserError>((admin, dir))
     })?;
     let log = Log::new(NAMES.len(), p.fencing);
@@ -357,6 +454,7 @@ fn run_on(p: &AbcParams, on: On<'_>) -> Result<(Trace, Millis), UserError> {
             recipe: abc::recipe(p, i, DirId(0), log.resource),
             guid: guid(p.seed, i),
             dir: dir.clone(),
+            container_dir: p.container_check_ms.is_some(),
             connect: connect[i].join(","),
             freeze,
             crash,

@@ -26,6 +26,8 @@ pub enum Aspect {
     Duplicates,
     StaleAccepted,
     StaleRejected,
+    /// A/B/C: writes by the holder in force that the resource refused (a token that went back).
+    CurrentRefused,
     /// Herd: wake-ups that found the waiter not first.
     Wasted,
     /// Herd: releases in the run.
@@ -118,6 +120,7 @@ fn facts(t: &Trace) -> Vec<(Aspect, String)> {
                 (Aspect::Duplicates, m.duplicate_nodes.to_string()),
                 (Aspect::StaleAccepted, m.stale_writes_accepted.to_string()),
                 (Aspect::StaleRejected, m.stale_writes_rejected.to_string()),
+                (Aspect::CurrentRefused, m.current_writes_refused.to_string()),
             ]
         }
         Metrics::Queue(m) => {

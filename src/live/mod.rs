@@ -34,15 +34,12 @@ pub mod tick;
 pub mod words;
 
 /// Why a scenario has no live counterpart yet, if it has none: the live clients neither read
-/// nor set a data node, and the server's lock directory is an ordinary node.
+/// nor set a data node.
 pub fn unsupported(p: &crate::engine::params::AbcParams) -> Option<&'static str> {
     if p.data_write != crate::engine::params::DataWrite::Off {
         return Some(
             "holders that update a data node (data_write) are not run live: the live client neither reads nor sets one",
         );
-    }
-    if p.container_check_ms.is_some() {
-        return Some("a container lock directory (container_check) is not run live");
     }
     if !p.schedule.is_empty() {
         return Some("a scheduled run (an explorer's counterexample) is not run live");

@@ -40,6 +40,7 @@ pub fn scaled(p: &AbcParams, f: f64) -> AbcParams {
     s.start_gap_ms = by(p.start_gap_ms, f);
     s.duration_ms = by(p.duration_ms, f);
     s.tick_ms = by(p.tick_ms, f).max(1);
+    s.container_check_ms = p.container_check_ms.map(|c| by(c, f).max(1));
     s.faults = p
         .faults
         .iter()

@@ -71,6 +71,14 @@ impl Server {
         }
     }
 
+    /// How often the server looks for empty container nodes, when locklab set it.
+    pub fn container_check_ms(&self) -> Option<u64> {
+        match self {
+            Server::Private(p) => p.container_check_ms,
+            _ => None,
+        }
+    }
+
     /// The first line `srvr` answers, such as `Zookeeper version: 3.8.0-...`.
     pub fn version(&self) -> String {
         srvr(self.addr())
@@ -80,10 +88,31 @@ impl Server {
     }
 }
 
+/// What locklab sets on a server of its own: the tick, and how often its container manager looks
+/// for empty container nodes to delete (ZooKeeper's `znode.container.checkIntervalMs`, once a
+/// minute by default, which `None` keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub tick_ms: u64,
+    pub container_check_ms: Option<u64>,
+}
+
+impl Settings {
+    /// A server with this tick and ZooKeeper's own container check.
+    pub fn ticking(tick_ms: u64) -> Self {
+        Self {
+            tick_ms,
+            container_check_ms: None,
+        }
+    }
+}
+
 /// A private server and the guard that removes it.
 pub struct PrivateServer {
     pub addr: SocketAddr,
     pub tick_ms: u64,
+    /// How often its container manager runs, when locklab set it.
+    pub container_check_ms: Option<u64>,
     pub dir: PathBuf,
     /// Dropping this ends the server.
     _guard: super::guard::Guarded,
@@ -112,6 +141,11 @@ pub(crate) fn find_on_path(name: &str) -> Option<PathBuf> {
 
 /// Starts a private server with this tick, on `port` or on a free one.
 pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, UserError> {
+    start_with(Settings::ticking(tick_ms), port)
+}
+
+/// Starts a private server with these settings, on `port` or on a free one.
+pub fn start_with(settings: Settings, port: Option<u16>) -> Result<PrivateServer, UserError> {
     let java = installed()?;
     // A free port can be taken between looking and binding: try a few.
     let tries = if port.is_some() { 1 } else { 3 };
@@ -129,7 +163,7 @@ pub fn start(tick_ms: u64, port: Option<u16>) -> Result<PrivateServer, UserError
             }
             None => free_port()?,
         };
-        match start_on(&java, tick_ms, p) {
+        match start_on(&java, settings, p) {
             Ok(s) => return Ok(s),
             Err(StartError::PortTaken) if port.is_some() => {
                 return Err(UserError::usage(format!("port {p} is in use on 127.0.0.1")));
@@ -156,7 +190,8 @@ enum StartError {
     Failed(String),
 }
 
-fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, StartError> {
+fn start_on(java: &Path, settings: Settings, port: u16) -> Result<PrivateServer, StartError> {
+    let tick_ms = settings.tick_ms;
     let dir = tempfile::Builder::new()
         .prefix("locklab-zk-")
         .tempdir()
@@ -168,13 +203,17 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
         StartError::Failed(format!("cannot write the server's configuration: {e}"))
     })?;
     let classpath = format!("{CONF}:{JAR}");
-    let command: [&OsStr; 5] = [
-        java.as_os_str(),
+    let containers = settings
+        .container_check_ms
+        .map(|ms| format!("-Dznode.container.checkIntervalMs={}", ms.max(1)));
+    let mut command: Vec<&OsStr> = vec![java.as_os_str()];
+    command.extend(containers.iter().map(|c| OsStr::new(c.as_str())));
+    command.extend::<[&OsStr; 4]>([
         "-cp".as_ref(),
         classpath.as_ref(),
         "org.apache.zookeeper.server.ZooKeeperServerMain".as_ref(),
         cfg.as_os_str(),
-    ];
+    ]);
     let guard = super::guard::spawn("locklab-zk", &dir, &command, None).map_err(|e| {
         let _ = std::fs::remove_dir_all(&dir);
         StartError::Failed(format!("cannot start the ZooKeeper server: {e}"))
@@ -182,6 +221,7 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
     let server = PrivateServer {
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
         tick_ms,
+        container_check_ms: settings.container_check_ms,
         dir: dir.clone(),
         _guard: guard,
     };
@@ -217,11 +257,11 @@ fn start_on(java: &Path, tick_ms: u64, port: u16) -> Result<PrivateServer, Start
     }
 }
 
-/// The server a run uses: `--zk` if given, else a private one with this tick.
-pub fn open(zk: Option<&str>, port: Option<u16>, tick_ms: u64) -> Result<Server, UserError> {
+/// The server a run uses: `--zk` if given, else a private one with these settings.
+pub fn open(zk: Option<&str>, port: Option<u16>, settings: Settings) -> Result<Server, UserError> {
     match zk {
         Some(spec) => external(spec),
-        None => start(tick_ms, port).map(Server::Private),
+        None => start_with(settings, port).map(Server::Private),
     }
 }
 

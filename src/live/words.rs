@@ -115,6 +115,7 @@ pub fn aspect(a: Aspect, lang: Lang) -> &'static str {
         Aspect::Duplicates => lang.pick("重复节点", "duplicate nodes"),
         Aspect::StaleAccepted => lang.pick("被接受的陈旧写入", "stale writes accepted"),
         Aspect::StaleRejected => lang.pick("被拒绝的陈旧写入", "stale writes refused"),
+        Aspect::CurrentRefused => lang.pick("持锁者被拒绝的写入", "holder's writes refused"),
         Aspect::Wasted => lang.pick("无效唤醒", "wasted wake-ups"),
         Aspect::Releases => lang.pick("释放次数", "releases"),
         Aspect::Instant => lang.pick("时间点", "instant"),

@@ -1,5 +1,6 @@
 //! The A/B/C presets whose recipe needs more of the server than a plain queue: an acquire with a
-//! deadline that gives up, on a real server, beside the model.
+//! deadline that gives up, and a lock directory that is a container node, on a real server,
+//! beside the model.
 
 use libtest_mimic::Trial;
 use locklab::engine::actors::recipe::OnTimeout;
@@ -80,8 +81,51 @@ fn a_waiter_that_gives_up_deletes_its_node() {
     super::assert_same(&story, "timeout-left-node with delete_node");
 }
 
+/// `live abc lock-dir-recreated`: the real server's container check deletes the emptied lock
+/// directory after A releases, B's create makes it again and gets node 0, and B's write with
+/// token 0 is refused by a resource that has seen A's 17; the same once more for C.
+fn lock_dir_recreated_numbers_from_0_again() {
+    let _one = super::serial();
+    let story = super::live_story("lock-dir-recreated");
+    let t = &story.live;
+    let numbers: Vec<i32> = t.nodes.iter().map(|n| n.seq).collect();
+    assert_eq!(numbers, [17, 0, 0], "A's 17, then 0 in each new directory");
+    let at = |pick: fn(&EventKind) -> bool| -> Vec<u64> {
+        t.events
+            .iter()
+            .filter(|e| pick(&e.kind))
+            .map(|e| e.at_ms)
+            .collect()
+    };
+    let deleted = at(|k| matches!(k, EventKind::DirDeleted { .. }));
+    let made = at(|k| matches!(k, EventKind::DirCreated { .. }));
+    assert!(
+        deleted.len() >= 2,
+        "the server deleted the directory: {deleted:?}"
+    );
+    assert_eq!(made.len(), 2, "B and C made it again: {made:?}");
+    for (gone, again) in deleted.iter().zip(&made) {
+        assert!(
+            gone < again,
+            "deleted at {gone} ms before made again at {again} ms"
+        );
+    }
+    let Metrics::Abc(m) = &t.metrics else {
+        panic!("an A/B/C trace")
+    };
+    assert_eq!(
+        m.current_writes_refused, 2,
+        "B's and C's writes with token 0 are refused"
+    );
+    super::assert_same(&story, "lock-dir-recreated");
+}
+
 pub fn trials() -> Vec<Trial> {
-    let tests: [(&str, fn()); 2] = [
+    let tests: [(&str, fn()); 3] = [
+        (
+            "live_lock_dir_recreated_numbers_from_0_again",
+            lock_dir_recreated_numbers_from_0_again,
+        ),
         (
             "live_timeout_left_node_strands_c",
             timeout_left_node_strands_c,

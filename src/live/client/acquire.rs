@@ -19,7 +19,18 @@ impl Runner {
         };
         let prefix = self.path(&format!("{:08x}-lock-", self.p.guid));
         let opts = CreateMode::EphemeralSequential.with_acls(Acls::anyone_all());
-        match zk.create(&prefix, &[], &opts).await {
+        let mut created = zk.create(&prefix, &[], &opts).await;
+        if self.p.container_dir && matches!(created, Err(zookeeper_client::Error::NoNode)) {
+            // The server deleted the empty directory: make it again and create once more.
+            let dir = CreateMode::Container.with_acls(Acls::anyone_all());
+            match zk.create(&self.p.dir, &[], &dir).await {
+                Ok(_) | Err(zookeeper_client::Error::NodeExists) => {
+                    created = zk.create(&prefix, &[], &opts).await;
+                }
+                Err(e) => created = Err(e),
+            }
+        }
+        match created {
             Ok((stat, seq)) => {
                 let name = format!("{:08x}-lock-{seq}", self.p.guid);
                 self.log.service_created(&name);

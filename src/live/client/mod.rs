@@ -52,6 +52,10 @@ pub struct Plan {
     pub guid: u32,
     /// The lock directory's path.
     pub dir: String,
+    /// The lock directory is a container node: the server deletes it once it is empty, and a
+    /// create that finds it gone makes it again, as a recipe's "create parents as containers"
+    /// does (Curator's `creatingParentContainersIfNeeded`).
+    pub container_dir: bool,
     /// Where to connect: the server, or this client's proxy.
     pub connect: String,
     pub freeze: Option<(Millis, Millis)>,

@@ -78,11 +78,15 @@ impl Ran {
 }
 
 fn private(tick_ms: u64) -> Result<Server, String> {
-    server::open(None, None, tick_ms).map_err(|e| e.message)
+    server::open(None, None, server::Settings::ticking(tick_ms)).map_err(|e| e.message)
 }
 
 fn run_abc(p: AbcParams) -> Result<Ran, String> {
-    let server = private(p.tick_ms)?;
+    let settings = server::Settings {
+        tick_ms: p.tick_ms,
+        container_check_ms: p.container_check_ms,
+    };
+    let server = server::open(None, None, settings).map_err(|e| e.message)?;
     let (scaled, scaling) = crate::live::scale::fit(&p, &server, 1.0).map_err(|e| e.message)?;
     let story = abc::story(&scaled, &server, None).map_err(|e| e.message)?;
     Ok(Ran {
