@@ -73,15 +73,48 @@ pub fn wrap(text: &str, cols: usize) -> Vec<String> {
     lines
 }
 
+/// A no-break space: words joined by it (see [`unbreakable`]) never wrap apart.
+pub const NO_BREAK: char = '\u{a0}';
+
+/// `s` as one wrap unit, in this module's wrapping and in ratatui's: its spaces become
+/// no-break spaces, and the CJK characters after one are never split apart either.
+pub fn unbreakable(s: &str) -> String {
+    s.replace(' ', &NO_BREAK.to_string())
+}
+
 /// Splits into wrap units: runs of non-space Latin characters, single spaces, and single wide
-/// characters (each CJK character may end a line).
+/// characters (each CJK character may end a line). A run glued by a no-break space is one unit.
 pub(crate) fn split_words(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
+    for (i, c) in s.char_indices() {
+        if c == ' ' {
+            split_run(&s[start..i], &mut out);
+            out.push(&s[i..i + 1]);
+            start = i + 1;
+        }
+    }
+    split_run(&s[start..], &mut out);
+    out
+}
+
+/// One run without spaces, as wrap units. From the Latin word before its first no-break space
+/// to its end, the run is one unit: a badge ends at the next space, whatever its script.
+fn split_run<'a>(s: &'a str, out: &mut Vec<&'a str>) {
+    if let Some(glue) = s.find(NO_BREAK) {
+        let begin = s[..glue]
+            .char_indices()
+            .rev()
+            .find(|(_, c)| width(c.encode_utf8(&mut [0; 4])) > 1)
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        split_run(&s[..begin], out);
+        out.push(&s[begin..]);
+        return;
+    }
+    let mut start = 0;
     let mut iter = s.char_indices().peekable();
     while let Some((i, c)) = iter.next() {
-        let wide = width(c.encode_utf8(&mut [0; 4])) > 1;
-        if c == ' ' || wide {
+        if width(c.encode_utf8(&mut [0; 4])) > 1 {
             if start < i {
                 out.push(&s[start..i]);
             }
@@ -98,7 +131,6 @@ pub(crate) fn split_words(s: &str) -> Vec<&str> {
     if start < s.len() {
         out.push(&s[start..]);
     }
-    out
 }
 
 /// Wraps a line and indents the continuation lines by `indent` columns.
@@ -243,6 +275,17 @@ mod tests {
         assert!(lines[0].chars().count() < MESSAGE_LINE_MAX + 40);
         assert_eq!(lines[1], "second line");
         assert_eq!(shown("short\u{1b}"), "short\u{241b}", "still printable");
+    }
+
+    #[test]
+    fn an_unbreakable_unit_moves_down_whole() {
+        let en = format!("invariants: {}", unbreakable("[ok] no orphan node"));
+        assert_eq!(
+            wrap(&en, 24),
+            ["invariants:", "[ok]\u{a0}no\u{a0}orphan\u{a0}node"]
+        );
+        let zh = format!("不变量：{}", unbreakable("[!!] 无人卡死"));
+        assert_eq!(wrap(&zh, 14), ["不变量：", "[!!]\u{a0}无人卡死"]);
     }
 
     #[test]

@@ -60,11 +60,17 @@ fn emit_preset(p: &Preset, json: bool, lang: Lang) -> Result<(), UserError> {
 
 fn list(lang: Lang, source: &Source) -> Result<(), UserError> {
     let mut out = String::new();
-    for p in presets(source)? {
+    let presets = presets(source)?;
+    // Both columns as wide as their longest entry, so every purpose starts in one column.
+    let column = |w: &dyn Fn(&Preset) -> usize| presets.iter().map(w).max().unwrap_or(0);
+    let name_w = column(&|p| crate::text::width(&printable(&p.name, false)));
+    let family_w = column(&|p| crate::text::width(p.family.name()));
+    for p in &presets {
         let about = printable(lang.pick(&p.about.zh, &p.about.en), false);
-        let name = printable(&p.name, false);
-        let line = format!("{name:<22} {:<7} {about}", p.family.name());
-        out.push_str(&crate::text::wrap_indent(&line, 100, 31));
+        let name = crate::text::pad(&printable(&p.name, false), name_w);
+        let family = crate::text::pad(p.family.name(), family_w);
+        let line = format!("{name} {family} {about}");
+        out.push_str(&crate::text::wrap_indent(&line, 100, name_w + family_w + 2));
     }
     write_stdout(out.as_bytes())
 }

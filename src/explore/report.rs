@@ -184,7 +184,7 @@ impl Outcome {
                 Some(f) => {
                     out.push_str(&format!(
                         "✗ {label} ({name}) {}\n",
-                        words::fails(f.steps, f.after_ms, lang)
+                        words::fails(f.steps, f.schedule.len(), f.after_ms, lang)
                     ));
                     for (i, s) in f.schedule.iter().enumerate() {
                         out.push_str(&format!("  {:>3}  {s}\n", i + 1));

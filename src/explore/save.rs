@@ -103,7 +103,12 @@ fn give_up_tables(p: &AbcParams) -> String {
 /// The scenario file for a finding of the search over `preset`.
 pub fn scenario(preset: &str, f: &Finding) -> String {
     let about = |lang: Lang| {
-        words::about_counterexample(preset, invariant_label(f.property, lang), f.steps, lang)
+        words::about_counterexample(
+            preset,
+            invariant_label(f.property, lang),
+            &words::length(f.steps, f.schedule.len(), lang),
+            lang,
+        )
     };
     let mut out = String::new();
     out.push_str(&format!(

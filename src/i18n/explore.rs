@@ -52,6 +52,19 @@ pub fn bounds(faults: u8, kinds: &[FaultKind], depth: u32, lang: Lang) -> String
     }
 }
 
+/// A count with a comma between each group of three digits: `3,000,000`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// The search's numbers.
 pub fn numbers(
     states: u64,
@@ -62,6 +75,7 @@ pub fn numbers(
     lang: Lang,
 ) -> String {
     let secs = elapsed_ms as f64 / 1000.0;
+    let (states, distinct, per_sec) = (grouped(states), grouped(distinct), grouped(per_sec));
     match lang {
         Lang::Zh => format!(
             "生成状态 {states} 个，其中不同的 {distinct} 个，到达深度 {depth}，用时 {secs:.2} 秒，每秒 {per_sec} 个状态"
@@ -122,12 +136,22 @@ pub fn depth_limited(lang: Lang) -> &'static str {
     )
 }
 
-pub fn fails(steps: usize, after_ms: u64, lang: Lang) -> String {
-    let secs = after_ms as f64 / 1000.0;
+/// A counterexample's length, as the report and the Explore screen both give it: the choices the
+/// search made, and every step of the schedule they lead to.
+pub fn length(choices: usize, steps: usize, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("被打破，最短反例 {steps} 步（搜索 {secs:.2} 秒时找到）："),
+        Lang::Zh => format!("{choices} 个选择（连同请求到达共 {steps} 步）"),
+        Lang::En => format!("{choices} choices ({steps} steps in all)"),
+    }
+}
+
+pub fn fails(choices: usize, steps: usize, after_ms: u64, lang: Lang) -> String {
+    let secs = after_ms as f64 / 1000.0;
+    let length = length(choices, steps, lang);
+    match lang {
+        Lang::Zh => format!("被打破，最短反例 {length}，搜索 {secs:.2} 秒时找到："),
         Lang::En => {
-            format!("fails; shortest counterexample: {steps} steps (found after {secs:.2} s):")
+            format!("fails; shortest counterexample: {length}, found after {secs:.2} s:")
         }
     }
 }
@@ -147,10 +171,10 @@ pub fn sometimes(lang: Lang) -> &'static str {
     lang.pick("「有时」性质：", "Sometimes:")
 }
 
-pub fn witness(steps: usize, lang: Lang) -> String {
+pub fn witness(choices: usize, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("有见证，{steps} 步"),
-        Lang::En => format!("witness in {steps} steps"),
+        Lang::Zh => format!("有见证，{choices} 个选择"),
+        Lang::En => format!("witness in {choices} choices"),
     }
 }
 
@@ -193,13 +217,14 @@ pub fn nothing_to_save(lang: Lang) -> &'static str {
     )
 }
 
-pub fn about_counterexample(preset: &str, invariant: &str, steps: usize, lang: Lang) -> String {
+/// A saved counterexample's `about`: `length` is [`length`] for A/B/C, [`events`] for a family.
+pub fn about_counterexample(preset: &str, invariant: &str, length: &str, lang: Lang) -> String {
     match lang {
         Lang::Zh => format!(
-            "locklab explore 在 {preset} 中找到的最短反例：{steps} 步之后，「{invariant}」被打破。"
+            "locklab explore 在 {preset} 中找到的最短反例：{length}之后，「{invariant}」被打破。"
         ),
         Lang::En => format!(
-            "The shortest counterexample locklab explore found in {preset}: after {steps} steps, “{invariant}” fails."
+            "The shortest counterexample locklab explore found in {preset}: after {length}, “{invariant}” fails."
         ),
     }
 }
@@ -266,6 +291,8 @@ pub fn progress(
     lang: Lang,
 ) -> String {
     let secs = ms as f64 / 1000.0;
+    let (states, distinct, rate) = (grouped(states), grouped(distinct), grouped(rate));
+    let waiting = grouped(waiting as u64);
     match lang {
         Lang::Zh => format!(
             "状态 {states}，不同 {distinct}，深度 {depth}，待展开 {waiting}，每秒 {rate}，{secs:.1} 秒"
@@ -278,9 +305,10 @@ pub fn progress(
 
 /// One result row.
 pub fn violation_row(label: &str, choices: usize, steps: usize, lang: Lang) -> String {
+    let length = length(choices, steps, lang);
     match lang {
-        Lang::Zh => format!("✗ {label}：{choices} 个选择即被打破（连同请求到达共 {steps} 步）"),
-        Lang::En => format!("✗ {label}: broken in {choices} choices ({steps} steps in all)"),
+        Lang::Zh => format!("✗ {label}：{length}即被打破"),
+        Lang::En => format!("✗ {label}: broken in {length}"),
     }
 }
 
@@ -298,8 +326,8 @@ pub fn bar_label(max_states: u64, complete: bool, lang: Lang) -> String {
     match (complete, lang) {
         (true, Lang::Zh) => "已搜完".into(),
         (true, Lang::En) => "all explored".into(),
-        (false, Lang::Zh) => format!("占状态上限 {max_states} 的比例"),
-        (false, Lang::En) => format!("of the {max_states}-state limit"),
+        (false, Lang::Zh) => format!("占状态上限 {} 的比例", grouped(max_states)),
+        (false, Lang::En) => format!("of the {}-state limit", grouped(max_states)),
     }
 }
 
@@ -364,6 +392,14 @@ pub fn timed_numbers(runs: u64, space: u64, elapsed_ms: u64, lang: Lang) -> Stri
     match lang {
         Lang::Zh => format!("按时间运行 {runs} 次（有界空间共 {space} 次），用时 {secs:.2} 秒"),
         Lang::En => format!("{runs} timed runs of the {space} in the bounded space, {secs:.2} s"),
+    }
+}
+
+/// A family counterexample's length: the events of its timed run.
+pub fn events(n: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("{n} 个事件"),
+        Lang::En => format!("{n} events"),
     }
 }
 

@@ -29,6 +29,35 @@ fn a_broken_preset_reports_its_shortest_counterexample() {
 }
 
 #[test]
+fn the_report_counts_a_counterexample_as_the_screen_does_and_groups_big_numbers() {
+    let out = stdout(&locklab(&["explore", "lost-create-blind"]));
+    let fails = out
+        .lines()
+        .position(|l| l.contains("✗ nobody stuck"))
+        .expect("a counterexample");
+    // The numbered schedule under the finding is every step of it.
+    let numbered = out
+        .lines()
+        .skip(fails + 1)
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    let line = out.lines().nth(fails).unwrap_or_default();
+    assert!(
+        line.contains(&format!("choices ({numbered} steps in all)")),
+        "{numbered} numbered steps under «{line}»"
+    );
+    // "35,295 states generated": no count of four digits or more without its commas.
+    let numbers = out.lines().nth(2).unwrap_or_default();
+    assert!(numbers.contains(" states generated"), "{out}");
+    let bare = numbers
+        .split(|c: char| !c.is_ascii_digit() && c != ',' && c != '.')
+        .filter(|n| !n.contains('.') && !n.contains(','))
+        .any(|n| n.len() > 3);
+    assert!(!bare, "{numbers}");
+    assert!(numbers.contains(','), "{numbers}");
+}
+
+#[test]
 fn json_carries_the_numbers_and_each_counterexample_s_trace() {
     let o = locklab(&["explore", "lost-create-blind", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));

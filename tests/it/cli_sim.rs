@@ -191,3 +191,36 @@ fn list_shows_every_preset_with_its_purpose() {
     let zh = stdout(&locklab(&["--lang", "zh", "sim", "list"]));
     assert!(zh.contains("栅栏令牌"), "{zh}");
 }
+
+#[test]
+fn list_starts_every_purpose_in_one_column() {
+    let out = stdout(&locklab(&["sim", "list"]));
+    // Where the third word (after the name and the family) starts on a preset's first line.
+    let purpose_at = |l: &str| {
+        let b = l.as_bytes();
+        (0..b.len())
+            .filter(|&i| b[i] != b' ' && (i == 0 || b[i - 1] == b' '))
+            .nth(2)
+    };
+    let starts: Vec<Option<usize>> = out
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(purpose_at)
+        .collect();
+    for f in ["election", "semaphore", "snowflake", "abc"] {
+        assert!(
+            out.lines().any(|l| l.split_whitespace().nth(1) == Some(f)),
+            "no {f} preset:\n{out}"
+        );
+    }
+    assert!(
+        starts.windows(2).all(|w| w[0] == w[1]),
+        "purposes start in columns {starts:?}:\n{out}"
+    );
+    // A purpose's second line starts under its first.
+    let indent = out
+        .lines()
+        .find(|l| l.starts_with(' '))
+        .map(|l| l.len() - l.trim_start().len());
+    assert_eq!(indent, starts[0], "{out}");
+}

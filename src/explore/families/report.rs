@@ -116,7 +116,7 @@ impl Outcome {
                 toml::Value::String(words::about_counterexample(
                     &self.name,
                     invariant_label(s.invariant, Lang::Zh),
-                    s.steps,
+                    &words::events(s.steps, Lang::Zh),
                     Lang::Zh,
                 )),
             ),
@@ -125,7 +125,7 @@ impl Outcome {
                 toml::Value::String(words::about_counterexample(
                     &self.name,
                     invariant_label(s.invariant, Lang::En),
-                    s.steps,
+                    &words::events(s.steps, Lang::En),
                     Lang::En,
                 )),
             ),

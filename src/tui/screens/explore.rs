@@ -195,7 +195,12 @@ impl ExploreState {
         let about = |lang: Lang| {
             let label = invariant_label(f.property, lang);
             if broken {
-                words::about_counterexample(&preset, label, f.steps, lang)
+                words::about_counterexample(
+                    &preset,
+                    label,
+                    &words::length(f.steps, f.schedule.len(), lang),
+                    lang,
+                )
             } else {
                 words::about_witness(&preset, label, f.steps, lang)
             }

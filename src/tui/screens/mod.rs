@@ -30,8 +30,30 @@ pub fn wrapped(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
         .take(area.height as usize)
         .enumerate()
     {
-        buf.set_stringn(area.x, area.y + i as u16, line, area.width as usize, style);
+        let line = line.replace(crate::text::NO_BREAK, " ");
+        buf.set_stringn(area.x, area.y + i as u16, &line, area.width as usize, style);
     }
+}
+
+/// Turns the no-break spaces ratatui's wrapping kept in `area` into plain ones, so the terminal
+/// only ever receives ordinary spaces.
+pub fn plain_spaces(buf: &mut Buffer, area: Rect) {
+    let area = area.intersection(buf.area);
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &mut buf[(x, y)];
+            if cell.symbol().contains(crate::text::NO_BREAK) {
+                cell.set_char(' ');
+            }
+        }
+    }
+}
+
+/// An invariant badge, `[ok] name` or `[!!] name`, as one unit that never wraps inside itself
+/// (the mark tells the mono theme's reader whether it holds).
+pub fn badge(broken: bool, name: &str) -> String {
+    let mark = if broken { "[!!]" } else { "[ok]" };
+    crate::text::unbreakable(&format!("{mark} {name}"))
 }
 
 /// Writes one line, cut at the area's width.

@@ -252,10 +252,7 @@ pub fn outcome_lines(trace: &Trace, lang: Lang) -> Vec<String> {
         .invariants
         .iter()
         .filter(|i| i.check == crate::engine::trace::Check::Always)
-        .map(|i| {
-            let mark = if i.held { "[ok]" } else { "[!!]" };
-            format!("{mark} {}", crate::i18n::invariant_label(i.name, lang))
-        })
+        .map(|i| super::badge(!i.held, crate::i18n::invariant_label(i.name, lang)))
         .collect();
     if !badges.is_empty() {
         lines.push(

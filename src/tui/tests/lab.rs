@@ -304,3 +304,33 @@ fn chinese_popups_keep_their_left_border() {
         }
     }
 }
+
+#[test]
+fn an_invariant_badge_keeps_its_mark_and_name_on_one_row() {
+    // Three steps in, B and C are stuck: both marks show, at every size and in both languages.
+    for lang in LANGS {
+        for size in LAB_SIZES {
+            let mut a = app(ScreenId::Abc, lang, size);
+            abc_on(&mut a, "lost-create-blind");
+            for _ in 0..3 {
+                press(&mut a, key('n'));
+            }
+            let s = screen(&a);
+            for inv in &a.abc.runs.trace.invariants {
+                if inv.check != crate::engine::trace::Check::Always {
+                    continue;
+                }
+                let name = crate::i18n::invariant_label(inv.name, lang);
+                let whole = |row: &str| {
+                    ["[ok]", "[!!]"]
+                        .iter()
+                        .any(|m| row.contains(&format!("{m} {name}")))
+                };
+                assert!(
+                    s.lines().any(whole),
+                    "{lang:?} {size:?}: the badge of \"{name}\" is split\n{s}"
+                );
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@ use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Metrics, Trace};
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, Ui, describe, invariant_label, ui};
-use crate::tui::screens::{colon, line, wrapped};
+use crate::tui::screens::{badge, colon, line, plain_spaces, wrapped};
 use crate::tui::theme::{Mark, Theme};
 use crate::tui::widgets::legend::{self, Legend};
 use crate::tui::widgets::service_panel::{self, ServicePanel};
@@ -49,20 +49,16 @@ fn badges<'a>(
         if only_broken && !broken {
             continue;
         }
-        let (mark, style) = if broken {
-            ("[!!]", theme.bad())
-        } else {
-            ("[ok]", theme.good())
-        };
+        let style = if broken { theme.bad() } else { theme.good() };
         spans.push(Span::styled(
-            format!("{mark} {}", invariant_label(inv.name, lang)),
+            badge(broken, invariant_label(inv.name, lang)),
             style,
         ));
         spans.push(Span::raw("  "));
     }
     if only_broken && !broken_any {
         spans.push(Span::styled(
-            format!("[ok] {}", lab(Lab::BadgesAllHold, lang)),
+            badge(false, lab(Lab::BadgesAllHold, lang)),
             theme.good(),
         ));
         spans.push(Span::raw("  "));
@@ -175,14 +171,13 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             line(buf, cap, &text, theme.title());
             let used = crate::text::width(&text) as u16;
             if cap.width > used {
-                badges(other, cursor, s.outcome_visible(), lang, theme, true).render(
-                    Rect {
-                        x: cap.x + used,
-                        width: cap.width - used,
-                        ..cap
-                    },
-                    buf,
-                );
+                let room = Rect {
+                    x: cap.x + used,
+                    width: cap.width - used,
+                    ..cap
+                };
+                badges(other, cursor, s.outcome_visible(), lang, theme, true).render(room, buf);
+                plain_spaces(buf, room);
             }
             let mut l = s.view.lanes(other, end, parting, lang, theme);
             // The first run's strip already says where the window is.
@@ -302,11 +297,16 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         } else {
             lab(Lab::WakeupsHidden, lang).to_string()
         };
-        b.spans.push(Span::styled(text, Style::new()));
+        // The count stays beside its name, as a badge does.
+        b.spans.push(Span::styled(
+            crate::text::unbreakable(&text),
+            Style::new(),
+        ));
     }
     Paragraph::new(b)
         .wrap(Wrap { trim: true })
         .render(lay.badges, buf);
+    plain_spaces(buf, lay.badges);
     let recipe: Vec<String> = RecipeVariant::ALL
         .iter()
         .filter(|v| v.shown(&s.params))

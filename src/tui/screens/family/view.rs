@@ -433,12 +433,8 @@ fn render_info(
             .iter()
             .filter(|i| i.check == Check::Always)
         {
-            let (mark, style) = if i.held {
-                ("[ok]", theme.good())
-            } else {
-                ("[!!]", theme.bad())
-            };
-            let mut t = format!("{mark} {}", invariant_label(i.name, lang));
+            let style = if i.held { theme.good() } else { theme.bad() };
+            let mut t = crate::tui::screens::badge(!i.held, invariant_label(i.name, lang));
             if let Some(at) = i.first_ms.filter(|_| !i.held) {
                 t.push_str(
                     &lang
