@@ -298,10 +298,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             lab(Lab::WakeupsHidden, lang).to_string()
         };
         // The count stays beside its name, as a badge does.
-        b.spans.push(Span::styled(
-            crate::text::unbreakable(&text),
-            Style::new(),
-        ));
+        b.spans
+            .push(Span::styled(crate::text::unbreakable(&text), Style::new()));
     }
     Paragraph::new(b)
         .wrap(Wrap { trim: true })
