@@ -55,11 +55,17 @@ pub(crate) fn zk_error(what: &str, e: zookeeper_client::Error) -> UserError {
 
 /// Makes the run's lock directory, with its sequence counter where the preset wants it.
 pub async fn make_dir(zk: &Client, root: &str, first_sequence: i32) -> Result<String, UserError> {
+    make_root(zk, root).await?;
+    lock_dir(zk, root, first_sequence, CreateMode::Persistent).await
+}
+
+/// The run's own directory, which holds its lock directory.
+async fn make_root(zk: &Client, root: &str) -> Result<(), UserError> {
     let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
     zk.create(root, &[], &persistent)
         .await
-        .map_err(|e| zk_error("making its directory", e))?;
-    lock_dir(zk, root, first_sequence, CreateMode::Persistent).await
+        .map(|_| ())
+        .map_err(|e| zk_error("making its directory", e))
 }
 
 /// Makes `root`'s lock directory as a node of `mode` whose next sequential child is numbered
@@ -331,11 +337,7 @@ fn run_on(p: &AbcParams, on: On<'_>) -> Result<(Trace, Millis), UserError> {
         let dir = match p.container_check_ms {
             None => make_dir(&admin, &root, p.first_sequence).await?,
             Some(every) => {
-                let persistent = CreateMode::Persistent.with_acls(Acls::anyone_all());
-                admin
-                    .create(&root, &[], &persistent)
-                    .await
-                    .map_err(|e| zk_error("making its directory", e))?;
+                make_root(&admin, &root).await?;
                 let (dir, start) = container_dir(&admin, &root, p.first_sequence, every).await?;
                 tokio::time::sleep_until(tokio::time::Instant::from_std(start)).await;
                 dir

@@ -311,35 +311,26 @@ pub(super) async fn write_all(s: &tokio::net::TcpStream, mut bytes: &[u8]) -> st
 /// aside room for it. Serves on the current runtime for as long as it runs; sessions that do
 /// not go through a fault proxy (which checks the same) connect here.
 pub async fn guard(upstream: SocketAddr) -> std::io::Result<SocketAddr> {
-    guard_heard(upstream, |_| {}).await
+    guard_pinged(upstream, || {}).await
 }
 
 /// The ping's xid in ZooKeeper's protocol.
 pub const XID_PING: i32 = -2;
 
-/// What a client sent through a guard: a ping the client library sent on its own, or any
-/// other request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sent {
-    Ping,
-    Request,
-}
-
-/// As [`guard`], telling `heard` of every request the client sends once its session is open:
-/// the server hears a session on every packet, its library's own pings included, and only the
-/// relay sees those.
-pub async fn guard_heard(
+/// As [`guard`], calling `pinged` for every ping the client's library sends on its own: the
+/// server hears a session on every packet, those included, and only the relay sees them.
+pub async fn guard_pinged(
     upstream: SocketAddr,
-    heard: impl Fn(Sent) + Send + Sync + 'static,
+    pinged: impl Fn() + Send + Sync + 'static,
 ) -> std::io::Result<SocketAddr> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
     let addr = listener.local_addr()?;
-    let heard = std::sync::Arc::new(heard);
+    let pinged = std::sync::Arc::new(pinged);
     tokio::spawn(async move {
         while let Ok((client, _)) = listener.accept().await {
-            let heard = std::sync::Arc::clone(&heard);
+            let pinged = std::sync::Arc::clone(&pinged);
             tokio::spawn(async move {
-                let _ = relay(client, upstream, &*heard).await;
+                let _ = relay(client, upstream, &*pinged).await;
             });
         }
     });
@@ -349,7 +340,7 @@ pub async fn guard_heard(
 async fn relay(
     client: tokio::net::TcpStream,
     upstream: SocketAddr,
-    heard: &(dyn Fn(Sent) + Send + Sync),
+    pinged: &(dyn Fn() + Send + Sync),
 ) -> std::io::Result<()> {
     let server = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(upstream))
         .await
@@ -370,10 +361,9 @@ async fn relay(
                         .map_err(|e| std::io::Error::new(ErrorKind::InvalidData, e))?;
                     write_all(&server, &up[..n]).await?;
                     for xid in seen {
-                        if std::mem::take(&mut handshake) {
-                            continue;
+                        if !std::mem::take(&mut handshake) && xid == XID_PING {
+                            pinged();
                         }
-                        heard(if xid == XID_PING { Sent::Ping } else { Sent::Request });
                     }
                 }
             },

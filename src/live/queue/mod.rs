@@ -284,12 +284,8 @@ pub fn run(p: &QueueParams, server: SocketAddr) -> Result<(Trace, Millis), UserE
                 };
                 rt.block_on(async move {
                     let (id, heard) = (plan.id, Arc::clone(&log));
-                    let pinged = move |sent| {
-                        if sent == super::net::Sent::Ping {
-                            heard.pinged(id);
-                        }
-                    };
-                    let via = match super::net::guard_heard(server, pinged).await {
+                    let via = match super::net::guard_pinged(server, move || heard.pinged(id)).await
+                    {
                         Ok(a) => a.to_string(),
                         Err(e) => {
                             let _ = tx.send(Err(format!("cannot open a loopback relay: {e}")));
