@@ -46,6 +46,7 @@ const KNOBS: &[(&str, &str)] = &[
     ("keepalive", "续约间隔"),
     ("lease", "租约时长"),
     ("lease_until", "租约到期"),
+    ("lessor_phase", "租约检查相位"),
     ("lower_at", "调低时刻"),
     ("lower_to", "调低到"),
     ("nodes", "节点数"),

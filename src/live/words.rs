@@ -221,6 +221,11 @@ pub fn instant_verdict(i: &Instant, lang: Lang) -> String {
     match i.apart_ms {
         Some(d) if d <= t => format!("{d} ≤ {t} {unit}"),
         Some(d) => format!("{d} > {t} {unit}"),
+        // A write the live run, allowed `t` later, had no time left to make.
+        None if i.within => match lang {
+            Lang::Zh => format!("实际运行在其后 {t} 毫秒内结束"),
+            Lang::En => format!("the live run ended within {t} ms of it"),
+        },
         None => lang.pick("只有一边有", "in one run only").to_string(),
     }
 }

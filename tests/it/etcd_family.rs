@@ -262,24 +262,30 @@ fn a_ttl_below_the_minimum_is_raised_and_keep_alives_follow_a_third_of_it() {
 
 #[test]
 fn a_client_whose_keep_alive_fails_writes_on_unless_it_looks_and_then_learns_late() {
-    // The cut from 1.5 s holds A's keep-alive of 2,520: the lease expires at 6,030 and goes at
-    // 6,500. A writes every 450 ms from 490 (sent 40 after the lock, arriving 10 later).
+    // The cut from 1.5 s holds A's keep-alive of 2,520: the lease expires at 6,030. The
+    // presets' lessor looks at 190 ms into each half second, so the first look past the expiry
+    // is 6,190. A writes every 450 ms from 490 (sent 40 after the lock, arriving 10 later).
     let lost = etcd::run(&params("etcd-keepalive-lost"));
+    let expired = events(&lost).into_iter().find_map(|(at, _, e)| match e {
+        EtcdEvent::LeaseExpired { expired_ms, .. } => Some((at, *expired_ms)),
+        _ => None,
+    });
+    assert_eq!(expired, Some((6_190, 6_030)));
     let stale: Vec<u64> = lost
         .writes
         .iter()
         .filter(|w| w.judgement.stale())
         .map(|w| w.at_ms)
         .collect();
-    // The first to arrive after the revoke is the one of 6,800; the last, 11,750, is the 26th
+    // The first to arrive after the revoke is the one of 6,350; the last, 11,750, is the 26th
     // (26 × 450 = 11,700 ms of its 12 s of work).
-    let expected: Vec<u64> = (0..12).map(|k| 6_800 + 450 * k).collect();
+    let expected: Vec<u64> = (0..13).map(|k| 6_350 + 450 * k).collect();
     assert_eq!(stale, expected);
     assert!(lost.writes.iter().all(|w| w.accepted));
 
     let late = etcd::run(&params("etcd-keepalive-late"));
     // The deadline is the last answer (40) plus 6 s; the loop runs at 1,020, 2,020, ...: it
-    // finds 6,040 passed at 7,020. The write sent at 6,790 went out before.
+    // finds 6,040 passed at 7,020. The writes sent at 6,340 and 6,790 went out before.
     let done = events(&late).into_iter().find_map(|(at, n, e)| match e {
         EtcdEvent::SessionDone { deadline_ms, .. } if n == "A" => Some((at, *deadline_ms)),
         _ => None,
@@ -291,7 +297,7 @@ fn a_client_whose_keep_alive_fails_writes_on_unless_it_looks_and_then_learns_lat
         .filter(|w| w.judgement.stale())
         .map(|w| w.at_ms)
         .collect();
-    assert_eq!(stale, [6_800]);
+    assert_eq!(stale, [6_350, 6_800]);
     assert!(events(&late).iter().any(|(at, n, e)| *at == 7_240
         && *n == "A"
         && matches!(e, EtcdEvent::WriteSkipped { token: 2 })));

@@ -496,21 +496,6 @@ pub fn short(i: usize) -> EtcdParams {
     p
 }
 
-/// A comparison the live run does not pass every time, and why: it is reported as ignored with
-/// the reason rather than left out.
-fn known_disagreement(name: &str) -> Option<&'static str> {
-    matches!(
-        name,
-        "live_etcd_keepalive_lost" | "live_etcd_keepalive_late"
-    )
-    .then_some(
-        "agrees in about two runs of three (11 of 16 measured): the model's lease expires 15 ms \
-         after a look of etcd's lessor; the run starts on the lessor's phase, but the lessor's \
-         loop drifts later, and each grant and Txn waits for etcd's log to sync (up to 150 ms \
-         on a busy machine), so the revoke can come a look early or a write fall on its other side",
-    )
-}
-
 /// The etcd tests, each ignored with the reason where etcd is not installed.
 pub fn trials() -> Vec<Trial> {
     let with: [(&str, fn(), bool); 16] = [
@@ -576,9 +561,6 @@ pub fn trials() -> Vec<Trial> {
             Trial::ignorable_test(name, move || -> Result<Completion, Failed> {
                 if let Err(e) = server::installed() {
                     return Ok(Completion::ignored_with(e.message));
-                }
-                if let Some(why) = known_disagreement(name) {
-                    return Ok(Completion::ignored_with(why.to_string()));
                 }
                 // An etcd member is one of the servers a check of what is left counts.
                 let _side = super::side_by_side();

@@ -2,7 +2,7 @@
 //!
 //! A grant gets the requested TTL raised to the minimum; a keep-alive refreshes the lease to its
 //! full TTL from the moment it arrives. Every 500 ms the leader revokes the leases past their
-//! expiry, deleting the keys attached to them in one revision. The store keeps a global revision
+//! expiry (at a phase of the member's own), deleting the keys attached to them in one revision. The store keeps a global revision
 //! and each key's create revision; a watch on one key fires on its deletion. The model has one
 //! member, so there is no election and no refresh of every lease on a new leader.
 
@@ -123,6 +123,9 @@ pub struct EtcdLeader {
     held_keepalives: Vec<(ActorId, u64)>,
     /// The data key: who wrote it last with which token, and its mod revision.
     pub data: Option<(ActorId, u64, u64)>,
+    /// Where the lessor's looks fall in each 500 ms: a real member's are set by when it
+    /// started, so a run sees them at some phase of its own.
+    lessor_phase_ms: Millis,
 }
 
 impl Default for EtcdLeader {
@@ -135,6 +138,7 @@ impl Default for EtcdLeader {
             watches: Vec::new(),
             held_keepalives: Vec::new(),
             data: None,
+            lessor_phase_ms: 0,
         }
     }
 }
@@ -157,8 +161,20 @@ impl EtcdLeader {
             .any(|k| k.owner == client && k.create_rev == token)
     }
 
+    /// A leader whose lessor looks for expired leases at `phase_ms + k × 500 ms` (after 0).
+    pub fn with_lessor_phase(phase_ms: Millis) -> Self {
+        Self {
+            lessor_phase_ms: phase_ms % REVOKE_CHECK_MS,
+            ..Self::default()
+        }
+    }
+
     pub fn on_start(&mut self, cx: &mut Cx) {
-        cx.set_timer(Timer::RevokeCheck, REVOKE_CHECK_MS);
+        let first = match self.lessor_phase_ms {
+            0 => REVOKE_CHECK_MS,
+            phase => phase,
+        };
+        cx.set_timer(Timer::RevokeCheck, first);
     }
 
     pub fn on_timer(&mut self, timer: Timer, cx: &mut Cx) {

@@ -98,7 +98,9 @@ pub fn build(p: &EtcdParams) -> (World, Plan) {
             on_lost: p.on_lost,
         })));
     }
-    actors.push(Actor::EtcdLeader(EtcdLeader::default()));
+    actors.push(Actor::EtcdLeader(EtcdLeader::with_lessor_phase(
+        p.lessor_phase_ms,
+    )));
     actors.push(Actor::Resource(Resource::new(p.guard == Guard::Token)));
     let mut world = World::new(actors, p.delay_ms, 0);
     for i in 0..l.clients {

@@ -38,6 +38,9 @@ pub struct EtcdParams {
     pub cut_client: Option<usize>,
     pub cut_at_ms: Millis,
     pub cut_len_ms: Millis,
+    /// Where etcd's lessor looks for expired leases within its 500 ms loop: at
+    /// `lessor_phase + k × 500` ms. A real member's phase is set by when it started.
+    pub lessor_phase_ms: Millis,
 }
 
 impl Default for EtcdParams {
@@ -58,6 +61,7 @@ impl Default for EtcdParams {
             cut_client: None,
             cut_at_ms: 1_500,
             cut_len_ms: 12_000,
+            lessor_phase_ms: 0,
         }
     }
 }
@@ -70,7 +74,7 @@ const GUARDS: &[&str] = &["none", "token", "txn"];
 const ON_LOST: &[&str] = &["ignore", "stop"];
 const CLIENT_CHOICES: &[&str] = &["none", "A", "B", "C", "D"];
 
-static ETCD_KNOBS: [Knob; 15] = [
+static ETCD_KNOBS: [Knob; 16] = [
     num_knob("clients", 2.0, 4.0, Unit::Count, 1.0, 1.0),
     num_knob("ttl", 1.0, 600.0, Unit::Seconds, 1.0, 10.0),
     ms("delay", 0.0, 1_000.0, 1.0),
@@ -98,6 +102,7 @@ static ETCD_KNOBS: [Knob; 15] = [
     },
     ms("cut_at", 0.0, 300_000.0, 100.0),
     ms("cut_len", 0.0, 300_000.0, 100.0),
+    ms("lessor_phase", 0.0, 499.0, 10.0),
 ];
 
 fn client_choice(key: &str, v: &Value) -> Result<Option<usize>, ParamError> {
@@ -159,6 +164,7 @@ impl Knobs for EtcdParams {
             "pause_at" => self.pause_at_ms = whole,
             "pause_len" => self.pause_len_ms = whole,
             "cut_at" => self.cut_at_ms = whole,
+            "lessor_phase" => self.lessor_phase_ms = whole,
             _ => self.cut_len_ms = whole,
         }
         Ok(())

@@ -21,6 +21,7 @@ pub use server::Etcd;
 
 use crate::engine::params::EtcdParams;
 use crate::engine::trace::Trace;
+use crate::engine::trace::etcd::protocol::REVOKE_CHECK_MS;
 use crate::live::UserError;
 use crate::live::diff::Row;
 
@@ -70,7 +71,8 @@ pub fn until_settled(p: &EtcdParams) -> EtcdParams {
 }
 
 /// `p` with every time multiplied by `factor`, the lease's TTL rounded to whole seconds and
-/// kept at etcd's floor or above: the same story, shorter or longer.
+/// kept at etcd's floor or above: the same story, shorter or longer. The lessor still looks
+/// every 500 ms (etcd's loop does not scale); its phase in that loop scales with the rest.
 pub fn scaled(p: &EtcdParams, factor: f64) -> EtcdParams {
     let ms = |v: u64| (v as f64 * factor).round() as u64;
     let floor = crate::engine::trace::etcd::protocol::MIN_TTL_S;
@@ -85,6 +87,7 @@ pub fn scaled(p: &EtcdParams, factor: f64) -> EtcdParams {
         pause_len_ms: ms(p.pause_len_ms),
         cut_at_ms: ms(p.cut_at_ms),
         cut_len_ms: ms(p.cut_len_ms),
+        lessor_phase_ms: ms(p.lessor_phase_ms) % REVOKE_CHECK_MS,
         ..p.clone()
     }
 }

@@ -6,8 +6,9 @@
 //! * A cut is the client's relay to etcd passing nothing on ([`super::relay`]); its link to
 //!   the resource stays up, as in the model.
 //!
-//! The run's clock starts when etcd's lessor looks for expired leases, so that it looks at
-//! the model's instants ([`server::lessor_tick_ns`]).
+//! The run's clock starts where etcd's lessor, timed just before, looks for expired leases at
+//! the preset's `lessor_phase`, so that it looks at the model's instants
+//! ([`server::lessor_tick_ns`]).
 //!
 //! A watcher follows every key under `/locklab/` on etcd itself from the first revision, so
 //! the trace has each lock key's put and deletion with etcd's own revisions.
@@ -117,12 +118,17 @@ fn now_ms(epoch_ns: u64) -> Millis {
     monotonic_ns().saturating_sub(epoch_ns) / 1_000_000
 }
 
-/// The first instant at or after `earliest` at which etcd's lessor, which looked at `tick_ns`,
-/// looks again: the run's clock starts there, so the lessor looks at the instants the model's
-/// leader does (every 500 ms from the start).
-fn aligned_epoch(tick_ns: u64, earliest: u64) -> u64 {
-    let period = REVOKE_CHECK_MS * 1_000_000;
-    tick_ns + period * earliest.saturating_sub(tick_ns).div_ceil(period)
+/// The run's clock start: the first instant at or after `earliest` from which etcd's lessor,
+/// seen to look at `tick_ns`, looks at `phase_ms + k × 500 ms`, as the model's leader does.
+fn aligned_epoch(tick_ns: u64, phase_ms: Millis, earliest: u64) -> u64 {
+    let period = i128::from(REVOKE_CHECK_MS * 1_000_000);
+    // The clock may start at any `tick - phase + k × period`: the first of them not before
+    // `earliest`.
+    let base = i128::from(tick_ns) - i128::from((phase_ms % REVOKE_CHECK_MS) * 1_000_000);
+    let k = (i128::from(earliest) - base).div_euclid(period);
+    let start = base + k * period;
+    let start = if start < i128::from(earliest) { start + period } else { start };
+    start as u64
 }
 
 /// Runs preset `p` on a real etcd; `exe` is the locklab binary that runs each client.
@@ -144,7 +150,11 @@ pub fn run(p: &EtcdParams, exe: &Path) -> Result<Gathered, UserError> {
     let tick_ns = probe
         .join()
         .map_err(|_| UserError::failed("timing etcd's lessor failed"))??;
-    let epoch_ns = aligned_epoch(tick_ns, monotonic_ns() + LEAD.as_nanos() as u64);
+    let epoch_ns = aligned_epoch(
+        tick_ns,
+        p.lessor_phase_ms,
+        monotonic_ns() + LEAD.as_nanos() as u64,
+    );
     let run_end = Instant::now()
         + Duration::from_nanos(epoch_ns.saturating_sub(monotonic_ns()))
         + Duration::from_millis(p.duration_ms);
@@ -268,9 +278,26 @@ mod tests {
     fn the_run_starts_on_the_lessors_next_look() {
         let ms = 1_000_000;
         // The lessor looked at 1,234 ms; the run may start at 2,000 at the earliest: 2,234.
-        assert_eq!(aligned_epoch(1_234 * ms, 2_000 * ms), 2_234 * ms);
+        assert_eq!(aligned_epoch(1_234 * ms, 0, 2_000 * ms), 2_234 * ms);
         // On a look exactly, and before the probe's own look.
-        assert_eq!(aligned_epoch(1_234 * ms, 1_734 * ms), 1_734 * ms);
-        assert_eq!(aligned_epoch(1_234 * ms, 1_000 * ms), 1_234 * ms);
+        assert_eq!(aligned_epoch(1_234 * ms, 0, 1_734 * ms), 1_734 * ms);
+        assert_eq!(aligned_epoch(1_234 * ms, 0, 1_000 * ms), 1_234 * ms);
+    }
+
+    #[test]
+    fn with_a_phase_the_lessor_looks_that_long_after_each_half_second_of_the_run() {
+        let ms = 1_000_000;
+        // Looks at 1,234 + k × 500; a phase of 185 starts the clock 185 ms before one, so the
+        // lessor looks at 185, 685, ... of the run.
+        let start = aligned_epoch(1_234 * ms, 185, 2_000 * ms);
+        assert_eq!((1_234 * ms + 1_500 * ms - start) / ms, 185 + 500);
+        assert!(start >= 2_000 * ms);
+        // Starts fall at 1,049 + k × 500: 2,049 is the first at or after 2,000.
+        assert_eq!(start, 2_049 * ms);
+        // A phase of a whole period is no phase.
+        assert_eq!(
+            aligned_epoch(1_234 * ms, 500, 2_000 * ms),
+            aligned_epoch(1_234 * ms, 0, 2_000 * ms)
+        );
     }
 }

@@ -132,11 +132,24 @@ fn command_line(bin: &Path, dir: &Path, client: u16, peer: u16) -> Vec<std::ffi:
     args
 }
 
+/// Where the member keeps its data: memory (`/dev/shm`) where there is such a file system,
+/// else the temporary directory. etcd syncs its log to disk before it answers each grant, Txn
+/// and put; on a disk shared with other work one sync can take a second, which moves a run's
+/// writes against its lease's revoke. The data is thrown away after the run anyway.
+fn scratch() -> PathBuf {
+    let shm = Path::new("/dev/shm");
+    if shm.is_dir() && tempfile::Builder::new().tempdir_in(shm).is_ok() {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
 /// `Err(None)`: a port was taken; `Err(Some(why))`: another failure.
 fn start_on(bin: &Path, client: u16, peer: u16) -> Result<Etcd, Option<String>> {
     let dir = tempfile::Builder::new()
         .prefix(DIR_PREFIX)
-        .tempdir()
+        .tempdir_in(scratch())
         .map_err(|e| Some(format!("cannot make a directory for the etcd server: {e}")))?
         .keep();
     let args = command_line(bin, &dir, client, peer);
