@@ -33,6 +33,9 @@ words! {
         "No message has been sent before the cursor.",
     ),
     HeartbeatsShown => ("心跳：显示", "heartbeats: shown"),
+    SeqBeats => ("心跳 ×{}", "heartbeats ×{}"),
+    SeqFroze => ("{a} 被冻结（什么也做不了，什么也收不到）", "{a} freezes (does nothing, hears nothing)"),
+    SeqWoke => ("{a} 醒来", "{a} wakes"),
     HeartbeatsFaint => ("心跳：淡化", "heartbeats: faint"),
     HeartbeatsHidden => ("心跳：隐藏", "heartbeats: hidden"),
     LockDir => ("锁目录 /lock，{} 秒时", "Lock directory /lock at {} s"),
@@ -51,6 +54,10 @@ words! {
     StoryExpiry => (
         "{a} 在服务端过期：服务收回 {a} 所持的一切，不管 {a} 自己怎么认为",
         "{a} expires at the service: it takes back whatever {a} had, whatever {a} believes",
+    ),
+    StoryLearnedLost => (
+        "{a} 这才得知自己已失去锁",
+        "{a} learns that it has lost the lock",
     ),
     StoryStaleAccepted => (
         "{a} 的陈旧写入被资源接受了：它已不持锁，写入却生效",
@@ -118,6 +125,14 @@ words! {
     NoMoment => (
         "这个方向没有更多关键时刻。",
         "No more key moments that way.",
+    ),
+    MomentFirst => (
+        "已是第一个关键时刻（{t} 秒），前面没有了。",
+        "First key moment ({t} s): there is none before it.",
+    ),
+    MomentLast => (
+        "已是最后一个关键时刻（{t} 秒），后面没有了。",
+        "Last key moment ({t} s): there is none after it.",
     ),
     Deadline => ("租约截止 {} 秒", "lease deadline {} s"),
     Verdicts => ("结论", "verdict"),

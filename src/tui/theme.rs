@@ -138,6 +138,16 @@ impl Theme {
         self.fg(Color::LightMagenta)
     }
 
+    /// A question put to the class: a bold banner, reversed without colour.
+    pub fn question(self) -> Style {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        if self.mono {
+            bold.add_modifier(Modifier::REVERSED)
+        } else {
+            bold.fg(Color::Black).bg(Color::LightYellow)
+        }
+    }
+
     pub fn title(self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }

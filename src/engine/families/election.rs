@@ -18,8 +18,8 @@ use crate::engine::trace::Invariant;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    ActorInfo, ElectionMetrics, EventKind, Family, InvariantReport, Metrics, Role, SpanState,
-    Trace, invariant,
+    ActorInfo, ElectionMetrics, EventKind, Family, InvariantReport, Judgement, Metrics, Role,
+    SpanState, Trace, WriteRecord, invariant,
 };
 use crate::engine::world::run::{self, Observer, Plan};
 use crate::engine::world::{ActorId, World};
@@ -187,6 +187,9 @@ pub struct Tally {
     pub stale_rejected: u32,
     pub stale_accepted: u32,
     pub max_leaders: u32,
+    /// Every submission that reached the jobs table, judged: stale when its epoch is older
+    /// than the newest elected one.
+    pub writes: Vec<WriteRecord>,
 }
 
 impl Tally {
@@ -205,6 +208,7 @@ impl Tally {
             stale_rejected: 0,
             stale_accepted: 0,
             max_leaders: 1,
+            writes: Vec::new(),
         }
     }
 
@@ -231,9 +235,31 @@ impl Tally {
                 affected,
                 by,
                 value,
+                cond,
                 ..
             } => {
                 let at = e.at_ms;
+                if op == RowOp::Submit {
+                    let (token, accepted) = (epoch_of(by), affected == 1);
+                    let stale = token < self.highest_epoch;
+                    let (judgement, replaced) = Judgement::of(stale, accepted, token, &self.writes);
+                    let before = self.last_row_epoch;
+                    self.writes.push(WriteRecord {
+                        at_ms: at,
+                        writer: by,
+                        token,
+                        accepted,
+                        last_seen_before: before,
+                        last_seen_after: if accepted {
+                            before.max(value.epoch)
+                        } else {
+                            before
+                        },
+                        fencing: cond.epoch.is_some(),
+                        judgement,
+                        replaced,
+                    });
+                }
                 if op == RowOp::TakeOver && affected == 1 {
                     self.check(invariant::TAKEOVER_HAPPENED, at, || {
                         format!("{} took the job over", name(by))
@@ -322,7 +348,7 @@ impl ElectionObserver {
         let name = |a: ActorId| NAMES[a.0 as usize].to_string();
         let metrics = self.tally.metrics(&row(world), name);
         rec.event(end, SERVICE, EventKind::RunEnded);
-        let moments = super::moments::moments(&rec, &[], &self.tally.checks);
+        let moments = super::moments::moments(&rec, &self.tally.writes, &self.tally.checks);
         let windows = super::zk_facts::link_windows(&rec, 2, end);
         Trace {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
@@ -334,7 +360,7 @@ impl ElectionObserver {
             messages: rec.messages,
             lanes: self.lanes.finish(end),
             service: Vec::new(),
-            writes: Vec::new(),
+            writes: self.tally.writes,
             windows,
             moments,
             metrics: Metrics::Election(metrics),

@@ -306,11 +306,28 @@ pub struct Window {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MomentKind {
-    Grant { actor: ActorId },
-    Release { actor: ActorId },
-    Expiry { actor: ActorId },
-    StaleWrite { actor: ActorId, accepted: bool },
-    FirstViolation { invariant: Invariant },
+    Grant {
+        actor: ActorId,
+    },
+    Release {
+        actor: ActorId,
+    },
+    /// `actor`'s lock or session ran out at `by`, the service: `actor` does not know it yet.
+    Expiry {
+        actor: ActorId,
+        by: ActorId,
+    },
+    /// `actor` itself learns that its lock or session is gone.
+    LearnedLost {
+        actor: ActorId,
+    },
+    StaleWrite {
+        actor: ActorId,
+        accepted: bool,
+    },
+    FirstViolation {
+        invariant: Invariant,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -89,6 +89,16 @@ pub fn state_label_brief(state: SpanState, trace: &Trace, lang: Lang) -> Option<
         SpanState::Queue { holders, share, .. } if !holders.is_empty() => {
             Some(holding_words(holders, share, trace, lang))
         }
+        // Who owns the row, with which epoch and version: what a takeover changes.
+        SpanState::Row {
+            owner,
+            epoch,
+            version,
+            ..
+        } => Some(format!(
+            "{}/{epoch}/v{version}",
+            owner.map_or("-", |o| trace.name(o))
+        )),
         _ => None,
     }
 }

@@ -82,7 +82,7 @@ pub(super) fn finish(log: &Log, p: &ElectionParams, row: &Row, end: Millis) -> T
     let metrics = tally.metrics(&value(row), name);
     g.rec.event(end, SERVICE, EventKind::RunEnded);
     let windows = crate::engine::families::zk_facts::link_windows(&g.rec, 2, end);
-    let moments = crate::engine::families::moments::moments(&g.rec, &[], &tally.checks);
+    let moments = crate::engine::families::moments::moments(&g.rec, &tally.writes, &tally.checks);
     let lanes = std::mem::take(&mut g.lanes).finish(end);
     Trace {
         schema_version: crate::engine::trace::SCHEMA_VERSION,
@@ -94,7 +94,7 @@ pub(super) fn finish(log: &Log, p: &ElectionParams, row: &Row, end: Millis) -> T
         messages: g.rec.messages.clone(),
         lanes,
         service: Vec::new(),
-        writes: Vec::new(),
+        writes: tally.writes,
         windows,
         moments,
         metrics: Metrics::Election(metrics),

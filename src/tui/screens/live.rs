@@ -707,6 +707,26 @@ mod tests {
     }
 
     #[test]
+    fn every_client_of_both_runs_has_its_lane_with_the_bands_at_the_screens_size() {
+        // A/B/C expire: three clients each side, and a band under each run's lanes. The model
+        // run stands for the live one, so no server is needed.
+        for (w, h) in [(140, 42), (100, 30)] {
+            let s = finished_beside("expire", "expire");
+            let rows = screen(&s, Lang::En, w, h);
+            for side in ["live", "model"] {
+                for c in ["A", "B", "C"] {
+                    let label = format!("{side} {c} ");
+                    assert!(
+                        rows.iter().any(|r| r.contains(&label)),
+                        "no {label}lane at {w}x{h}:\n{}",
+                        rows.join("\n")
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_model_lanes_sit_right_under_the_live_ones_on_one_axis() {
         let s = finished("chain");
         let rows = screen(&s, Lang::En, 140, 42);
@@ -715,7 +735,17 @@ mod tests {
                 .position(|r| r.contains(label))
                 .unwrap_or_else(|| panic!("no {label} row:\n{}", rows.join("\n")))
         };
-        assert_eq!(at("model A"), at("live C") + 1);
+        // Next to each other: live C's lane (one or two rows) and then model A's.
+        let (c, a) = (at("live C"), at("model A"));
+        assert!(
+            (c + 1..=c + 2).contains(&a),
+            "live C at {c}, model A at {a}"
+        );
+        assert!(
+            rows[c + 1..a]
+                .iter()
+                .all(|r| !r.contains("live") && !r.contains("model"))
+        );
         let axes = rows.iter().filter(|r| r.contains("╵0 ")).count();
         assert_eq!(axes, 1, "one time axis for both");
     }

@@ -416,13 +416,14 @@ const EVENT_ROWS: usize = 2;
 struct Layout {
     chart: Rect,
     legend: Option<Rect>,
-    compact: bool,
+    form: big_caption::Form,
     cap_h: u16,
 }
 
 /// Shares the rows between the lanes and the words under them. The lanes keep at least one
 /// row per lane with their axis and band, so no lane is ever pushed off the screen; a caption
-/// that would take those rows drops its box for a compact form, and whatever text is left over
+/// that would take those rows drops its box for a compact form, a boxed caption drops its
+/// padding as soon as the lanes would lose their second row, and whatever text is left over
 /// is cut from the bottom. A legend comes in only where the lanes already have two rows each.
 fn layout(s: &PresentState, caption: &str, text_rows: u16, legend_rows: u16, area: Rect) -> Layout {
     let width = area.width.saturating_sub(2);
@@ -441,9 +442,15 @@ fn layout(s: &PresentState, caption: &str, text_rows: u16, legend_rows: u16, are
     let lanes_min = lanes_min.min(body);
     let budget = area.height.saturating_sub(text_rows + 4) / 2;
     let mut cap_h = big_caption::height(caption, width, budget.max(4));
-    let mut compact = false;
-    if lanes_min + text_rows + 1 + cap_h > body {
-        compact = true;
+    let mut form = big_caption::Form::Full;
+    // Lanes squeezed to one row each: a boxed caption gives up its padding, then its box.
+    let fits = |h: u16, lanes: u16| lanes + text_rows + 1 + h <= body;
+    if !fits(cap_h, lanes_two) && big_caption::boxed(caption, width, budget.max(4)) {
+        form = big_caption::Form::Tight;
+        cap_h = big_caption::tight_height(caption, width);
+    }
+    if !fits(cap_h, lanes_min) {
+        form = big_caption::Form::Compact;
         cap_h = big_caption::compact_height(caption, width);
     }
     let chart_h = body.saturating_sub(text_rows + 1 + cap_h).max(lanes_min);
@@ -475,7 +482,7 @@ fn layout(s: &PresentState, caption: &str, text_rows: u16, legend_rows: u16, are
     Layout {
         chart,
         legend,
-        compact,
+        form,
         cap_h,
     }
 }
@@ -519,13 +526,14 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     // answer and the outcome once revealed. The lanes (or the herd chart) take the rest.
     let mut lower: Vec<(String, Style)> = Vec::new();
     if let Some(q) = s.current().and_then(|st| st.question.as_ref()) {
+        // The class's question stands out from everything else: a banner across the screen.
         lower.push((
             format!(
                 "{}{}",
                 present(Present::Question, lang),
                 lang.pick(&q.text.zh, &q.text.en)
             ),
-            theme.title(),
+            theme.question(),
         ));
         if s.predict {
             lower.extend(prediction_lines(s, lang, theme));
@@ -543,8 +551,9 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         }
     }
     if s.outcome_shown() {
+        // The verdict is what the class came for: bold, never grey.
         for l in outcome_lines(&s.trace, lang) {
-            lower.push((l, theme.dim()));
+            lower.push((l, Style::new().add_modifier(ratatui::style::Modifier::BOLD)));
         }
     }
     let event = event_line(s, lang)
@@ -602,7 +611,7 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         BigCaption {
             text: &caption,
             style: Style::new(),
-            compact: at.compact,
+            form: at.form,
         }
         .render(r, buf);
         y += at.cap_h;
@@ -614,6 +623,10 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
         let rows = crate::text::wrap(&text, width as usize).len() as u16;
         let r = Rect::new(area.x + 1, y, width, rows.min(bottom - y));
         wrapped(buf, r, &text, style);
+        if style.bg.is_some() {
+            // A banner fills its rows, not only its words (wide characters' second cells too).
+            buf.set_style(r, style);
+        }
         y += rows;
     }
 }

@@ -280,3 +280,73 @@ fn read_write_lanes_say_reader_or_writer_and_readers_have_their_own_class() {
         assert!(used.contains(&Class::Reading) && used.contains(&Class::Holding));
     }
 }
+
+#[test]
+fn the_election_marks_each_submission_on_the_jobs_lane_with_its_judgement() {
+    use crate::tui::theme::Mark;
+    // election-epochs: B submits with epoch 82 at 13.28 s and the row accepts it; A wakes at
+    // 21 s and submits with the old epoch 81: 0 rows. Without the condition A's late result
+    // overwrites B's.
+    let jobs_marks = |a: &App| -> String {
+        let s = screen(a);
+        let rows: Vec<&str> = s.lines().collect();
+        let at = rows
+            .iter()
+            .position(|r| r.starts_with("jobs"))
+            .unwrap_or_else(|| panic!("a jobs lane:\n{s}"));
+        // The lane's rows: its label and bar, down to the edge where the marks go.
+        rows[at..(at + 3).min(rows.len())].join("\n")
+    };
+    let mut a = opened(Family::Election, "election-epochs", Lang::En, (140, 42));
+    let refused = format!("{}#81", Mark::WriteRefused.glyph());
+    let fresh = format!("{}#82", Mark::WriteOk.glyph());
+    // Nothing is judged before the cursor gets there.
+    assert!(!jobs_marks(&a).contains(&refused), "{}", jobs_marks(&a));
+    press(&mut a, key('v'));
+    let lane = jobs_marks(&a);
+    assert!(lane.contains(&refused) && lane.contains(&fresh), "{lane}");
+    // A's refused write is a key moment: `n` stops there and the story line tells it.
+    let mut a = opened(Family::Election, "election-epochs", Lang::En, (140, 42));
+    let f = a.family.as_ref().expect("a family run");
+    let a_id = f.runs.trace.actor_named("A").expect("A");
+    let refused_at = f
+        .runs
+        .trace
+        .moments
+        .iter()
+        .find(|m| {
+            m.kind
+                == crate::engine::trace::MomentKind::StaleWrite {
+                    actor: a_id,
+                    accepted: false,
+                }
+        })
+        .map(|m| m.at_ms)
+        .expect("A's stale submission is a key moment");
+    assert!((21_000..22_000).contains(&refused_at), "{refused_at}");
+    for _ in 0..20 {
+        press(&mut a, key('n'));
+        if a.family
+            .as_ref()
+            .is_some_and(|f| f.view.tl.cursor_ms == refused_at)
+        {
+            break;
+        }
+    }
+    let s = screen(&a);
+    // The line wraps in its panel: its first clause is on one row.
+    let told = lab(Lab::StoryStaleRefused, Lang::En).replace("{a}", "A");
+    let clause = told.split(':').next().unwrap_or_default();
+    assert!(s.contains(clause), "{clause}\n{s}");
+    // Unconditional: A's old result is accepted over B's, marked as the alarm it is.
+    let mut a = opened(
+        Family::Election,
+        "election-unconditional",
+        Lang::En,
+        (140, 42),
+    );
+    press(&mut a, key('v'));
+    let lane = jobs_marks(&a);
+    let overwrote = format!("{}#81", Mark::WriteStale.glyph());
+    assert!(lane.contains(&overwrote), "{lane}");
+}

@@ -387,3 +387,164 @@ fn p_walks_the_frozen_presets_and_each_lab_says_what_its_preset_teaches() {
         assert!(screen(&a).contains(&words), "{}", screen(&a));
     }
 }
+
+#[test]
+fn n_and_capital_n_visit_every_key_moment_of_the_frozen_holder_and_say_where_they_end() {
+    // The default frozen holder (docs/src/model/frozen.md): A granted at 0 s, A's lease
+    // expires and B is granted at 19 s, A learns it lost at 26 s, A's write is refused at 38 s.
+    for lang in LANGS {
+        let mut a = app(ScreenId::Frozen, lang, (140, 42));
+        let learns = lab(Lab::StoryLearnedLost, lang).replace("{a}", "A");
+        let mut visited = Vec::new();
+        for _ in 0..3 {
+            press(&mut a, key('n'));
+            visited.push(a.frozen.view.tl.cursor_ms);
+            // The story line tells A's learning at 26 s, and not before.
+            let s = screen(&a);
+            match visited.last() {
+                Some(19_000) => assert!(!s.contains(&learns), "{s}"),
+                Some(26_000) => assert!(s.contains(&learns), "{s}"),
+                _ => {}
+            }
+        }
+        assert_eq!(visited, [19_000, 26_000, 38_000]);
+        press(&mut a, key('n'));
+        assert_eq!(a.frozen.view.tl.cursor_ms, 38_000, "nothing after the last");
+        let last = lab(Lab::MomentLast, lang).replace("{t}", "38");
+        assert!(screen(&a).contains(&last), "{last}\n{}", screen(&a));
+        let mut back = Vec::new();
+        for _ in 0..3 {
+            press(&mut a, key('N'));
+            back.push(a.frozen.view.tl.cursor_ms);
+        }
+        assert_eq!(back, [26_000, 19_000, 0]);
+        press(&mut a, key('N'));
+        assert_eq!(a.frozen.view.tl.cursor_ms, 0);
+        let first = lab(Lab::MomentFirst, lang).replace("{t}", "0");
+        assert!(screen(&a).contains(&first), "{first}\n{}", screen(&a));
+    }
+}
+
+#[test]
+fn the_frozen_sequence_chart_shows_the_pause_and_tells_each_fact_once_where_it_happens() {
+    // The default frozen holder (docs/src/model/frozen.md): A is frozen over [12, 26) s; its
+    // lease expires at the service at 19 s, when B is granted; B asks every second before.
+    for lang in LANGS {
+        let mut a = app(ScreenId::Frozen, lang, (140, 42));
+        press(&mut a, key('m'));
+        press(&mut a, key('v'));
+        press(&mut a, KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
+        let s = screen(&a);
+        let rows: Vec<&str> = s.lines().collect();
+        let head = rows
+            .iter()
+            .position(|r| r.trim_start().starts_with(lang.pick("秒", "s ")))
+            .expect("the chart's heading");
+        let chart: Vec<Vec<char>> = rows[head + 1..]
+            .iter()
+            .take_while(|r| !r.starts_with(lab(Lab::Legend, lang)))
+            .map(|r| r.chars().collect())
+            .collect();
+        let time = |r: &Vec<char>| -> f64 {
+            r[..8]
+                .iter()
+                .collect::<String>()
+                .trim()
+                .parse()
+                .unwrap_or(-1.0)
+        };
+        // A's lifeline is frozen on every row from 12 s to before 26 s, and only there.
+        for r in &chart {
+            let t = time(r);
+            let a_col = (9..r.len()).find(|&i| matches!(r[i], '│' | '║'));
+            let frozen = a_col.is_some_and(|i| r[i] == '║');
+            assert_eq!(frozen, (12.0..26.0).contains(&t), "at {t} s:\n{s}");
+        }
+        // B's grant at 19 s is told once; A's expiry sits on the service's lifeline.
+        let grant = format!("B {}", lang.pick("拿到锁", "holds the lock"));
+        let told = chart
+            .iter()
+            .map(|r| r.iter().collect::<String>().matches(&grant).count())
+            .sum::<usize>();
+        assert_eq!(told, 1, "{s}");
+        let expired = format!("A {}", lang.pick("过期", "expired"));
+        let line = chart
+            .iter()
+            .find(|r| r.iter().collect::<String>().contains(&expired))
+            .expect("A's expiry on the chart");
+        // The lifelines, left to right: A, the service, B, the resource.
+        let lifelines: Vec<usize> = (9..line.len())
+            .filter(|&i| matches!(line[i], '│' | '║'))
+            .collect();
+        let mark = line
+            .iter()
+            .position(|&c| c == Mark::Expired.glyph())
+            .expect("the expiry's mark");
+        let text: String = line.iter().collect();
+        assert_eq!(lifelines.len(), 4, "{text}");
+        assert_eq!(mark, lifelines[1] + 1, "on the service's lifeline: {text}");
+        // B's refused requests are folded: no two rows in a row say the same.
+        let folded = format!(
+            "{} → {} ×",
+            lang.pick("请求加锁", "acquire"),
+            lang.pick("忙", "busy")
+        );
+        assert!(s.contains(&folded), "{s}");
+        let arrows: Vec<String> = chart.iter().map(|r| r[8..].iter().collect()).collect();
+        assert!(arrows.windows(2).all(|w| w[0] != w[1]), "{s}");
+    }
+}
+
+#[test]
+fn faint_heartbeats_fold_into_one_row_and_count_only_what_is_shown() {
+    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
+    a.open_family(
+        crate::engine::trace::Family::Election,
+        Some("election-epochs"),
+    );
+    press(&mut a, key('m'));
+    press(&mut a, key('v'));
+    let trace = a
+        .family
+        .as_ref()
+        .expect("the election lab")
+        .runs
+        .trace
+        .clone();
+    let rows = crate::tui::widgets::sequence::rows(&trace, Default::default());
+    let beat = |r: &crate::tui::widgets::sequence::Row| match r {
+        crate::tui::widgets::sequence::Row::Message(i) => trace.messages[*i].msg.is_heartbeat(),
+        crate::tui::widgets::sequence::Row::Fold { beats, .. } => *beats,
+        _ => false,
+    };
+    assert!(
+        rows.windows(2).all(|w| !(beat(&w[0].1) && beat(&w[1].1))),
+        "no two heartbeat rows in a row"
+    );
+    let pings = trace
+        .messages
+        .iter()
+        .filter(|m| m.msg.is_heartbeat())
+        .count();
+    let folded: usize = rows
+        .iter()
+        .filter(|(_, r)| beat(r))
+        .map(|(_, r)| r.repeats(trace.end_ms))
+        .sum();
+    assert_eq!(folded, pings, "every ping and pong is counted once");
+    assert!(screen(&a).contains("heartbeats ×"), "{}", screen(&a));
+    // Shown, every one has its own row again.
+    press(&mut a, key('H'));
+    press(&mut a, key('H'));
+    let f = a.family.as_ref().expect("the election lab");
+    assert_eq!(
+        f.view.beats,
+        crate::tui::widgets::sequence::Heartbeats::Shown
+    );
+    let shown = crate::tui::widgets::sequence::rows(&trace, f.view.beats);
+    assert_eq!(
+        shown.iter().filter(|(_, r)| beat(r)).count(),
+        pings,
+        "one row a heartbeat"
+    );
+}

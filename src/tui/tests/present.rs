@@ -154,3 +154,64 @@ fn chinese_event_lines_and_footers_use_chinese_units_and_brackets() {
         "{s}"
     );
 }
+
+#[test]
+fn a_squeezed_screen_drops_the_captions_padding_and_the_question_stands_out() {
+    use ratatui::style::{Color, Modifier};
+    // At 80x24 a scripted preset with many lanes (Redlock: two clients, five nodes and the
+    // resource) cannot give each lane two rows: the caption box then keeps no blank rows.
+    for p in crate::scenario::builtin()
+        .iter()
+        .filter(|p| !p.script.is_empty())
+    {
+        for lang in LANGS {
+            let mut a = app(ScreenId::Home, lang, (80, 24));
+            a.present_preset(p.clone(), false);
+            for step in 0..p.script.len() {
+                if step > 0 {
+                    press(&mut a, key(' '));
+                }
+                let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24))
+                    .expect("a test terminal");
+                term.draw(|f| super::super::app::draw(f, &a)).expect("draw");
+                let buf = term.backend().buffer().clone();
+                let rows: Vec<String> = super::text(&buf).lines().map(String::from).collect();
+                let text = rows.join("\n");
+                let axis = rows.iter().position(|r| r.contains('╵'));
+                let label = |r: &String| !r.starts_with(' ') && !r.starts_with('▀');
+                let one_row = axis
+                    .is_some_and(|i| rows.get(i + 1..i + 3).is_some_and(|r| r.iter().all(label)));
+                let top = rows.iter().position(|r| r.trim_start().starts_with('┌'));
+                let bottom = rows.iter().position(|r| r.trim_start().starts_with('└'));
+                if let (true, Some(t), Some(b)) = (one_row, top, bottom) {
+                    let blank = rows[t + 1..b]
+                        .iter()
+                        .any(|r| r.trim().trim_matches('│').trim().is_empty());
+                    assert!(
+                        !blank,
+                        "{} step {step}: padding while lanes have one row\n{text}",
+                        p.name
+                    );
+                }
+                // A question is a banner across the screen, and bold.
+                let shown = a.present.as_ref().and_then(|s| s.current()).cloned();
+                let Some(q) = shown.and_then(|s| s.question) else {
+                    continue;
+                };
+                let words = lang.pick(&q.text.zh, &q.text.en).to_string();
+                let asked =
+                    crate::i18n::present::present(crate::i18n::present::Present::Question, lang);
+                let head: String = format!("{asked}{}", words.chars().take(4).collect::<String>());
+                let Some(y) = rows.iter().position(|r| r.contains(&head)) else {
+                    continue; // cut off by a screen this small: the other sizes show it
+                };
+                let cell = &buf[(1, y as u16)];
+                assert!(
+                    cell.modifier.contains(Modifier::BOLD) && cell.bg == Color::LightYellow,
+                    "{} step {step}: the question is not a banner {cell:?}\n{text}",
+                    p.name
+                );
+            }
+        }
+    }
+}

@@ -50,6 +50,16 @@ pub fn height(text: &str, cols: u16, rows: u16) -> u16 {
     }
 }
 
+/// Whether `text` goes in a box rather than large type in `cols` columns and `rows` rows.
+pub fn boxed(text: &str, cols: u16, rows: u16) -> bool {
+    big_lines(text, cols, rows).is_none()
+}
+
+/// Rows the box takes without its padding rows.
+pub fn tight_height(text: &str, cols: u16) -> u16 {
+    boxed_lines(text, cols).len() as u16 + 2
+}
+
 fn boxed_lines(text: &str, cols: u16) -> Vec<String> {
     crate::text::wrap(text, cols.saturating_sub(8).max(1) as usize)
 }
@@ -64,11 +74,21 @@ fn compact_lines(text: &str, cols: u16) -> Vec<String> {
     crate::text::wrap(text, cols.saturating_sub(2).max(1) as usize)
 }
 
+/// How the caption is drawn, from the most rows to the fewest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// Large type, or a box with a row of padding above and below.
+    Full,
+    /// The box without its padding rows.
+    Tight,
+    /// Bold text behind a bar.
+    Compact,
+}
+
 pub struct BigCaption<'a> {
     pub text: &'a str,
     pub style: Style,
-    /// Bold text behind a bar instead of large type or a box.
-    pub compact: bool,
+    pub form: Form,
 }
 
 impl Widget for BigCaption<'_> {
@@ -78,7 +98,7 @@ impl Widget for BigCaption<'_> {
             return;
         }
         let bold = self.style.add_modifier(Modifier::BOLD);
-        if self.compact {
+        if self.form == Form::Compact {
             for (i, l) in compact_lines(self.text, area.width)
                 .iter()
                 .enumerate()
@@ -90,7 +110,9 @@ impl Widget for BigCaption<'_> {
             }
             return;
         }
-        if let Some(lines) = big_lines(self.text, area.width, area.height) {
+        if let (Form::Full, Some(lines)) =
+            (self.form, big_lines(self.text, area.width, area.height))
+        {
             BigText::builder()
                 .pixel_size(PixelSize::Quadrant)
                 .style(self.style.add_modifier(Modifier::BOLD))
@@ -100,11 +122,12 @@ impl Widget for BigCaption<'_> {
             return;
         }
         let lines = boxed_lines(self.text, area.width);
-        let h = (lines.len() as u16 + 4).min(area.height);
+        let pad = u16::from(self.form == Form::Full);
+        let h = (lines.len() as u16 + 2 + 2 * pad).min(area.height);
         let boxed = Rect { height: h, ..area };
         let block = Block::default()
             .borders(Borders::ALL)
-            .padding(Padding::new(3, 3, 1, 1))
+            .padding(Padding::new(3, 3, pad, pad))
             .border_style(self.style);
         let inner = block.inner(boxed);
         block.render(boxed, buf);

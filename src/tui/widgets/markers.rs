@@ -81,10 +81,11 @@ pub fn markers(trace: &Trace, cursor: Millis) -> Vec<Marker> {
             known_ahead: true,
         });
     }
+    // Writes land on what they write to: the resource, or the table a job's result goes in.
     if let Some(resource) = trace
         .actors
         .iter()
-        .find(|a| a.role == Role::Resource)
+        .find(|a| matches!(a.role, Role::Resource | Role::Table))
         .map(|a| a.id)
     {
         for w in &trace.writes {

@@ -37,7 +37,8 @@ fn tell(m: &Moment, trace: &Trace, lang: Lang) -> String {
     let (key, who) = match m.kind {
         MomentKind::Grant { actor } => (Lab::StoryGrant, trace.name(actor).to_string()),
         MomentKind::Release { actor } => (Lab::StoryRelease, trace.name(actor).to_string()),
-        MomentKind::Expiry { actor } => (Lab::StoryExpiry, trace.name(actor).to_string()),
+        MomentKind::Expiry { actor, .. } => (Lab::StoryExpiry, trace.name(actor).to_string()),
+        MomentKind::LearnedLost { actor } => (Lab::StoryLearnedLost, trace.name(actor).to_string()),
         MomentKind::StaleWrite {
             actor,
             accepted: true,
@@ -88,22 +89,28 @@ mod tests {
     #[test]
     fn the_frozen_holder_is_told_at_each_key_moment_and_never_ahead() {
         // The default frozen holder: A holds from 0 s, its lease runs out at 19 s and B is
-        // granted the lock, A's fenced write is refused at 38 s.
+        // granted the lock, A learns it lost at 26 s, A's fenced write is refused at 38 s.
         let t = frozen_defaults();
         let en = Lang::En;
-        assert_eq!(narration(&t, 0, t.end_ms, en), None);
+        let at0 = narration(&t, 0, t.end_ms, en).expect("A's grant at 0 s");
+        assert!(at0.starts_with("0 s") && at0.contains("A holds"), "{at0}");
         let at19 = narration(&t, 19_000, t.end_ms, en).expect("a moment at 19 s");
         assert!(at19.starts_with("19 s"), "{at19}");
         assert!(at19.contains("B holds"), "{at19}");
         assert!(at19.contains("A expires"), "{at19}");
         // Between moments the line keeps the last one.
         assert_eq!(
-            narration(&t, 30_000, t.end_ms, en).as_deref(),
+            narration(&t, 24_000, t.end_ms, en).as_deref(),
             Some(at19.as_str())
+        );
+        let at26 = narration(&t, 30_000, t.end_ms, en).expect("A learns at 26 s");
+        assert!(
+            at26.starts_with("26 s") && at26.contains("A learns"),
+            "{at26}"
         );
         // What is not yet shown is not told, wherever the cursor is.
         assert_eq!(
-            narration(&t, 38_000, 30_000, en).as_deref(),
+            narration(&t, 38_000, 24_000, en).as_deref(),
             Some(at19.as_str())
         );
         let at38 = narration(&t, 38_000, t.end_ms, en).expect("the write at 38 s");

@@ -35,6 +35,28 @@ pub struct RunView {
     pub predict: Option<LabPrediction>,
 }
 
+/// Why `n` (`dir` > 0) or `N` did not move from `cursor`: it is at the last (first) key
+/// moment, or there is none that way at all.
+fn no_moment(trace: &Trace, cursor: Millis, dir: i8, lang: Lang) -> String {
+    let edge = if dir > 0 {
+        trace.moments.last().filter(|m| m.at_ms <= cursor)
+    } else {
+        trace.moments.first().filter(|m| m.at_ms == cursor)
+    };
+    match edge {
+        Some(m) => lab(
+            if dir > 0 {
+                Lab::MomentLast
+            } else {
+                Lab::MomentFirst
+            },
+            lang,
+        )
+        .replace("{t}", &crate::engine::time::fmt_secs(m.at_ms)),
+        None => lab(Lab::NoMoment, lang).to_string(),
+    }
+}
+
 impl RunView {
     /// Applies a timeline or view message; false when `msg` is not one.
     pub fn update(&mut self, trace: &Trace, msg: AppMsg, lang: Lang) -> bool {
@@ -58,7 +80,7 @@ impl RunView {
             AppMsg::Pan(d) => tl.pan(trace.end_ms, d),
             AppMsg::Moment(d) => {
                 if !tl.moment(trace, d) {
-                    self.notice = Some(lab(Lab::NoMoment, lang).to_string());
+                    self.notice = Some(no_moment(trace, tl.cursor_ms, d, lang));
                 }
             }
             AppMsg::FirstViolation => {

@@ -48,15 +48,38 @@ impl Heartbeats {
 }
 
 /// One row of the chart.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Row {
     /// An index into `trace.messages`.
     Message(usize),
     /// An index into `trace.moments`.
     Moment(usize),
+    /// An actor freezes (`true`) or wakes (`false`): its lifeline is drawn frozen between.
+    Pause(crate::engine::world::ActorId, bool),
+    /// The same exchange repeated: `first` (and `second`, a request's answer) as the first
+    /// time, `at` the instant each repeat began. Heartbeats in faint mode fold whoever sends
+    /// them (`beats`).
+    Fold {
+        first: usize,
+        second: Option<usize>,
+        beats: bool,
+        at: Vec<Millis>,
+    },
 }
 
-/// The chart's rows in time order, with the instant each stands for.
+impl Row {
+    /// How many repeats the row stands for by `until`: only those shown are counted.
+    pub fn repeats(&self, until: Millis) -> usize {
+        match self {
+            Row::Fold { at, .. } => at.iter().filter(|&&t| t <= until).count(),
+            _ => 1,
+        }
+    }
+}
+
+/// The chart's rows in time order, with the instant each stands for: messages, key moments,
+/// pauses, and repeats folded into one row (B asking every second and told "busy" every
+/// time; pings and pongs in faint mode).
 pub fn rows(trace: &Trace, beats: Heartbeats) -> Vec<(Millis, Row)> {
     let mut out: Vec<(Millis, Row)> = trace
         .messages
@@ -72,8 +95,96 @@ pub fn rows(trace: &Trace, beats: Heartbeats) -> Vec<(Millis, Row)> {
             .enumerate()
             .map(|(i, m)| (m.at_ms, Row::Moment(i))),
     );
-    // Stable: at one instant, messages keep their order and moments follow them.
-    out.sort_by_key(|(t, r)| (*t, matches!(r, Row::Moment(_))));
+    for a in &trace.actors {
+        if let Some((from, to)) = trace.pause_of(a.id) {
+            out.push((from, Row::Pause(a.id, true)));
+            if to < trace.end_ms {
+                out.push((to, Row::Pause(a.id, false)));
+            }
+        }
+    }
+    // Stable: at one instant a wake comes first, messages keep their order, moments follow
+    // them, and a freeze comes last.
+    out.sort_by_key(|(t, r)| {
+        let rank = match r {
+            Row::Pause(_, false) => 0,
+            Row::Message(_) | Row::Fold { .. } => 1,
+            Row::Moment(_) => 2,
+            Row::Pause(_, true) => 3,
+        };
+        (*t, rank)
+    });
+    fold(trace, out, beats)
+}
+
+/// What makes two messages the same exchange: sender, receiver, fate and what was said.
+fn same(trace: &Trace, a: usize, b: usize) -> bool {
+    let (x, y) = (&trace.messages[a], &trace.messages[b]);
+    x.from == y.from
+        && x.to == y.to
+        && x.fate == y.fate
+        && msg_label(&x.msg, trace, Lang::En) == msg_label(&y.msg, trace, Lang::En)
+}
+
+/// Folds repeats: a run of faint heartbeats, or one message or one request and its answer
+/// repeated back to back, becomes one row.
+fn fold(trace: &Trace, rows: Vec<(Millis, Row)>, beats: Heartbeats) -> Vec<(Millis, Row)> {
+    let msg = |i: usize| match rows.get(i) {
+        Some((_, Row::Message(m))) => Some(*m),
+        _ => None,
+    };
+    let beat = |i: usize| msg(i).is_some_and(|m| trace.messages[m].msg.is_heartbeat());
+    let mut out = Vec::with_capacity(rows.len());
+    let mut i = 0;
+    while i < rows.len() {
+        if beats == Heartbeats::Faint && beat(i) {
+            let j = (i..rows.len()).find(|&j| !beat(j)).unwrap_or(rows.len());
+            if j - i >= 2 {
+                out.push((
+                    rows[i].0,
+                    Row::Fold {
+                        first: msg(i).unwrap_or_default(),
+                        second: None,
+                        beats: true,
+                        at: rows[i..j].iter().map(|(t, _)| *t).collect(),
+                    },
+                ));
+                i = j;
+                continue;
+            }
+        }
+        let mut folded = false;
+        for width in [1, 2] {
+            let unit: Option<Vec<usize>> = (i..i + width).map(msg).collect();
+            let Some(unit) =
+                unit.filter(|u| !u.iter().any(|&m| trace.messages[m].msg.is_heartbeat()))
+            else {
+                continue;
+            };
+            let repeat = |k: usize| {
+                (0..width).all(|d| msg(i + k * width + d).is_some_and(|m| same(trace, m, unit[d])))
+            };
+            let n = (1..).find(|&k| !repeat(k)).unwrap_or(1);
+            if n >= 2 {
+                out.push((
+                    rows[i].0,
+                    Row::Fold {
+                        first: unit[0],
+                        second: unit.get(1).copied(),
+                        beats: false,
+                        at: (0..n).map(|k| rows[i + k * width].0).collect(),
+                    },
+                ));
+                i += n * width;
+                folded = true;
+                break;
+            }
+        }
+        if !folded {
+            out.push(rows[i].clone());
+            i += 1;
+        }
+    }
     out
 }
 
@@ -156,12 +267,27 @@ impl Widget for SequenceChart<'_> {
         }
         let current = row_at(&all[..shown], self.cursor_ms);
         let first = super::event_log::first_row(shown, current, height);
+        let pauses: Vec<(u16, Millis, Millis)> = trace
+            .actors
+            .iter()
+            .filter_map(|a| trace.pause_of(a.id).map(|(f, t)| (x_of(a.id), f, t)))
+            .collect();
         for (r, idx) in (first..shown).take(height).enumerate() {
             let y = top_y + r as u16;
+            let (t, row) = &all[idx];
+            let t = *t;
             for a in &trace.actors {
                 buf[(x_of(a.id), y)].set_char('│').set_style(theme.dim());
             }
-            let (t, row) = all[idx];
+            // A frozen actor's lifeline is doubled while it is frozen: it does nothing and
+            // hears nothing.
+            for &(x, from, to) in &pauses {
+                if from <= t && t < to {
+                    buf[(x, y)]
+                        .set_char('║')
+                        .set_style(theme.bar_lower(crate::view::Class::Frozen));
+                }
+            }
             let time_style = if Some(idx) == current {
                 theme.current()
             } else {
@@ -175,9 +301,53 @@ impl Widget for SequenceChart<'_> {
                 time_style,
             );
             match row {
-                Row::Message(i) => self.arrow(buf, i, y, &x_of, area),
+                Row::Message(i) => self.arrow(buf, *i, None, y, &x_of, area),
+                Row::Fold {
+                    first,
+                    second,
+                    beats,
+                    ..
+                } => {
+                    let n = row.repeats(self.shown_until);
+                    if *beats {
+                        // Right of the first lifeline, which stays drawn.
+                        let text = lab(Lab::SeqBeats, lang).replace("{}", &n.to_string());
+                        let x = trace
+                            .actors
+                            .first()
+                            .map_or(area.x + TIME_COLS, |a| x_of(a.id))
+                            + 2;
+                        buf.set_stringn(
+                            x,
+                            y,
+                            format!("┄ {text} ┄"),
+                            area.right().saturating_sub(x) as usize,
+                            theme.arrow(ArrowKind::Heartbeat),
+                        );
+                    } else {
+                        let mut label = msg_label(&trace.messages[*first].msg, trace, lang);
+                        if let Some(s) = second {
+                            label.push_str(" → ");
+                            label.push_str(&msg_label(&trace.messages[*s].msg, trace, lang));
+                        }
+                        label.push_str(&format!(" ×{n}"));
+                        self.arrow(buf, *first, Some(label), y, &x_of, area);
+                    }
+                }
+                Row::Pause(who, froze) => {
+                    let key = if *froze { Lab::SeqFroze } else { Lab::SeqWoke };
+                    let text = lab(key, lang).replace("{a}", trace.name(*who));
+                    let x = x_of(*who) + 1;
+                    buf.set_stringn(
+                        x,
+                        y,
+                        format!(" {text}"),
+                        area.right().saturating_sub(x) as usize,
+                        theme.bar_lower(crate::view::Class::Frozen),
+                    );
+                }
                 Row::Moment(i) => {
-                    let m = trace.moments[i];
+                    let m = trace.moments[*i];
                     let (who, text, mark) = moment_words(trace, m.kind, lang);
                     let x = x_of(who) + 1;
                     let text = format!("{} {text}", mark.glyph());
@@ -223,9 +393,19 @@ fn moment_words(
             format!("{} {}", trace.name(actor), lang.pick("释放", "releases")),
             Mark::WriteOk,
         ),
-        MomentKind::Expiry { actor } => (
-            actor,
+        // The service lets the lock run out; the holder does not know it yet.
+        MomentKind::Expiry { actor, by } => (
+            by,
             format!("{} {}", trace.name(actor), lang.pick("过期", "expired")),
+            Mark::Expired,
+        ),
+        MomentKind::LearnedLost { actor } => (
+            actor,
+            format!(
+                "{} {}",
+                trace.name(actor),
+                lang.pick("得知已失去锁", "learns it lost the lock")
+            ),
             Mark::Expired,
         ),
         MomentKind::StaleWrite { actor, accepted } => (
@@ -261,10 +441,12 @@ fn moment_words(
 }
 
 impl SequenceChart<'_> {
+    /// Message `i`'s arrow on row `y`, labelled `label` or else with what it says.
     fn arrow(
         &self,
         buf: &mut Buffer,
         i: usize,
+        label: Option<String>,
         y: u16,
         x_of: &dyn Fn(crate::engine::world::ActorId) -> u16,
         area: Rect,
@@ -305,15 +487,23 @@ impl SequenceChart<'_> {
         let hx = if right { hi } else { lo };
         buf[(hx, y)].set_char(head).set_style(style);
         // The label sits on the arrow, and says when a late message arrives.
-        let mut label = msg_label(&m.msg, trace, self.lang);
+        let folded = label.is_some();
+        let mut label = label.unwrap_or_else(|| msg_label(&m.msg, trace, self.lang));
         if let Some(r) = m.received_ms
             && r > m.sent_ms + 100
+            && !folded
         {
             label.push_str(&format!(" → {} s", fmt_secs(r)));
         }
         let room = hi.saturating_sub(lo).saturating_sub(3) as usize;
         if room >= 3 {
-            let text = format!(" {} ", super::clip_cols(&label, room.saturating_sub(2)));
+            // A folded row keeps its count, whatever of its words has to go.
+            let (words, count) = match label.rfind(" ×").filter(|_| folded) {
+                Some(at) => label.split_at(at),
+                None => (label.as_str(), ""),
+            };
+            let keep = room.saturating_sub(2 + crate::text::width(count));
+            let text = format!(" {}{count} ", super::clip_cols(words, keep));
             let w = crate::text::width(&text) as u16;
             let x = lo + 1 + (hi - lo - 1).saturating_sub(w) / 2;
             if x + w <= area.right() {

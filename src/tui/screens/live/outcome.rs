@@ -128,10 +128,13 @@ pub(super) fn render(
             0
         }
     } else {
-        let h = 1 + 2 * client_lanes(&o.live)
-            .len()
-            .max(client_lanes(&o.model).len()) as u16;
-        if room.take(h) { h } else { 0 }
+        // Both runs' lanes, each with its band, under one axis: two rows a lane when they fit,
+        // else one, so that no client of either run is left out.
+        [2, 1]
+            .into_iter()
+            .map(|per| lanes_height(o, per))
+            .find(|&h| room.take(h))
+            .unwrap_or(0)
     };
     // Why a known difference differs: in full if it fits, else in a few words.
     let full_h: u16 = reasons.iter().map(|(_, long)| rows_of(long, wdt)).sum();
@@ -234,6 +237,23 @@ fn client_lanes(t: &Trace) -> Vec<&Lane> {
         .collect()
 }
 
+/// The rows the live and the model lanes take at `per` rows a lane: one axis, each run's
+/// clients and each run's band.
+fn lanes_height(o: &Outcome, per: u16) -> u16 {
+    use crate::tui::widgets::lanes::height;
+    height(
+        client_lanes(&o.live).len(),
+        per,
+        true,
+        Lanes::has_band(&o.live),
+    ) + height(
+        client_lanes(&o.model).len(),
+        per,
+        false,
+        Lanes::has_band(&o.model),
+    )
+}
+
 /// The live clients' lanes above the model's, on one time axis so that the two line up.
 fn abc_lanes<'a>(o: &'a Outcome, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let end_ms = o.live.end_ms.max(o.model.end_ms);
@@ -254,9 +274,11 @@ fn abc_lanes<'a>(o: &'a Outcome, lang: Lang, theme: Theme, area: Rect, buf: &mut
     // The model's lanes go under the live ones without an axis of their own: the same window
     // gives both the same columns.
     let model = widget(&o.model, words::model_label(lang), false);
-    let bands = u16::from(Lanes::has_band(&o.live)) + u16::from(Lanes::has_band(&o.model));
-    let n = (live.rows.len() + model.rows.len()).max(1) as u16;
-    let per = (area.height.saturating_sub(1 + bands) / n).clamp(1, 2);
+    let per = if lanes_height(o, 2) <= area.height {
+        2
+    } else {
+        1
+    };
     let live_h =
         crate::tui::widgets::lanes::height(live.rows.len(), per, true, Lanes::has_band(&o.live))
             .min(area.height);
