@@ -38,3 +38,16 @@ pub fn live_duration(model: &Trace) -> Millis {
     let last = events.chain(messages).max().unwrap_or(0);
     (last + LIVE_TAIL_MS).min(model.end_ms)
 }
+
+/// `p` ending when its story has settled, as the engine says (`run` is its family's, and
+/// `duration_ms` its run's length): a live run and the model beside it stop a moment after the
+/// model's last event rather than at the preset's end.
+pub fn until_settled<P: Clone>(
+    p: &P,
+    run: fn(&P) -> Trace,
+    duration_ms: fn(&mut P) -> &mut Millis,
+) -> P {
+    let mut settled = p.clone();
+    *duration_ms(&mut settled) = live_duration(&run(p));
+    settled
+}

@@ -60,14 +60,11 @@ pub fn story(p: &EtcdParams, exe: &Path) -> Result<Story, UserError> {
     })
 }
 
-/// `p` ending when its story has settled, as the engine says: the run and the model beside it
-/// stop a moment after the model's last event rather than at the preset's end.
+/// `p` ending when its story has settled ([`crate::engine::families::until_settled`]).
 pub fn until_settled(p: &EtcdParams) -> EtcdParams {
-    let model = crate::engine::families::etcd::run(p);
-    EtcdParams {
-        duration_ms: crate::engine::families::live_duration(&model),
-        ..p.clone()
-    }
+    crate::engine::families::until_settled(p, crate::engine::families::etcd::run, |p| {
+        &mut p.duration_ms
+    })
 }
 
 /// `p` with every time multiplied by `factor`, the lease's TTL rounded to whole seconds and

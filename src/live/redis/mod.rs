@@ -50,12 +50,9 @@ pub fn story(p: &RedlockParams, exe: &Path, store: run::Store) -> Result<Story, 
     })
 }
 
-/// `p` ending when its story has settled, as the engine says: the run and the model beside it
-/// stop a moment after the model's last event rather than at the preset's end.
+/// `p` ending when its story has settled ([`crate::engine::families::until_settled`]).
 pub fn until_settled(p: &RedlockParams) -> RedlockParams {
-    let model = crate::engine::families::redlock::run(p);
-    RedlockParams {
-        duration_ms: crate::engine::families::live_duration(&model),
-        ..p.clone()
-    }
+    crate::engine::families::until_settled(p, crate::engine::families::redlock::run, |p| {
+        &mut p.duration_ms
+    })
 }
