@@ -70,15 +70,13 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
         1.min(area.height),
     );
     // The legend's rows are the same in both languages' widest case, so the layout does not
-    // jump when the language changes.
-    let items = legend_items(s, Theme::default(), Lang::Zh);
-    let legend_rows = legend::rows(&items, area.width, Lang::Zh)
-        .max(legend::rows(
-            &legend_items(s, Theme::default(), Lang::En),
-            area.width,
-            Lang::En,
-        ))
-        .min(if wide { 3 } else { 2 });
+    // jump when the language changes, and it takes all it needs to name every entry.
+    let legend_rows = legend::rows_for(
+        s.runs.trace.family,
+        &legend::planned_classes(&s.params),
+        s.runs.comparing(),
+        area.width,
+    );
     let bottom_rows: u16 = match (wide, s.runs.comparing()) {
         (true, _) => 15,
         (false, false) => 8,
