@@ -280,3 +280,69 @@ fn read_write_lanes_say_reader_or_writer_and_readers_have_their_own_class() {
         assert!(used.contains(&Class::Reading) && used.contains(&Class::Holding));
     }
 }
+
+/// Rows `r` of a screen's text, cut to its columns (wide characters counted twice).
+fn cut(screen: &str, r: ratatui::layout::Rect) -> Vec<String> {
+    screen
+        .lines()
+        .skip(r.y as usize)
+        .take(r.height as usize)
+        .map(|l| {
+            let mut col = 0;
+            let mut out = String::new();
+            for ch in l.chars() {
+                let w = crate::text::width(ch.encode_utf8(&mut [0; 4]));
+                if col >= r.x as usize && col + w <= (r.x + r.width) as usize {
+                    out.push(ch);
+                }
+                col += w;
+            }
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn the_snowflake_lab_tells_every_instant_in_milliseconds_with_its_unit_on_its_line() {
+    // snowflake-exhaustion runs 12 ms; its burst of six requests arrives at 5 ms.
+    for lang in LANGS {
+        let ms = lang.pick("毫秒", "ms");
+        for size in SIZES {
+            let mut a = opened(Family::Snowflake, "snowflake-exhaustion", lang, size);
+            press(&mut a, key('v'));
+            for _ in 0..6 {
+                press(&mut a, key('.'));
+            }
+            let s = screen(&a);
+            let title = s.lines().next().unwrap_or_default();
+            assert!(title.contains(&format!("/ 12 {ms}")), "{title}");
+            let f = a.family.as_ref().expect("a family run");
+            let lay = super::super::screens::family::view::layout(
+                f,
+                ratatui::layout::Rect::new(0, 0, size.0, size.1),
+            );
+            // No row of the outcome panel starts with a unit torn from its number.
+            for row in cut(&s, lay.info) {
+                let row = row.trim_start();
+                for unit in ["ms", "毫秒", "s ", "秒"] {
+                    assert!(!row.starts_with(unit), "{row:?}\n{s}");
+                }
+            }
+            assert!(s.contains(&format!("5 {ms}")), "{s}");
+            // The event log counts the same milliseconds as the axis, never seconds.
+            if let Some(log) = lay.log {
+                let rows = cut(&s, log);
+                let timed: Vec<&String> =
+                    rows[1..].iter().filter(|r| !r.trim().is_empty()).collect();
+                assert!(timed.len() >= 10, "{rows:?}");
+                for r in timed.iter().take(10) {
+                    let r = r.trim_start_matches(['▶', ' ']);
+                    let (n, rest) = r.split_once(' ').expect("a time");
+                    assert!(n.parse::<u64>().is_ok_and(|n| n <= 12), "{r}");
+                    assert!(rest.starts_with(ms), "{r}");
+                }
+                assert!(!rows.iter().any(|r| r.contains("0.005 s")), "{rows:?}");
+            }
+        }
+    }
+}

@@ -149,11 +149,8 @@ pub fn knob_at(s: &FamilyState, area: Rect, row: u16) -> Option<usize> {
 
 /// An instant as the run's axis counts it: milliseconds for a run under a second.
 fn when(trace: &Trace, t: Millis, lang: Lang) -> String {
-    if lanes::in_millis(trace) {
-        format!("{t} {}", lang.pick("毫秒", "ms"))
-    } else {
-        format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang))
-    }
+    crate::i18n::sim::short_instant(trace, t, lang)
+        .unwrap_or_else(|| format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang)))
 }
 
 fn knob_rows(s: &FamilyState, lang: Lang) -> Vec<Row> {
@@ -237,7 +234,7 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         .as_ref()
         .map_or_else(String::new, |p| format!("  {p}"));
     let cursor = if lanes::in_millis(&s.runs.trace) {
-        format!("{} / {} ms", tl.cursor_ms, end)
+        format!("{} / {} {}", tl.cursor_ms, end, lang.pick("毫秒", "ms"))
     } else {
         format!("{} / {} s", fmt_secs(tl.cursor_ms), fmt_secs(end))
     };
@@ -368,7 +365,11 @@ fn render_info(
 ) {
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
     let w = area.width.max(1) as usize;
-    let height = |t: &str| crate::text::wrap(t, w).len().max(1) as u16;
+    let height = |t: &str| {
+        crate::text::wrap(&crate::text::glue_units(t), w)
+            .len()
+            .max(1) as u16
+    };
     let explain = s.view.tl.current(&s.runs.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
         |e| {
@@ -457,7 +458,7 @@ fn render_info(
             break;
         }
         let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
-        wrapped(buf, r, &text, style);
+        wrapped(buf, r, &crate::text::glue_units(&text), style);
         y += h;
     }
 }
