@@ -346,3 +346,67 @@ fn the_snowflake_lab_tells_every_instant_in_milliseconds_with_its_unit_on_its_li
         }
     }
 }
+
+#[test]
+fn a_semaphore_lists_no_reader_or_writer_metric() {
+    // A semaphore hands out permits: it has no readers and no writers to wait or starve.
+    let sides = [
+        "max_concurrent_readers",
+        "writer_wait_ms",
+        "grants_before_writer",
+        "starved_writers",
+    ];
+    for lang in LANGS {
+        let words: Vec<&str> = sides
+            .iter()
+            .map(|k| crate::i18n::sim::metric_label(k, lang))
+            .collect();
+        let mut a = app(ScreenId::Home, lang, (140, 42));
+        a.open_family(Family::Semaphore, None);
+        press(&mut a, key('v'));
+        let bare = |t: &str| t.split_whitespace().collect::<String>();
+        let info = bare(&info_text(&a));
+        let held = crate::i18n::sim::metric_label("max_holders", lang);
+        assert!(info.contains(&bare(held)), "{info}");
+        for w in &words {
+            assert!(!info.contains(&bare(w)), "{w} on a semaphore:\n{info}");
+        }
+        // The read-write lock has the three its default run fills.
+        let mut a = app(ScreenId::Home, lang, (140, 42));
+        a.open_family(Family::Rwlock, None);
+        press(&mut a, key('v'));
+        let info = bare(&info_text(&a));
+        for w in &words[..3] {
+            assert!(
+                info.contains(&bare(w)),
+                "{w} missing on a read-write lock:\n{info}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_redlock_write_carries_no_token_mark() {
+    // Redlock gives the resource a bare value with no fencing token, so its write marks (here
+    // A's stale write accepted) carry no "#".
+    for lang in LANGS {
+        let mut a = opened(Family::Redlock, "redlock-restart", lang, (140, 42));
+        press(&mut a, key('v'));
+        let s = screen(&a);
+        let f = a.family.as_ref().expect("a family run");
+        assert!(f.runs.trace.writes.iter().any(|w| w.accepted));
+        assert!(
+            s.contains(crate::tui::theme::Mark::WriteStale.glyph()),
+            "{s}"
+        );
+        for m in ["✓#", "✗#", "⚠#"] {
+            assert!(!s.contains(m), "{m}:\n{s}");
+        }
+    }
+    // A write with a token keeps it.
+    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
+    a.open_family(Family::Etcd, None);
+    press(&mut a, key('v'));
+    let s = screen(&a);
+    assert!(["✓#", "✗#", "⚠#"].iter().any(|m| s.contains(m)), "{s}");
+}

@@ -322,32 +322,25 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
 /// The run's metrics as the engine recorded them: each number, word or list of names, by its
 /// JSON key (a phrase in Chinese). Records nested inside (claims, acquisitions) stay out.
 pub fn metric_rows(trace: &Trace, lang: Lang) -> Vec<(String, String)> {
-    let Ok(serde_json::Value::Object(m)) = serde_json::to_value(&trace.metrics) else {
-        return Vec::new();
-    };
-    m.iter()
-        .filter(|(k, _)| k.as_str() != "violations")
-        .filter_map(|(k, v)| {
-            let shown = match v {
-                serde_json::Value::Null => "-".to_string(),
-                serde_json::Value::Bool(b) => ui(if *b { Ui::On } else { Ui::Off }, lang).into(),
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::String(t) => crate::i18n::sim::metric_value(t, lang).to_string(),
-                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => {
-                    let words: Vec<&str> = a.iter().filter_map(|x| x.as_str()).collect();
-                    if words.is_empty() {
-                        "-".into()
-                    } else {
-                        words.join(" ")
-                    }
+    use crate::engine::trace::metric_table::{MetricValue, metrics_of};
+    // Only the metrics the family's engine defines: a semaphore has no writer to wait.
+    metrics_of(trace.family)
+        .iter()
+        .map(|spec| {
+            let shown = match trace.metrics.get(spec.key) {
+                None | Some(MetricValue::Value(None)) => "-".to_string(),
+                Some(MetricValue::Number(n)) if n.fract() == 0.0 => format!("{n:.0}"),
+                Some(MetricValue::Number(n)) => n.to_string(),
+                Some(MetricValue::Bool(b)) => ui(if b { Ui::On } else { Ui::Off }, lang).into(),
+                Some(MetricValue::Verdict(v)) => crate::i18n::sim::verdict_short(v, lang).into(),
+                Some(MetricValue::Value(Some(t))) => {
+                    crate::i18n::sim::metric_value(&t, lang).to_string()
                 }
-                serde_json::Value::Array(a) if a.iter().all(|x| x.is_number()) => {
-                    let nums: Vec<String> = a.iter().map(ToString::to_string).collect();
-                    nums.join(" ")
-                }
-                _ => return None,
             };
-            Some((crate::i18n::sim::metric_label(k, lang).to_string(), shown))
+            (
+                crate::i18n::sim::metric_label(spec.key, lang).to_string(),
+                shown,
+            )
         })
         .collect()
 }
