@@ -232,6 +232,19 @@ fn a_click_on_the_event_log_moves_the_cursor_there() {
 }
 
 #[test]
+fn the_status_line_at_80x24_keeps_the_way_back() {
+    for screen_id in [ScreenId::Frozen, ScreenId::Abc, ScreenId::Herd] {
+        for lang in LANGS {
+            let a = app(screen_id, lang, (80, 24));
+            let s = screen(&a);
+            let footer = s.lines().last().unwrap_or_default().trim_end();
+            let back = format!("{}  {}", lab(Lab::HintBack, lang), lab(Lab::HintKeys, lang));
+            assert!(footer.ends_with(&back), "{screen_id:?}: {footer}");
+        }
+    }
+}
+
+#[test]
 fn the_status_line_never_cuts_a_key_hint() {
     for (screen_id, last) in [
         (ScreenId::Frozen, Lab::HintKeys),
