@@ -7,6 +7,11 @@ pub fn width(s: &str) -> usize {
     UnicodeWidthStr::width(s)
 }
 
+/// Spaces up to `columns` columns, then `s` (nothing added when it is already as wide).
+pub fn pad_left(s: &str, columns: usize) -> String {
+    format!("{}{s}", " ".repeat(columns.saturating_sub(width(s))))
+}
+
 /// `s` followed by spaces up to `columns` columns (none when it is already as wide).
 pub fn pad(s: &str, columns: usize) -> String {
     format!("{s}{}", " ".repeat(columns.saturating_sub(width(s))))
@@ -80,6 +85,29 @@ pub const NO_BREAK: char = '\u{a0}';
 /// no-break spaces, and the CJK characters after one are never split apart either.
 pub fn unbreakable(s: &str) -> String {
     s.replace(' ', &NO_BREAK.to_string())
+}
+
+/// `s` with each number glued to the unit after it (`5 ms`, `12 s`, `5 毫秒`, `12 秒`) by a
+/// no-break space, so that wrapping never leaves a unit at the start of the next line.
+pub fn glue_units(s: &str) -> String {
+    const UNITS: [&str; 4] = ["ms", "s", "毫秒", "秒"];
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(' ') {
+        let (before, after) = (&rest[..i], &rest[i + 1..]);
+        out.push_str(before);
+        let number = before.chars().last().is_some_and(|c| c.is_ascii_digit());
+        let unit = UNITS.iter().any(|u| {
+            after.strip_prefix(u).is_some_and(|tail| {
+                u.chars().all(|c| !c.is_ascii())
+                    || !tail.chars().next().is_some_and(|c| c.is_alphanumeric())
+            })
+        });
+        out.push(if number && unit { NO_BREAK } else { ' ' });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Splits into wrap units: runs of non-space Latin characters, single spaces, and single wide
@@ -275,6 +303,23 @@ mod tests {
         assert!(lines[0].chars().count() < MESSAGE_LINE_MAX + 40);
         assert_eq!(lines[1], "second line");
         assert_eq!(shown("short\u{1b}"), "short\u{241b}", "still printable");
+    }
+
+    #[test]
+    fn a_number_keeps_its_unit_on_its_line() {
+        let nb = NO_BREAK;
+        assert_eq!(
+            glue_units("longest wait 0 ms   refused 0"),
+            format!("longest wait 0{nb}ms   refused 0")
+        );
+        assert_eq!(glue_units("G1 5 毫秒，G1"), format!("G1 5{nb}毫秒，G1"));
+        // Words that only begin like a unit, and numbers without one, keep their spaces.
+        assert_eq!(glue_units("3 steps and 2 ids"), "3 steps and 2 ids");
+        // 30 columns end right after the 0: plain, the unit starts the next line alone.
+        let line = "IDs issued 17   longest wait 0 ms";
+        assert_eq!(wrap(line, 30)[1].trim(), "ms");
+        let glued = wrap(&glue_units(line), 30);
+        assert_eq!(glued[1].replace(nb, " ").trim(), "0 ms", "{glued:?}");
     }
 
     #[test]

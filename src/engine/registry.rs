@@ -40,6 +40,12 @@ pub trait FamilyEntry: Sync {
     /// Its parameters when nothing is set.
     fn defaults(&self) -> Params;
 
+    /// Whether the family's writes carry a token the resource can check. Redlock's have none:
+    /// that is its well-known gap.
+    fn tokens(&self) -> bool {
+        true
+    }
+
     /// The metrics its runs report, each with its unit, as questions and reports ask for them.
     fn metrics(&self) -> &'static [MetricSpec];
 }
@@ -182,6 +188,9 @@ impl FamilyEntry for Redlock {
     fn metrics(&self) -> &'static [MetricSpec] {
         &metrics::REDLOCK
     }
+    fn tokens(&self) -> bool {
+        false
+    }
     fn knobs(&self) -> &'static [Knob] {
         RedlockParams::knobs()
     }
@@ -270,6 +279,17 @@ mod tests {
             let t = crate::engine::run(&e.defaults());
             assert_eq!(t.family, e.family(), "{}", e.family().name());
         }
+    }
+
+    #[test]
+    fn only_redlock_writes_carry_no_token() {
+        // Redlock's resource gets a bare value: the algorithm hands out no fencing token.
+        let without: Vec<&str> = ALL
+            .iter()
+            .filter(|e| !e.tokens())
+            .map(|e| e.family().name())
+            .collect();
+        assert_eq!(without, ["redlock"]);
     }
 
     #[test]

@@ -94,12 +94,13 @@ pub fn complete(lang: Lang) -> &'static str {
 }
 
 pub fn incomplete(max_states: u64, lang: Lang) -> String {
+    let limit = grouped(max_states);
     match lang {
         Lang::Zh => format!(
-            "搜索在 --max-states {max_states} 处停下，有界空间没有搜完：结果不完整，没搜到的状态里有没有违例，这里不作结论。"
+            "搜索在 {limit} 个状态的上限（--max-states）处停下，有界空间没有搜完：结果不完整，没搜到的状态里有没有违例，这里不作结论。"
         ),
         Lang::En => format!(
-            "The search stopped at --max-states {max_states} before the bounded space was explored: the result is incomplete and says nothing about the states it did not reach."
+            "The search stopped at the {limit}-state limit (--max-states) before the bounded space was explored: the result is incomplete and says nothing about the states it did not reach."
         ),
     }
 }
@@ -365,6 +366,7 @@ pub fn timed_bounds(
     instants: usize,
     lang: Lang,
 ) -> String {
+    let instants = grouped(instants as u64);
     match (lang, targets) {
         (Lang::Zh, 0) => {
             format!("{preset}（{family}，保留时钟）：场景里没有要放置的故障，只按时间运行它本身")
@@ -389,6 +391,7 @@ pub fn timed_bounds(
 
 pub fn timed_numbers(runs: u64, space: u64, elapsed_ms: u64, lang: Lang) -> String {
     let secs = elapsed_ms as f64 / 1000.0;
+    let (runs, space) = (grouped(runs), grouped(space));
     match lang {
         Lang::Zh => format!("按时间运行 {runs} 次（有界空间共 {space} 次），用时 {secs:.2} 秒"),
         Lang::En => format!("{runs} timed runs of the {space} in the bounded space, {secs:.2} s"),
@@ -428,4 +431,29 @@ pub fn timed_no_fault(lang: Lang) -> &'static str {
         "不需要故障：场景按时间运行本身就打破它。",
         "No fault needed: the scenario's own timed run breaks it.",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_of_five_digits_or_more_are_grouped_in_every_report_line() {
+        assert_eq!(grouped(9_999), "9,999");
+        assert_eq!(grouped(3_000_000), "3,000,000");
+        for lang in [Lang::En, Lang::Zh] {
+            let stop = incomplete(3_000_000, lang);
+            assert!(
+                stop.contains("3,000,000") && !stop.contains("3000000"),
+                "{stop}"
+            );
+            let runs = timed_numbers(12_345, 1_048_576, 1_500, lang);
+            assert!(
+                runs.contains("12,345") && runs.contains("1,048,576"),
+                "{runs}"
+            );
+            let bounds = timed_bounds("p", "tasks", 2, "A", 20_000, lang);
+            assert!(bounds.contains("20,000"), "{bounds}");
+        }
+    }
 }

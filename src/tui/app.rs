@@ -381,7 +381,12 @@ fn apply(app: &mut App, msg: AppMsg) {
         AppMsg::HelpScroll(d) => {
             app.help_top = (i32::from(app.help_top) + i32::from(d)).clamp(0, 200) as u16;
         }
-        AppMsg::ToggleLang => app.lang = app.lang.toggle(),
+        AppMsg::ToggleLang => {
+            app.lang = app.lang.toggle();
+            if let Some(q) = app.quiz.as_mut() {
+                q.relang(app.lang);
+            }
+        }
         AppMsg::Resize(w, h) => app.size = (w, h),
         AppMsg::OpenPreset(i) => app.open_preset(i),
         AppMsg::Back if app.screen == ScreenId::Quiz && !app.help => {

@@ -32,7 +32,7 @@ impl App {
         match quiz::begin(
             req,
             &self.learn,
-            || self.lessons_in(lang),
+            |l| self.lessons_in(l),
             lang,
             from,
             (self.clock)(),

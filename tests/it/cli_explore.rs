@@ -132,6 +132,9 @@ fn a_search_cut_short_never_claims_no_violation() {
     let o = locklab(&["explore", "chain", "--max-states", "100"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("stopped at --max-states 100"), "{out}");
+    assert!(
+        out.contains("stopped at the 100-state limit (--max-states)"),
+        "{out}"
+    );
     assert!(!out.contains("No invariant fails"), "{out}");
 }

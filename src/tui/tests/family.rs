@@ -350,3 +350,133 @@ fn the_election_marks_each_submission_on_the_jobs_lane_with_its_judgement() {
     let overwrote = format!("{}#81", Mark::WriteStale.glyph());
     assert!(lane.contains(&overwrote), "{lane}");
 }
+
+/// Rows `r` of a screen's text, cut to its columns (wide characters counted twice).
+fn cut(screen: &str, r: ratatui::layout::Rect) -> Vec<String> {
+    screen
+        .lines()
+        .skip(r.y as usize)
+        .take(r.height as usize)
+        .map(|l| {
+            let mut col = 0;
+            let mut out = String::new();
+            for ch in l.chars() {
+                let w = crate::text::width(ch.encode_utf8(&mut [0; 4]));
+                if col >= r.x as usize && col + w <= (r.x + r.width) as usize {
+                    out.push(ch);
+                }
+                col += w;
+            }
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn the_snowflake_lab_tells_every_instant_in_milliseconds_with_its_unit_on_its_line() {
+    // snowflake-exhaustion runs 12 ms; its burst of six requests arrives at 5 ms.
+    for lang in LANGS {
+        let ms = lang.pick("毫秒", "ms");
+        for size in SIZES {
+            let mut a = opened(Family::Snowflake, "snowflake-exhaustion", lang, size);
+            press(&mut a, key('v'));
+            for _ in 0..6 {
+                press(&mut a, key('.'));
+            }
+            let s = screen(&a);
+            let title = s.lines().next().unwrap_or_default();
+            assert!(title.contains(&format!("/ 12 {ms}")), "{title}");
+            let f = a.family.as_ref().expect("a family run");
+            let lay = super::super::screens::family::view::layout(
+                f,
+                ratatui::layout::Rect::new(0, 0, size.0, size.1),
+            );
+            // No row of the outcome panel starts with a unit torn from its number.
+            for row in cut(&s, lay.info) {
+                let row = row.trim_start();
+                for unit in ["ms", "毫秒", "s ", "秒"] {
+                    assert!(!row.starts_with(unit), "{row:?}\n{s}");
+                }
+            }
+            assert!(s.contains(&format!("5 {ms}")), "{s}");
+            // The event log counts the same milliseconds as the axis, never seconds.
+            if let Some(log) = lay.log {
+                let rows = cut(&s, log);
+                let timed: Vec<&String> =
+                    rows[1..].iter().filter(|r| !r.trim().is_empty()).collect();
+                assert!(timed.len() >= 10, "{rows:?}");
+                for r in timed.iter().take(10) {
+                    let r = r.trim_start_matches(['▶', ' ']);
+                    let (n, rest) = r.split_once(' ').expect("a time");
+                    assert!(n.parse::<u64>().is_ok_and(|n| n <= 12), "{r}");
+                    assert!(rest.starts_with(ms), "{r}");
+                }
+                assert!(!rows.iter().any(|r| r.contains("0.005 s")), "{rows:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_semaphore_lists_no_reader_or_writer_metric() {
+    // A semaphore hands out permits: it has no readers and no writers to wait or starve.
+    let sides = [
+        "max_concurrent_readers",
+        "writer_wait_ms",
+        "grants_before_writer",
+        "starved_writers",
+    ];
+    for lang in LANGS {
+        let words: Vec<&str> = sides
+            .iter()
+            .map(|k| crate::i18n::sim::metric_label(k, lang))
+            .collect();
+        let mut a = app(ScreenId::Home, lang, (140, 42));
+        a.open_family(Family::Semaphore, None);
+        press(&mut a, key('v'));
+        let bare = |t: &str| t.split_whitespace().collect::<String>();
+        let info = bare(&info_text(&a));
+        let held = crate::i18n::sim::metric_label("max_holders", lang);
+        assert!(info.contains(&bare(held)), "{info}");
+        for w in &words {
+            assert!(!info.contains(&bare(w)), "{w} on a semaphore:\n{info}");
+        }
+        // The read-write lock has the three its default run fills.
+        let mut a = app(ScreenId::Home, lang, (140, 42));
+        a.open_family(Family::Rwlock, None);
+        press(&mut a, key('v'));
+        let info = bare(&info_text(&a));
+        for w in &words[..3] {
+            assert!(
+                info.contains(&bare(w)),
+                "{w} missing on a read-write lock:\n{info}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_redlock_write_carries_no_token_mark() {
+    // Redlock gives the resource a bare value with no fencing token, so its write marks (here
+    // A's stale write accepted) carry no "#".
+    for lang in LANGS {
+        let mut a = opened(Family::Redlock, "redlock-restart", lang, (140, 42));
+        press(&mut a, key('v'));
+        let s = screen(&a);
+        let f = a.family.as_ref().expect("a family run");
+        assert!(f.runs.trace.writes.iter().any(|w| w.accepted));
+        assert!(
+            s.contains(crate::tui::theme::Mark::WriteStale.glyph()),
+            "{s}"
+        );
+        for m in ["✓#", "✗#", "⚠#"] {
+            assert!(!s.contains(m), "{m}:\n{s}");
+        }
+    }
+    // A write with a token keeps it.
+    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
+    a.open_family(Family::Etcd, None);
+    press(&mut a, key('v'));
+    let s = screen(&a);
+    assert!(["✓#", "✗#", "⚠#"].iter().any(|m| s.contains(m)), "{s}");
+}

@@ -235,7 +235,13 @@ fn the_run_fills_three_quarters_of_a_140x42_screen() {
             "frozen compare={compare}: {run}/{total}"
         );
         assert!(run + controls + 2 * 140 <= total, "frozen areas overlap");
-        let b = super::super::screens::abc::layout(area, 5, compare, true);
+        let legend = super::super::widgets::legend::rows_for(
+            crate::engine::trace::Family::Abc,
+            &[],
+            compare,
+            area.width,
+        );
+        let b = super::super::screens::abc::layout(area, 5, compare, true, legend);
         let run = cells(b.main)
             + cells(b.legend)
             + cells(b.service)

@@ -211,7 +211,7 @@ fn a_click_on_the_event_log_moves_the_cursor_there() {
     let mut a = app(ScreenId::Home, Lang::En, (140, 42));
     abc_on(&mut a, "chain");
     press(&mut a, key('v'));
-    let lay = super::super::screens::abc::layout(Rect::new(0, 0, 140, 42), 5, false, false);
+    let lay = a.abc.layout(Rect::new(0, 0, 140, 42));
     let log = lay.log.expect("a log at 140x42");
     update(
         &mut a,
@@ -229,6 +229,19 @@ fn a_click_on_the_event_log_moves_the_cursor_there() {
     press(&mut a, key('J'));
     press(&mut a, KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
     assert_eq!(a.abc.view.tl.event, Some(i + 1));
+}
+
+#[test]
+fn the_status_line_at_80x24_keeps_the_way_back() {
+    for screen_id in [ScreenId::Frozen, ScreenId::Abc, ScreenId::Herd] {
+        for lang in LANGS {
+            let a = app(screen_id, lang, (80, 24));
+            let s = screen(&a);
+            let footer = s.lines().last().unwrap_or_default().trim_end();
+            let back = format!("{}  {}", lab(Lab::HintBack, lang), lab(Lab::HintKeys, lang));
+            assert!(footer.ends_with(&back), "{screen_id:?}: {footer}");
+        }
+    }
 }
 
 #[test]
@@ -327,6 +340,89 @@ fn every_state_a_preset_reaches_is_in_its_legend() {
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// The legend rows a lab screen draws, as text.
+fn legend_text(a: &crate::tui::app::App, area: Rect) -> String {
+    let lay = match a.screen {
+        ScreenId::Frozen => a.frozen.layout(area).legend,
+        ScreenId::Abc => a.abc.layout(area).legend,
+        ScreenId::Family => {
+            let f = a.family.as_ref().expect("a family run");
+            super::super::screens::family::view::layout(f, area).legend
+        }
+        s => panic!("no legend on {s:?}"),
+    };
+    let s = screen(a);
+    s.lines()
+        .skip(lay.y as usize)
+        .take(lay.height as usize)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_legend_on_screen_names_every_class_and_mark_on_the_lanes() {
+    use super::super::widgets::legend::classes_used;
+    use super::super::widgets::markers::marks_used;
+    use crate::i18n::lab::{class_name, mark_name};
+    let mut missing = Vec::new();
+    for p in crate::scenario::builtin()
+        .iter()
+        .filter(|p| !matches!(p.params, crate::engine::Params::Herd(_)))
+    {
+        for (w, h) in [(80, 24), (140, 42)] {
+            for lang in LANGS {
+                // Two runs at 80x24 keep a row for every lane of both first; their legend
+                // names what fits of what the lanes draw.
+                for compare in [false, true].into_iter().filter(|c| !*c || w >= 140) {
+                    let mut a = app(ScreenId::Home, lang, (w, h));
+                    assert!(a.open_lab(p), "{} opens a lab", p.name);
+                    if compare {
+                        press(&mut a, key('c'));
+                    }
+                    press(&mut a, key('v'));
+                    let runs = match a.screen {
+                        ScreenId::Frozen => &a.frozen.runs,
+                        ScreenId::Abc => &a.abc.runs,
+                        _ => &a.family.as_ref().expect("a family run").runs,
+                    };
+                    let traces: Vec<_> = std::iter::once(&runs.trace)
+                        .chain(runs.other.as_ref())
+                        .collect();
+                    let legend = legend_text(&a, Rect::new(0, 0, w, h));
+                    let mut want: Vec<String> = classes_used(&traces)
+                        .into_iter()
+                        .map(|c| class_name(c, lang).to_string())
+                        .collect();
+                    for t in &traces {
+                        for m in marks_used(t) {
+                            want.push(m.glyph().to_string());
+                            want.push(mark_name(m, lang).to_string());
+                        }
+                    }
+                    for word in want {
+                        if !legend.contains(&word) {
+                            missing.push(format!(
+                                "{} {}x{h} {lang:?} compare={compare}: {word}\n{legend}",
+                                p.name, w
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} missing:\n{}",
+        missing.len(),
+        missing
+            .iter()
+            .map(|m| m.lines().next().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }
 
 #[test]

@@ -417,3 +417,50 @@ fn review_with_nothing_due_stays_home_and_says_so() {
         assert!(s.contains(label(Label::NothingDue, lang)), "{s}");
     }
 }
+
+#[test]
+fn l_on_the_result_tells_the_missed_points_and_topics_again_in_chinese() {
+    use crate::content::deck::Kind;
+    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
+    let req = QuizRequest {
+        kind: Some(Kind::Recall),
+        count: Some(1),
+        seed: Some(3),
+        ..QuizRequest::default()
+    };
+    a.start_quiz(&req, ScreenId::Home);
+    let item = a.quiz.as_ref().unwrap().session.items()[0].clone();
+    // Ticks the first scoring point only: every other one is missed.
+    answer_current(&mut a);
+    press(&mut a, code(KeyCode::Enter));
+    assert!(a.quiz.as_ref().unwrap().summary.is_some());
+    // The deck's own words for the missed points, in both languages.
+    let bank = crate::quiz::select::Bank::load(&Source::Embedded).expect("embedded decks load");
+    let (_, q) = bank
+        .questions()
+        .find(|(_, q)| *q.id.get_ref() == item.id)
+        .expect("the question in its deck");
+    let missed = &q.points[1..];
+    assert!(!missed.is_empty(), "{} has one point", item.id);
+    let topic = &item.topics[0];
+    let (topic_en, topic_zh) = (
+        crate::i18n::topics::topic_name(topic, Lang::En),
+        crate::i18n::topics::topic_name(topic, Lang::Zh),
+    );
+    let s = screen(&a);
+    for p in missed {
+        assert!(s.contains(&start(&p.en, 16)), "{} missing:\n{s}", p.en);
+    }
+    assert!(s.contains(topic_en), "{s}");
+    press(&mut a, key('L'));
+    let s = screen(&a);
+    for p in missed {
+        assert!(s.contains(&start(&p.zh, 6)), "{} missing:\n{s}", p.zh);
+        assert!(!s.contains(&start(&p.en, 16)), "{} stays:\n{s}", p.en);
+    }
+    assert!(s.contains(topic_zh) && !s.contains(topic_en), "{s}");
+    // And back.
+    press(&mut a, key('L'));
+    let s = screen(&a);
+    assert!(s.contains(&start(&missed[0].en, 16)), "{s}");
+}

@@ -292,14 +292,16 @@ fn abc_variants_and_presets_rerun_the_engine() {
 #[test]
 fn chinese_labels_keep_lanes_aligned() {
     for mono in [false, true] {
-        let mut a = app(ScreenId::Frozen, Lang::Zh, (80, 24));
+        // A size where each lane has two rows, so a bar has a lower half under its label.
+        let mut a = app(ScreenId::Frozen, Lang::Zh, (100, 30));
         a.theme = Theme { mono };
         press(&mut a, key('v'));
-        let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 80, 24));
+        let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 100, 30));
         crate::tui::app::render(&a, buf.area, &mut buf);
         let lay = crate::tui::screens::frozen::layout(buf.area, false);
         let x = crate::tui::widgets::lanes::LABEL_COLS + 1;
         let per = (lay.lanes.height - 2) / a.frozen.runs.trace.lanes.len() as u16;
+        assert_eq!(per, 2, "{}", text(&buf));
         for (i, lane) in a.frozen.runs.trace.lanes.iter().enumerate() {
             let y = lay.lanes.y + 1 + i as u16 * per;
             // The lower half of each bar starts right after the Chinese label, in its colour
@@ -351,7 +353,12 @@ fn no_color_draws_states_by_glyph_alone() {
     use crate::tui::theme::Class;
     let lay = crate::tui::screens::frozen::layout(buf.area, false);
     let s = text(&buf);
-    let a_row = s.lines().nth(lay.lanes.y as usize + 2).unwrap_or_default();
+    // A's lane is the first under the axis; its bar is its lowest row.
+    let per = (lay.lanes.height - 2) / a.frozen.runs.trace.lanes.len() as u16;
+    let a_row = s
+        .lines()
+        .nth((lay.lanes.y + per) as usize)
+        .unwrap_or_default();
     for c in [Class::Holding, Class::FrozenHolding, Class::Lost] {
         assert!(a_row.contains(c.glyph()), "{c:?} in {a_row}\n{s}");
     }

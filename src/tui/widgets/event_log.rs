@@ -98,9 +98,12 @@ impl Widget for EventLog<'_> {
             let e = &self.trace.events[i];
             let y = area.y + 1 + r as u16;
             let mark = if Some(i) == self.pick { "▶" } else { " " };
+            // In the unit of the run's axis: milliseconds for a run under a second.
+            let when = crate::i18n::sim::short_instant(self.trace, e.at_ms, self.lang)
+                .unwrap_or_else(|| format!("{} s", fmt_secs(e.at_ms)));
             let text = format!(
-                "{mark}{:>7} {}",
-                format!("{} s", fmt_secs(e.at_ms)),
+                "{mark}{} {}",
+                crate::text::pad_left(&when, 7),
                 describe(e, self.trace, self.lang)
             );
             let text = super::clip_cols(&text, area.width as usize);

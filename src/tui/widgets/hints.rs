@@ -1,12 +1,12 @@
-//! The status line of key hints: whole hints only, as many as fit, the help hint always last,
-//! so a narrow terminal never cuts a hint in two.
+//! The status line of key hints: whole hints only, as many as fit, the way back and the help
+//! hint always last, so a narrow terminal never cuts a hint in two nor hides how to leave.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-/// Writes `hints` separated by two spaces; drops hints from the end (before the last one) until
-/// the line fits.
+/// Writes `hints` separated by two spaces; drops hints from the end (before the last two: the
+/// way back and the help hint) until the line fits.
 pub fn render(hints: &[&str], style: Style, area: Rect, buf: &mut Buffer) {
     let area = area.intersection(buf.area);
     if area.height == 0 || area.width == 0 {
@@ -19,14 +19,14 @@ pub fn render(hints: &[&str], style: Style, area: Rect, buf: &mut Buffer) {
 /// The hints that fit in `width` columns, joined.
 pub fn fit(hints: &[&str], width: usize) -> String {
     let mut keep: Vec<&str> = hints.to_vec();
+    // The last two stay: the way back, and the help hint that finds the rest.
+    let kept = 2.min(keep.len());
     loop {
         let line = keep.join("  ");
-        if crate::text::width(&line) <= width || keep.len() <= 1 {
+        if crate::text::width(&line) <= width || keep.len() <= kept {
             return line;
         }
-        // Drop the last hint but one: the help hint stays, so the rest can be found.
-        let at = keep.len().saturating_sub(2);
-        keep.remove(at);
+        keep.remove(keep.len() - kept - 1);
     }
 }
 
@@ -36,8 +36,13 @@ mod tests {
 
     #[test]
     fn hints_are_dropped_whole() {
-        let line = fit(&["Space play", ",/. event", "c compare", "? keys"], 24);
-        assert_eq!(line, "Space play  ? keys");
+        let line = fit(&["Space play", ",/. event", "q back", "? keys"], 24);
+        assert_eq!(
+            line, "q back  ? keys",
+            "24 columns keep the way back and the help"
+        );
+        let line = fit(&["Space play", ",/. event", "q back", "? keys"], 26);
+        assert_eq!(line, "Space play  q back  ? keys");
         assert!(fit(&["a", "b"], 80).ends_with('b'));
     }
 }

@@ -234,6 +234,17 @@ pub fn items(
     lang: Lang,
 ) -> Vec<LegendEntry> {
     let family = traces.first().map_or(Family::Frozen, |t| t.family);
+    family_items(family, planned, comparing, theme, lang)
+}
+
+/// The legend of `family`'s screen: what [`items`] gives for any of its runs.
+pub fn family_items(
+    family: Family,
+    planned: &[Class],
+    comparing: bool,
+    theme: Theme,
+    lang: Lang,
+) -> Vec<LegendEntry> {
     let (classes, marks) = family_set(family);
     let mut out: Vec<LegendEntry> = classes
         .iter()
@@ -266,6 +277,76 @@ pub fn rows(items: &[LegendEntry], width: u16, lang: Lang) -> u16 {
         x += w + 2;
     }
     rows
+}
+
+/// The legend of what the lanes of `traces` draw up to `shown_until`: for a screen too short
+/// for its family's whole legend. Nothing in it is ahead of what the lanes already show.
+pub fn drawn_items(
+    traces: &[&Trace],
+    shown_until: crate::engine::time::Millis,
+    comparing: bool,
+    theme: Theme,
+    lang: Lang,
+) -> Vec<LegendEntry> {
+    let drawn = |c: Class| {
+        traces.iter().any(|t| {
+            t.lanes.iter().any(|l| {
+                l.spans
+                    .iter()
+                    .any(|s| s.start_ms <= shown_until && Class::of(s.state) == c)
+            })
+        })
+    };
+    let mut out: Vec<LegendEntry> = Class::ALL
+        .into_iter()
+        .filter(|c| *c != Class::Nothing && drawn(*c))
+        .map(|c| class_item(c, theme, lang))
+        .collect();
+    let marks: Vec<crate::tui::widgets::markers::Marker> = traces
+        .iter()
+        .flat_map(|t| crate::tui::widgets::markers::markers(t, shown_until))
+        .filter(|m| m.known_ahead || m.at_ms <= shown_until)
+        .collect();
+    out.extend(
+        Mark::ALL
+            .into_iter()
+            .filter(|m| marks.iter().any(|k| k.mark == *m) || (comparing && *m == Mark::Differs))
+            .map(|m| mark_item(m, theme, lang)),
+    );
+    out
+}
+
+/// The family's whole legend when it fits in `rows` rows at `width`, else only what the lanes
+/// draw so far (`drawn`).
+pub fn fitting(
+    whole: Vec<LegendEntry>,
+    drawn: impl FnOnce() -> Vec<LegendEntry>,
+    rows_free: u16,
+    width: u16,
+    lang: Lang,
+) -> Vec<LegendEntry> {
+    if rows(&whole, width, lang) <= rows_free {
+        whole
+    } else {
+        drawn()
+    }
+}
+
+/// Rows `family`'s legend needs at `width` in the language that needs more, so that a screen
+/// keeps its layout when the language changes and never drops an entry in either.
+pub fn rows_for(family: Family, planned: &[Class], comparing: bool, width: u16) -> u16 {
+    [Lang::En, Lang::Zh]
+        .into_iter()
+        .map(|lang| {
+            let items = family_items(family, planned, comparing, Theme::default(), lang);
+            if items.is_empty() {
+                0
+            } else {
+                rows(&items, width, lang)
+            }
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 pub struct Legend<'a> {

@@ -93,7 +93,10 @@ pub fn markers(trace: &Trace, cursor: Millis) -> Vec<Marker> {
                 at_ms: w.at_ms,
                 actor: resource,
                 mark: write_mark(w.judgement),
-                text: Some(format!("#{}", w.token)),
+                // A write without a token (Redlock's) shows none.
+                text: crate::engine::registry::entry(trace.family)
+                    .tokens()
+                    .then(|| format!("#{}", w.token)),
                 known_ahead: false,
             });
         }

@@ -22,7 +22,15 @@ pub struct AbcLayout {
     pub footer: Rect,
 }
 
-pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLayout {
+/// The layout for `lane_count` lanes, with `legend_h` rows for the legend (as many as it needs,
+/// so that it names every class and mark the lanes can show).
+pub fn layout(
+    area: Rect,
+    lane_count: usize,
+    compare: bool,
+    band: bool,
+    legend_h: u16,
+) -> AbcLayout {
     let wide = area.width >= 120 && area.height >= 30;
     let title = Rect {
         height: 1.min(area.height),
@@ -34,14 +42,13 @@ pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLa
         area.width,
         1.min(area.height),
     );
-    let about_h: u16 = if wide {
+    let mut about_h: u16 = if wide {
         2
     } else if compare {
         0
     } else {
         1
     };
-    let legend_h: u16 = if area.height >= 30 { 2 } else { 1 };
     // service + event + badges + recipe under the lanes.
     let (service_h, event_h, badges_h, recipe_h) = if wide && compare {
         (2, 5, 3, 2)
@@ -53,6 +60,17 @@ pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLa
         (1, 2, 2, 1)
     };
     let bottom_min = service_h + event_h + badges_h + recipe_h + u16::from(compare && !wide);
+    // The legend takes the rows it needs, unless a compared run would lose a lane's row.
+    let least_lanes = if compare {
+        1 + lanes::height(lane_count, 1, true, band) + lanes::height(lane_count, 1, false, band)
+    } else {
+        lanes::height(lane_count, 1, true, band)
+    };
+    let legend_h = legend_h.min(
+        area.height
+            .saturating_sub(2 + about_h + bottom_min + least_lanes)
+            .max(1),
+    );
     let free = area
         .height
         .saturating_sub(2 + about_h + legend_h + bottom_min);
@@ -67,6 +85,11 @@ pub fn layout(area: Rect, lane_count: usize, compare: bool, band: bool) -> AbcLa
         let per = (free.saturating_sub(fixed) / n).clamp(1, if wide { 4 } else { 2 });
         lanes::height(lane_count, per, true, band).min(free)
     };
+    // A row the lanes cannot use gives the preset's words a second row on a small terminal,
+    // so they end where their sentence does.
+    if !wide && !compare && free > main_h {
+        about_h += 1;
+    }
     let about = Rect::new(area.x, area.y + 1, area.width, about_h);
     let main = Rect::new(area.x, about.bottom(), area.width, main_h);
     let (lanes, caption2, lanes2) = lanes::lane_areas(main, compare);

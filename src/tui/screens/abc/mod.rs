@@ -200,12 +200,7 @@ impl AbcState {
     }
 
     pub fn click(&mut self, area: Rect, col: u16, row: u16) {
-        let lay = layout(
-            area,
-            self.runs.trace.lanes.len(),
-            self.runs.comparing(),
-            lanes::Lanes::has_band(&self.runs.trace),
-        );
+        let lay = self.layout(area);
         let end = self.end_ms();
         let areas: Vec<Rect> = [Some(lay.lanes), lay.lanes2]
             .into_iter()
@@ -213,6 +208,28 @@ impl AbcState {
             .collect();
         self.view
             .click(&self.runs.trace, end, &areas, lay.log, col, row);
+    }
+
+    /// Where everything sits for this run, the legend with the rows it needs.
+    pub fn layout(&self, area: Rect) -> AbcLayout {
+        let band = lanes::Lanes::has_band(&self.runs.trace)
+            || self.runs.other.as_ref().is_some_and(lanes::Lanes::has_band);
+        let planned = crate::tui::widgets::legend::planned_classes(&crate::engine::Params::Abc(
+            self.params.clone(),
+        ));
+        let legend_h = crate::tui::widgets::legend::rows_for(
+            crate::engine::trace::Family::Abc,
+            &planned,
+            self.runs.comparing(),
+            area.width,
+        );
+        layout(
+            area,
+            self.runs.trace.lanes.len(),
+            self.runs.comparing(),
+            band,
+            legend_h,
+        )
     }
 
     /// Both runs share one cursor, so the axis spans the longer of the two.

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::{AbcState, RecipeVariant, layout};
+use super::{AbcState, RecipeVariant};
 use crate::engine::Params;
 use crate::engine::time::{Millis, fmt_secs};
 use crate::engine::trace::{Metrics, Trace};
@@ -91,7 +91,7 @@ fn footer_hints(lang: Lang) -> Vec<&'static str> {
 pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
     let band = lanes::Lanes::has_band(&s.runs.trace)
         || s.runs.other.as_ref().is_some_and(lanes::Lanes::has_band);
-    let lay = layout(area, s.runs.trace.lanes.len(), s.runs.comparing(), band);
+    let lay = s.layout(area);
     let c = colon(lang);
     let tl = &s.view.tl;
     let cursor = tl.cursor_ms;
@@ -189,11 +189,25 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     let traces: Vec<&Trace> = std::iter::once(&s.runs.trace)
         .chain(s.runs.other.as_ref())
         .collect();
-    let items = legend::items(
-        &traces,
-        &legend::planned_classes(&Params::Abc(s.params.clone())),
-        s.runs.comparing(),
-        theme,
+    let items = legend::fitting(
+        legend::items(
+            &traces,
+            &legend::planned_classes(&Params::Abc(s.params.clone())),
+            s.runs.comparing(),
+            theme,
+            lang,
+        ),
+        || {
+            legend::drawn_items(
+                &traces,
+                tl.shown_until(end),
+                s.runs.comparing(),
+                theme,
+                lang,
+            )
+        },
+        lay.legend.height,
+        lay.legend.width,
         lang,
     );
     Legend {

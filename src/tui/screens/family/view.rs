@@ -70,15 +70,13 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
         1.min(area.height),
     );
     // The legend's rows are the same in both languages' widest case, so the layout does not
-    // jump when the language changes.
-    let items = legend_items(s, Theme::default(), Lang::Zh);
-    let legend_rows = legend::rows(&items, area.width, Lang::Zh)
-        .max(legend::rows(
-            &legend_items(s, Theme::default(), Lang::En),
-            area.width,
-            Lang::En,
-        ))
-        .min(if wide { 3 } else { 2 });
+    // jump when the language changes, and it takes all it needs to name every entry.
+    let legend_rows = legend::rows_for(
+        s.runs.trace.family,
+        &legend::planned_classes(&s.params),
+        s.runs.comparing(),
+        area.width,
+    );
     let bottom_rows: u16 = match (wide, s.runs.comparing()) {
         (true, _) => 15,
         (false, false) => 8,
@@ -151,11 +149,8 @@ pub fn knob_at(s: &FamilyState, area: Rect, row: u16) -> Option<usize> {
 
 /// An instant as the run's axis counts it: milliseconds for a run under a second.
 fn when(trace: &Trace, t: Millis, lang: Lang) -> String {
-    if lanes::in_millis(trace) {
-        format!("{t} {}", lang.pick("毫秒", "ms"))
-    } else {
-        format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang))
-    }
+    crate::i18n::sim::short_instant(trace, t, lang)
+        .unwrap_or_else(|| format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang)))
 }
 
 fn knob_rows(s: &FamilyState, lang: Lang) -> Vec<Row> {
@@ -239,7 +234,7 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         .as_ref()
         .map_or_else(String::new, |p| format!("  {p}"));
     let cursor = if lanes::in_millis(&s.runs.trace) {
-        format!("{} / {} ms", tl.cursor_ms, end)
+        format!("{} / {} {}", tl.cursor_ms, end, lang.pick("毫秒", "ms"))
     } else {
         format!("{} / {} s", fmt_secs(tl.cursor_ms), fmt_secs(end))
     };
@@ -327,32 +322,25 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
 /// The run's metrics as the engine recorded them: each number, word or list of names, by its
 /// JSON key (a phrase in Chinese). Records nested inside (claims, acquisitions) stay out.
 pub fn metric_rows(trace: &Trace, lang: Lang) -> Vec<(String, String)> {
-    let Ok(serde_json::Value::Object(m)) = serde_json::to_value(&trace.metrics) else {
-        return Vec::new();
-    };
-    m.iter()
-        .filter(|(k, _)| k.as_str() != "violations")
-        .filter_map(|(k, v)| {
-            let shown = match v {
-                serde_json::Value::Null => "-".to_string(),
-                serde_json::Value::Bool(b) => ui(if *b { Ui::On } else { Ui::Off }, lang).into(),
-                serde_json::Value::Number(n) => n.to_string(),
-                serde_json::Value::String(t) => crate::i18n::sim::metric_value(t, lang).to_string(),
-                serde_json::Value::Array(a) if a.iter().all(|x| x.is_string()) => {
-                    let words: Vec<&str> = a.iter().filter_map(|x| x.as_str()).collect();
-                    if words.is_empty() {
-                        "-".into()
-                    } else {
-                        words.join(" ")
-                    }
+    use crate::engine::trace::metric_table::{MetricValue, metrics_of};
+    // Only the metrics the family's engine defines: a semaphore has no writer to wait.
+    metrics_of(trace.family)
+        .iter()
+        .map(|spec| {
+            let shown = match trace.metrics.get(spec.key) {
+                None | Some(MetricValue::Value(None)) => "-".to_string(),
+                Some(MetricValue::Number(n)) if n.fract() == 0.0 => format!("{n:.0}"),
+                Some(MetricValue::Number(n)) => n.to_string(),
+                Some(MetricValue::Bool(b)) => ui(if b { Ui::On } else { Ui::Off }, lang).into(),
+                Some(MetricValue::Verdict(v)) => crate::i18n::sim::verdict_short(v, lang).into(),
+                Some(MetricValue::Value(Some(t))) => {
+                    crate::i18n::sim::metric_value(&t, lang).to_string()
                 }
-                serde_json::Value::Array(a) if a.iter().all(|x| x.is_number()) => {
-                    let nums: Vec<String> = a.iter().map(ToString::to_string).collect();
-                    nums.join(" ")
-                }
-                _ => return None,
             };
-            Some((crate::i18n::sim::metric_label(k, lang).to_string(), shown))
+            (
+                crate::i18n::sim::metric_label(spec.key, lang).to_string(),
+                shown,
+            )
         })
         .collect()
 }
@@ -370,7 +358,11 @@ fn render_info(
 ) {
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
     let w = area.width.max(1) as usize;
-    let height = |t: &str| crate::text::wrap(t, w).len().max(1) as u16;
+    let height = |t: &str| {
+        crate::text::wrap(&crate::text::glue_units(t), w)
+            .len()
+            .max(1) as u16
+    };
     let explain = s.view.tl.current(&s.runs.trace).map_or_else(
         || ui(Ui::NothingYet, lang).to_string(),
         |e| {
@@ -459,7 +451,7 @@ fn render_info(
             break;
         }
         let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
-        wrapped(buf, r, &text, style);
+        wrapped(buf, r, &crate::text::glue_units(&text), style);
         y += h;
     }
 }

@@ -55,8 +55,25 @@ pub fn layout_with(area: Rect, compare: bool, about: bool) -> FrozenLayout {
         (false, false) => 6,
         (false, true) => 5,
     };
-    let legend_rows: u16 = if area.height >= 30 { 2 } else { 1 };
     let bottom_min = info_rows + 1 + slider_rows;
+    // The legend names every class and mark the lanes can show, on as many rows as it needs,
+    // unless that would leave a compared run without a row for each lane.
+    let legend_rows = crate::tui::widgets::legend::rows_for(
+        crate::engine::trace::Family::Frozen,
+        &[],
+        compare,
+        area.width,
+    );
+    let least_lanes = if compare {
+        1 + lanes::height(LANES, 1, true, band) + lanes::height(LANES, 1, false, band)
+    } else {
+        lanes::height(LANES, 1, true, band)
+    };
+    let legend_rows = legend_rows.min(
+        area.height
+            .saturating_sub(2 + about_h + bottom_min + least_lanes)
+            .max(1),
+    );
     let free = area
         .height
         .saturating_sub(2 + about_h + legend_rows + bottom_min);

@@ -134,7 +134,16 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let traces: Vec<&Trace> = std::iter::once(&s.runs.trace)
         .chain(s.runs.other.as_ref())
         .collect();
-    let items = legend::items(&traces, &[], s.runs.comparing(), theme, lang);
+    let items = legend::fitting(
+        legend::items(&traces, &[], s.runs.comparing(), theme, lang),
+        || {
+            let shown = s.view.tl.shown_until(end);
+            legend::drawn_items(&traces, shown, s.runs.comparing(), theme, lang)
+        },
+        lay.legend.height,
+        lay.legend.width,
+        lang,
+    );
     Legend {
         items: &items,
         lang,
@@ -187,7 +196,9 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
     let cursor = s.view.tl.cursor_ms;
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
     let none = ui(Ui::None, lang);
-    let compact = area.height < 8;
+    // The roomy form (the story so far, three rows for the event, each formula over two rows)
+    // needs about ten rows; with fewer, every part keeps one row and the verdict stays.
+    let compact = area.height < 10;
     if !(compact && s.runs.comparing()) {
         let (value, seen) = resource_at(&s.runs.trace, cursor);
         let value = value.map_or_else(

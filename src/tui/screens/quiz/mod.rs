@@ -128,8 +128,11 @@ pub struct QuizState {
     /// An interview's time limit in seconds.
     pub limit: Option<Time>,
     pub time_up: bool,
-    /// The lessons in the session's language, for the interview report.
+    /// The lessons in both languages, for the study links of the result screen.
     pub lessons: Vec<Lesson>,
+    /// The session's questions prepared in the other language, in the same order and with the
+    /// same variants, so that the result screen can be told again after `L`.
+    pub translated: Vec<PreparedQuestion>,
     /// The interview report, once the session is over.
     pub report: Vec<TopicReport>,
     /// Each answered question, once the session is over.
@@ -182,6 +185,7 @@ impl QuizState {
             limit: None,
             time_up: false,
             lessons: Vec::new(),
+            translated: Vec::new(),
             report: Vec::new(),
             questions: Vec::new(),
             link: 0,

@@ -58,12 +58,12 @@ impl QuizRequest {
 }
 
 /// Chooses the questions `req` asks for and prepares the session; `from` is where its end goes
-/// back to, and `lessons` gives an interview's report its lesson sections in `lang`. `Err` is
+/// back to, and `lessons` gives the result screen its lesson sections in a language. `Err` is
 /// what Home says instead when there is nothing to ask.
 pub fn begin(
     req: &QuizRequest,
     learn: &Learning,
-    lessons: impl FnOnce() -> Vec<Lesson>,
+    lessons: impl Fn(Lang) -> Vec<Lesson>,
     lang: Lang,
     from: ScreenId,
     now: Time,
@@ -108,11 +108,14 @@ pub fn begin(
         SessionKind::Interview => Rounds::All,
         SessionKind::SelfTest => Rounds::None,
     };
-    let (items, errors) = if req.mode == SessionKind::SelfTest {
-        select::self_test_items(bank, lang)
-    } else {
-        select::prepare_all(bank, &picked, seed, lang, rounds)
+    let prepared = |lang| {
+        if req.mode == SessionKind::SelfTest {
+            select::self_test_items(bank, lang)
+        } else {
+            select::prepare_all(bank, &picked, seed, lang, rounds)
+        }
     };
+    let (items, errors) = prepared(lang);
     if items.is_empty() {
         let why = match req.mode {
             SessionKind::Interview => Label::NoChains,
@@ -127,7 +130,10 @@ pub fn begin(
     if req.mode == SessionKind::Interview {
         q.limit = req.minutes.map(|m| Time::from(m) * 60);
     }
-    // The result screen's study links name lesson sections in the session's language.
-    q.lessons = lessons();
+    // The result screen's study links name lesson sections in either language, and the
+    // same questions (same seed, same variants) wait in the other one for `L` at the end.
+    q.lessons = lessons(lang);
+    q.lessons.extend(lessons(lang.toggle()));
+    q.translated = prepared(lang.toggle()).0;
     Ok(q)
 }

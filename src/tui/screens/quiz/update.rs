@@ -4,6 +4,7 @@
 
 use super::{Outcome, QuizMsg, QuizNotice, QuizState};
 use crate::content::deck::Kind;
+use crate::i18n::Lang;
 use crate::quiz::item::{Body, ModelInput};
 use crate::quiz::report;
 use crate::quiz::sched::{SelfRating, Time};
@@ -278,22 +279,35 @@ impl QuizState {
         if s.answered > 0 {
             self.saved = Some(learn.record_session(&s, now));
         }
+        self.tell(self.lang);
+        self.scroll = 0;
+        self.summary = Some(s);
+    }
+
+    /// The result screen's reports, in `lang`: from the questions as asked, or from the same
+    /// questions prepared in the other language.
+    fn tell(&mut self, lang: Lang) {
+        let items = if lang == self.lang || self.translated.len() != self.session.items().len() {
+            self.session.items()
+        } else {
+            &self.translated
+        };
         if self.session.kind() == SessionKind::Interview {
-            self.report = report::by_topic(
-                self.session.items(),
-                self.session.results(),
-                &self.lessons,
-                self.lang,
-            );
+            self.report = report::by_topic(items, self.session.results(), &self.lessons, lang);
         }
         self.questions = report::by_question(
-            self.session.items(),
+            items,
             self.session.results(),
             &self.given,
             &self.lessons,
-            self.lang,
+            lang,
         );
-        self.scroll = 0;
-        self.summary = Some(s);
+    }
+
+    /// After `L`: a finished session's result screen is told again in `lang`.
+    pub fn relang(&mut self, lang: Lang) {
+        if self.summary.is_some() {
+            self.tell(lang);
+        }
     }
 }
