@@ -111,7 +111,9 @@ if [ -n "$readme" ]; then
     "screenshot-home||End|en"
     "screenshot-home-zh||End|zh"
     "screenshot-quiz-result|quiz --kind recall --count 3 --seed 5|@answers|en"
+    "screenshot-quiz-result-zh|quiz --kind recall --count 3 --seed 5|@answers|zh"
     "screenshot-progress||End Enter|en"
+    "screenshot-progress-zh||End Enter|zh"
   )
 fi
 

@@ -52,6 +52,10 @@ impl Allowance {
     }
 }
 
+/// What the processes of a live run may lose to the machine's scheduling at one step: a
+/// client's timer fires, or its answer is read, this much after the model's instant.
+pub const SLACK_MS: Millis = 50;
+
 /// Which instant a row holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -232,7 +236,7 @@ fn tolerance(
         Kind::Grant | Kind::Handover => {
             model.after_ms.unwrap_or(0) + a.delay_ms + slowest_answer_ms(lt)
         }
-        Kind::Write => a.delay_ms,
+        Kind::Write => a.delay_ms + SLACK_MS,
         // Redlock's and etcd's rows carry their tolerance from their own comparison.
         Kind::Acquire | Kind::Validity | Kind::Overlap | Kind::Learned => 0,
         Kind::Expiry => {

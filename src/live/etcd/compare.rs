@@ -28,8 +28,7 @@ use crate::live::diff::{Aspect, Row};
 use crate::live::instants::{At, Kind};
 use crate::live::redis::compare::{fact, instant, list};
 
-/// What the processes of a run may lose to the machine's scheduling at one step.
-pub const SLACK_MS: Millis = 50;
+pub use crate::live::instants::SLACK_MS;
 /// How long the live client's keep-alive may wait for an answer.
 pub const KEEPALIVE_WAIT_MS: Millis = 1_500;
 

@@ -21,8 +21,7 @@ use crate::engine::trace::{EventKind, Trace};
 use crate::live::diff::{Aspect, Row};
 use crate::live::instants::{At, Instant, Kind};
 
-/// What the processes of a run may lose to the machine's scheduling at one step.
-pub const SLACK_MS: Millis = 50;
+pub use crate::live::instants::SLACK_MS;
 
 fn metrics(t: &Trace) -> Option<&crate::engine::trace::redlock::RedlockMetrics> {
     crate::engine::families::redlock::metrics(t)
