@@ -73,9 +73,7 @@ impl AbcObserver {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     pub(super) fn finish(self, world: &World, mut rec: Recorder, end: Millis) -> Trace {
