@@ -370,16 +370,7 @@ impl ElectionObserver {
 /// The run's actors: the two runners, the service and the jobs table.
 pub fn actors() -> Vec<ActorInfo> {
     let roles = [Role::Client, Role::Client, Role::Coordinator, Role::Table];
-    NAMES
-        .iter()
-        .zip(roles)
-        .enumerate()
-        .map(|(i, (n, role))| ActorInfo {
-            id: ActorId(i as u8),
-            name: n.to_string(),
-            role,
-        })
-        .collect()
+    ActorInfo::in_order(NAMES.into_iter().zip(roles))
 }
 
 impl Observer for ElectionObserver {

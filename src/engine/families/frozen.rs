@@ -230,16 +230,7 @@ pub fn actors() -> Vec<ActorInfo> {
         Role::Client,
         Role::Resource,
     ];
-    NAMES
-        .iter()
-        .zip(roles)
-        .enumerate()
-        .map(|(i, (n, role))| ActorInfo {
-            id: ActorId(i as u8),
-            name: n.to_string(),
-            role,
-        })
-        .collect()
+    ActorInfo::in_order(NAMES.into_iter().zip(roles))
 }
 
 impl Observer for FrozenObserver {

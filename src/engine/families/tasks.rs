@@ -441,15 +441,7 @@ impl TaskObserver {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
             family: Family::Tasks,
             end_ms: end,
-            actors: names
-                .iter()
-                .enumerate()
-                .map(|(i, (n, role))| ActorInfo {
-                    id: ActorId(i as u8),
-                    name: n.clone(),
-                    role: *role,
-                })
-                .collect(),
+            actors: ActorInfo::in_order(names.iter().map(|(n, role)| (n.as_str(), *role))),
             nodes: Vec::new(),
             events: rec.events,
             messages: rec.messages,
