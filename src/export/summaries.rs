@@ -40,16 +40,8 @@ fn violations(v: &[crate::engine::trace::Invariant], lang: Lang) -> String {
 
 fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
     let ms = export(Export::Millis, lang);
-    let mut out = String::new();
-    let validity = match m.acquisitions.first() {
-        Some(a) => format!(
-            "{} − {} − {} = {} {ms}",
-            a.ttl_ms, a.elapsed_ms, a.drift_ms, a.validity_ms
-        ),
-        None => "-".into(),
-    };
     let rows = [
-        ("validity_ms", validity),
+        ("validity_ms", first_validity(m, lang)),
         ("failed_attempts", m.failed_attempts.to_string()),
         ("max_holders", m.max_holders.to_string()),
         (
@@ -65,15 +57,39 @@ fn redlock(m: &RedlockMetrics, lang: Lang) -> String {
         ),
         ("violations", violations(&m.violations, lang)),
     ];
+    let mut out = key_rows(&rows, lang);
+    for a in &m.acquisitions {
+        let _ = writeln!(out, "    {}", words::acquisition(a, lang));
+    }
+    out
+}
+
+/// The first acquisition's validity with its formula, `TTL − elapsed − drift = validity ms`.
+fn first_validity(m: &RedlockMetrics, lang: Lang) -> String {
+    m.acquisitions.first().map_or_else(
+        || "-".into(),
+        |a| {
+            format!(
+                "{} − {} − {} = {} {}",
+                a.ttl_ms,
+                a.elapsed_ms,
+                a.drift_ms,
+                a.validity_ms,
+                export(Export::Millis, lang)
+            )
+        },
+    )
+}
+
+/// A block of named rows, one a line, each name in the report's key column.
+fn key_rows(rows: &[(&str, String)], lang: Lang) -> String {
+    let mut out = String::new();
     for (k, v) in rows {
         out.push_str(&crate::text::wrap_indent(
             &format!("  {} {v}", key(k, lang)),
             100,
             25,
         ));
-    }
-    for a in &m.acquisitions {
-        let _ = writeln!(out, "    {}", words::acquisition(a, lang));
     }
     out
 }
@@ -106,14 +122,7 @@ fn etcd(m: &EtcdMetrics, lang: Lang) -> String {
         ("revision", m.revision.to_string()),
         ("violations", violations(&m.violations, lang)),
     ];
-    let mut out = String::new();
-    for (k, v) in rows {
-        out.push_str(&crate::text::wrap_indent(
-            &format!("  {} {v}", key(k, lang)),
-            100,
-            25,
-        ));
-    }
+    let mut out = key_rows(&rows, lang);
     for h in &m.holds {
         let _ = writeln!(out, "    {}", words::etcd_hold(h, lang));
     }
@@ -137,14 +146,7 @@ fn snowflake(trace: &Trace, m: &SnowflakeMetrics, lang: Lang) -> String {
         ("pending_at_end", m.pending_at_end.to_string()),
         ("violations", violations(&m.violations, lang)),
     ];
-    let mut out = String::new();
-    for (k, v) in rows {
-        out.push_str(&crate::text::wrap_indent(
-            &format!("  {} {v}", key(k, lang)),
-            100,
-            25,
-        ));
-    }
+    let mut out = key_rows(&rows, lang);
     if !m.collisions.is_empty() {
         let _ = writeln!(out, "  {}", key("collisions", lang).trim_end());
     }
@@ -186,15 +188,7 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
     let ms = export(Export::Millis, lang);
     match &trace.metrics {
         Metrics::Redlock(m) => {
-            let validity = m.acquisitions.first().map_or_else(
-                || "-".to_string(),
-                |a| {
-                    format!(
-                        "{} − {} − {} = {} {ms}",
-                        a.ttl_ms, a.elapsed_ms, a.drift_ms, a.validity_ms
-                    )
-                },
-            );
+            let validity = first_validity(m, lang);
             vec![
                 format!(
                     "{} {validity}   {} {} {}{} {}{}",

@@ -213,9 +213,7 @@ impl Tally {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     /// One event: `name` spells an actor, `epoch_of` is the epoch a runner acts with.
@@ -372,16 +370,7 @@ impl ElectionObserver {
 /// The run's actors: the two runners, the service and the jobs table.
 pub fn actors() -> Vec<ActorInfo> {
     let roles = [Role::Client, Role::Client, Role::Coordinator, Role::Table];
-    NAMES
-        .iter()
-        .zip(roles)
-        .enumerate()
-        .map(|(i, (n, role))| ActorInfo {
-            id: ActorId(i as u8),
-            name: n.to_string(),
-            role,
-        })
-        .collect()
+    ActorInfo::in_order(NAMES.into_iter().zip(roles))
 }
 
 impl Observer for ElectionObserver {

@@ -104,9 +104,7 @@ impl Ledger {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     /// Client `c` locked with `token` on `lease`: a hold begins, and a hand-over ends if a

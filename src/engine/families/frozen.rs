@@ -122,9 +122,7 @@ impl FrozenObserver {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     fn finish(self, p: &FrozenParams, mut rec: Recorder) -> Trace {
@@ -232,16 +230,7 @@ pub fn actors() -> Vec<ActorInfo> {
         Role::Client,
         Role::Resource,
     ];
-    NAMES
-        .iter()
-        .zip(roles)
-        .enumerate()
-        .map(|(i, (n, role))| ActorInfo {
-            id: ActorId(i as u8),
-            name: n.to_string(),
-            role,
-        })
-        .collect()
+    ActorInfo::in_order(NAMES.into_iter().zip(roles))
 }
 
 impl Observer for FrozenObserver {

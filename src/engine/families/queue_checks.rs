@@ -51,9 +51,7 @@ impl QueueChecks {
     }
 
     pub fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     /// Client `who` was granted the lock or a permit at `at`.

@@ -257,9 +257,7 @@ impl RedlockObserver {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     /// Reads the events of the last step: acquisitions, deletions, writes.

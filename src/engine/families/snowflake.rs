@@ -145,9 +145,7 @@ impl IdObserver {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     /// One issued ID: recorded, compared with every earlier one and with its issuer's last.

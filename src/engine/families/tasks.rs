@@ -248,9 +248,7 @@ impl TaskObserver {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     fn name(a: ActorId, layout: &Layout) -> String {
@@ -443,15 +441,7 @@ impl TaskObserver {
             schema_version: crate::engine::trace::SCHEMA_VERSION,
             family: Family::Tasks,
             end_ms: end,
-            actors: names
-                .iter()
-                .enumerate()
-                .map(|(i, (n, role))| ActorInfo {
-                    id: ActorId(i as u8),
-                    name: n.clone(),
-                    role: *role,
-                })
-                .collect(),
+            actors: ActorInfo::in_order(names.iter().map(|(n, role)| (n.as_str(), *role))),
             nodes: Vec::new(),
             events: rec.events,
             messages: rec.messages,

@@ -67,6 +67,19 @@ impl InvariantReport {
         }
     }
 
+    /// Records what the check named `name` found at `at` in a run's list of checks; a name the
+    /// run does not check is passed over.
+    pub fn record_named(
+        checks: &mut [InvariantReport],
+        name: Invariant,
+        at: Millis,
+        detail: impl FnOnce() -> String,
+    ) {
+        if let Some(c) = checks.iter_mut().find(|c| c.name == name) {
+            c.record(at, detail);
+        }
+    }
+
     /// For an "always" check: when it first failed, if it did.
     pub fn first_violation_ms(&self) -> Option<Millis> {
         match self.check {

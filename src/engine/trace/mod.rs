@@ -118,6 +118,21 @@ pub struct ActorInfo {
     pub role: Role,
 }
 
+impl ActorInfo {
+    /// The run's actors with their names and roles, numbered from 0 in the order given.
+    pub fn in_order<N: Into<String>>(actors: impl IntoIterator<Item = (N, Role)>) -> Vec<Self> {
+        actors
+            .into_iter()
+            .enumerate()
+            .map(|(i, (name, role))| Self {
+                id: ActorId(i as u8),
+                name: name.into(),
+                role,
+            })
+            .collect()
+    }
+}
+
 /// A lock node as the service created it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NodeInfo {

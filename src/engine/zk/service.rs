@@ -9,7 +9,7 @@
 //! ZooKeeper's boundaries are multiples of tickTime on the server's own elapsed clock, not on
 //! the run's: `tick_phase_ms` is where the first one falls after the run starts.
 
-use super::tree::{Fired, NodeId, SessionId, Tree, TreeError, Watched};
+use super::tree::{DirId, Fired, NodeId, SessionId, Tree, TreeError, Watched};
 use crate::engine::msg::{ActorMsg, ChildName, Stat, Timer, ZkOp, ZkResult};
 use crate::engine::time::Millis;
 use crate::engine::trace::EventKind;
@@ -134,18 +134,7 @@ impl ZkService {
             return;
         };
         if let ZkOp::NewSession { requested_ms } = op {
-            let (session, timeout_ms) = self.open_session(from, requested_ms);
-            let at = self.expiry_after(session, cx.now);
-            cx.set_timer_at(Timer::SessionExpiry(session), at);
-            self.reply(
-                from,
-                xid,
-                ZkResult::SessionOpened {
-                    session,
-                    timeout_ms,
-                },
-                cx,
-            );
+            self.new_session(from, xid, requested_ms, cx);
             return;
         }
         if !self.tree.is_live(session) {
@@ -171,40 +160,8 @@ impl ZkService {
                     Err(_) => ZkResult::SessionExpired,
                 }
             }
-            ZkOp::GetChildren { dir, watch } => {
-                if watch {
-                    self.tree.watch(session, Watched::Children(dir));
-                }
-                ZkResult::Children {
-                    children: self
-                        .tree
-                        .dir(dir)
-                        .children
-                        .iter()
-                        .map(|&node| {
-                            let n = self.tree.node(node);
-                            ChildName {
-                                node,
-                                tag: n.tag,
-                                guid: n.guid,
-                                seq: n.seq,
-                            }
-                        })
-                        .collect(),
-                }
-            }
-            ZkOp::Exists { node, watch } => {
-                if watch {
-                    self.tree.watch(session, Watched::Node(node));
-                }
-                let n = self.tree.node(node);
-                ZkResult::Exists {
-                    stat: n.alive.then_some(Stat {
-                        czxid: n.czxid,
-                        version: n.version,
-                    }),
-                }
-            }
+            ZkOp::GetChildren { dir, watch } => self.children(session, dir, watch),
+            ZkOp::Exists { node, watch } => self.exists(session, node, watch),
             ZkOp::Delete { node, version } => match self.tree.delete(node, version, &mut fired) {
                 Ok(()) => {
                     self.report_deletions(&[node], &fired, cx);
@@ -213,43 +170,12 @@ impl ZkService {
                 Err(TreeError::BadVersion) => ZkResult::BadVersion,
                 Err(_) => ZkResult::NoNode,
             },
-            ZkOp::GetData { node, watch } => {
-                let n = self.tree.node(node);
-                if n.alive {
-                    let (value, version) = (n.data, n.version);
-                    if watch {
-                        self.tree.watch(session, Watched::Node(node));
-                    }
-                    ZkResult::Data { value, version }
-                } else {
-                    // getData on a missing node sets no watch.
-                    ZkResult::NoNode
-                }
-            }
+            ZkOp::GetData { node, watch } => self.get_data(session, node, watch),
             ZkOp::SetData {
                 node,
                 version,
                 data,
-            } => {
-                let result = match self.tree.set_data(node, version, data, &mut fired) {
-                    Ok(version) => ZkResult::Set { version },
-                    Err(TreeError::BadVersion) => ZkResult::BadVersion,
-                    Err(_) => ZkResult::NoNode,
-                };
-                if self.reported_data == Some(node) {
-                    let n = self.tree.node(node);
-                    cx.event(EventKind::DataSet {
-                        writer: from,
-                        expected: version,
-                        outcome: match result {
-                            ZkResult::Set { version } => DataOutcome::Set { version },
-                            _ => DataOutcome::BadVersion { current: n.version },
-                        },
-                        value: n.data,
-                    });
-                }
-                result
-            }
+            } => self.set_data(from, node, version, data, &mut fired, cx),
             ZkOp::Ping => ZkResult::Pong,
             // Answered above, before the session check.
             ZkOp::NewSession { .. } => return,
@@ -261,19 +187,122 @@ impl ZkService {
                 self.notify(&fired, cx);
                 return;
             }
-            ZkOp::Close => {
-                let nodes_deleted = self.tree.end_session(session, true, &mut fired);
-                cx.cancel(Timer::SessionExpiry(session));
-                cx.event(EventKind::SessionClosed {
-                    session,
-                    nodes_deleted: nodes_deleted.clone(),
-                });
-                self.report_deletions(&nodes_deleted, &fired, cx);
-                ZkResult::Done
-            }
+            ZkOp::Close => self.close(session, &mut fired, cx),
         };
         self.reply(from, xid, result, cx);
         self.notify(&fired, cx);
+    }
+
+    /// Opens a session for `from` with the timeout it asked for, clamped, and tells it so.
+    fn new_session(&mut self, from: ActorId, xid: u32, requested_ms: Millis, cx: &mut Cx) {
+        let (session, timeout_ms) = self.open_session(from, requested_ms);
+        let at = self.expiry_after(session, cx.now);
+        cx.set_timer_at(Timer::SessionExpiry(session), at);
+        self.reply(
+            from,
+            xid,
+            ZkResult::SessionOpened {
+                session,
+                timeout_ms,
+            },
+            cx,
+        );
+    }
+
+    /// Lists `dir`'s children, setting a children watch first when asked.
+    fn children(&mut self, session: SessionId, dir: DirId, watch: bool) -> ZkResult {
+        if watch {
+            self.tree.watch(session, Watched::Children(dir));
+        }
+        ZkResult::Children {
+            children: self
+                .tree
+                .dir(dir)
+                .children
+                .iter()
+                .map(|&node| {
+                    let n = self.tree.node(node);
+                    ChildName {
+                        node,
+                        tag: n.tag,
+                        guid: n.guid,
+                        seq: n.seq,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether `node` exists, with its stat; a watch is set either way when asked.
+    fn exists(&mut self, session: SessionId, node: NodeId, watch: bool) -> ZkResult {
+        if watch {
+            self.tree.watch(session, Watched::Node(node));
+        }
+        let n = self.tree.node(node);
+        ZkResult::Exists {
+            stat: n.alive.then_some(Stat {
+                czxid: n.czxid,
+                version: n.version,
+            }),
+        }
+    }
+
+    /// `node`'s data and version, setting a watch when asked and the node exists.
+    fn get_data(&mut self, session: SessionId, node: NodeId, watch: bool) -> ZkResult {
+        let n = self.tree.node(node);
+        if n.alive {
+            let (value, version) = (n.data, n.version);
+            if watch {
+                self.tree.watch(session, Watched::Node(node));
+            }
+            ZkResult::Data { value, version }
+        } else {
+            // getData on a missing node sets no watch.
+            ZkResult::NoNode
+        }
+    }
+
+    /// Replaces `node`'s data when `version` matches, and reports the outcome in the trace when
+    /// `node` is the run's data node.
+    fn set_data(
+        &mut self,
+        from: ActorId,
+        node: NodeId,
+        version: i32,
+        data: u64,
+        fired: &mut Vec<Fired>,
+        cx: &mut Cx,
+    ) -> ZkResult {
+        let result = match self.tree.set_data(node, version, data, fired) {
+            Ok(version) => ZkResult::Set { version },
+            Err(TreeError::BadVersion) => ZkResult::BadVersion,
+            Err(_) => ZkResult::NoNode,
+        };
+        if self.reported_data == Some(node) {
+            let n = self.tree.node(node);
+            cx.event(EventKind::DataSet {
+                writer: from,
+                expected: version,
+                outcome: match result {
+                    ZkResult::Set { version } => DataOutcome::Set { version },
+                    _ => DataOutcome::BadVersion { current: n.version },
+                },
+                value: n.data,
+            });
+        }
+        result
+    }
+
+    /// Ends `session` at its client's request: its ephemeral nodes go at once.
+    fn close(&mut self, session: SessionId, fired: &mut Vec<Fired>, cx: &mut Cx) -> ZkResult {
+        let nodes_deleted = self.tree.end_session(session, true, fired);
+        cx.cancel(Timer::SessionExpiry(session));
+        cx.event(EventKind::SessionClosed {
+            session,
+            nodes_deleted: nodes_deleted.clone(),
+        });
+        self.report_deletions(&nodes_deleted, fired, cx);
+        ZkResult::Done
     }
 
     fn reply(&self, to: ActorId, xid: u32, result: ZkResult, cx: &mut Cx) {

@@ -206,8 +206,13 @@ pub fn explore(
         (&file, all)
     };
     let space = placements.len() as u64;
-    let mut best: Vec<(usize, Invariant, Millis, usize)> = Vec::new();
-    let mut seen: Vec<Invariant> = Vec::new();
+    let run = Run {
+        name,
+        site,
+        base,
+        params: &params,
+    };
+    let mut found = Findings::default();
     let mut runs = 0u64;
     let mut cancelled = false;
     let threads = limits.threads.max(1);
@@ -220,64 +225,17 @@ pub fn explore(
             break;
         }
         let batch = &batch[..batch.len().min((limits.max_runs - runs) as usize)];
-        let per = batch.len().div_ceil(threads);
-        let results: Vec<Result<Verdict, String>> = std::thread::scope(|scope| {
-            let parts: Vec<_> = batch
-                .chunks(per)
-                .map(|part| {
-                    let (file, params) = (base, &params);
-                    scope.spawn(move || {
-                        part.iter()
-                            .map(|&p| try_one(name, site, file, params, p).map(|(_, _, v)| v))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            parts
-                .into_iter()
-                .flat_map(|h| h.join().expect("an explorer thread panicked"))
-                .collect()
-        });
-        for (k, r) in results.into_iter().enumerate() {
-            let v = r?;
-            let index = b * BATCH * threads + k;
-            for (inv, at, steps) in v.failed {
-                match best.iter_mut().find(|x| x.1 == inv) {
-                    Some(x) if (at, steps) < (x.2, x.3) => *x = (index, inv, at, steps),
-                    Some(_) => {}
-                    None => best.push((index, inv, at, steps)),
-                }
-            }
-            for s in v.seen {
-                if !seen.contains(&s) {
-                    seen.push(s);
-                }
-            }
+        for (k, r) in run.batch(batch, threads).into_iter().enumerate() {
+            found.add(b * BATCH * threads + k, r?);
         }
         runs += batch.len() as u64;
     }
-    let mut violations = Vec::new();
-    for (index, inv, first_ms, steps) in best {
-        let p = placements[index];
-        let (file, params, _) = try_one(name, site, base, &params, p)?;
-        let trace = crate::engine::run(&params);
-        violations.push(Strike {
-            invariant: inv,
-            placement: p,
-            target_name: p.map(|p| site.target_name(&params, p.target)),
-            first_ms,
-            steps,
-            file,
-            params,
-            trace,
-        });
-    }
-    violations.sort_by_key(|s| (s.first_ms, s.steps));
+    let violations = run.strikes(&placements, found.best)?;
     let witnesses = planned
         .invariants
         .iter()
         .filter(|i| i.check == Check::Sometimes)
-        .map(|i| (i.name, seen.contains(&i.name)))
+        .map(|i| (i.name, found.seen.contains(&i.name)))
         .collect();
     Ok(Outcome {
         name: name.to_string(),
@@ -295,4 +253,92 @@ pub fn explore(
         violations,
         witnesses,
     })
+}
+
+/// What every placement of one search runs from: the scenario file and its parameters.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    name: &'a str,
+    site: &'a dyn FaultSite,
+    base: &'a Table,
+    params: &'a Params,
+}
+
+impl Run<'_> {
+    /// The verdicts of a batch of placements, in the batch's order, run on `threads` threads.
+    fn batch(self, batch: &[Option<Placement>], threads: usize) -> Vec<Result<Verdict, String>> {
+        let per = batch.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = batch
+                .chunks(per)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|&p| {
+                                try_one(self.name, self.site, self.base, self.params, p)
+                                    .map(|(_, _, v)| v)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|h| h.join().expect("an explorer thread panicked"))
+                .collect()
+        })
+    }
+
+    /// Each invariant's earliest failure, run again for its file, parameters and trace,
+    /// earliest first.
+    fn strikes(
+        self,
+        placements: &[Option<Placement>],
+        best: Vec<(usize, Invariant, Millis, usize)>,
+    ) -> Result<Vec<Strike>, String> {
+        let mut violations = Vec::new();
+        for (index, inv, first_ms, steps) in best {
+            let p = placements[index];
+            let (file, params, _) = try_one(self.name, self.site, self.base, self.params, p)?;
+            let trace = crate::engine::run(&params);
+            violations.push(Strike {
+                invariant: inv,
+                placement: p,
+                target_name: p.map(|p| self.site.target_name(&params, p.target)),
+                first_ms,
+                steps,
+                file,
+                params,
+                trace,
+            });
+        }
+        violations.sort_by_key(|s| (s.first_ms, s.steps));
+        Ok(violations)
+    }
+}
+
+/// What the runs so far found: each failed invariant's earliest failure (the placement's
+/// index, when, after how many events), and the sometimes-checks seen.
+#[derive(Default)]
+struct Findings {
+    best: Vec<(usize, Invariant, Millis, usize)>,
+    seen: Vec<Invariant>,
+}
+
+impl Findings {
+    /// Takes in the verdict of the placement at `index`.
+    fn add(&mut self, index: usize, v: Verdict) {
+        for (inv, at, steps) in v.failed {
+            match self.best.iter_mut().find(|x| x.1 == inv) {
+                Some(x) if (at, steps) < (x.2, x.3) => *x = (index, inv, at, steps),
+                Some(_) => {}
+                None => self.best.push((index, inv, at, steps)),
+            }
+        }
+        for s in v.seen {
+            if !self.seen.contains(&s) {
+                self.seen.push(s);
+            }
+        }
+    }
 }

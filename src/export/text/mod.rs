@@ -63,8 +63,7 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
     }
     if let Some(i) = trace.event_index_at(at) {
         let e = &trace.events[i];
-        let when = short_instant(trace, e.at_ms, lang)
-            .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
+        let when = event_time(trace, e.at_ms, lang);
         let line = format!(
             "  {when}{} {}",
             export(Export::ColonTight, lang),
@@ -84,6 +83,36 @@ pub fn report_at(
     at: Option<Millis>,
     lang: Lang,
 ) -> String {
+    let mut out = heading(title, about, params, lang);
+    out.push('\n');
+    if let Metrics::Herd(m) = &trace.metrics {
+        out.push_str(&herd_chart(m, 40, lang));
+        out.push('\n');
+        out.push_str(&herd_summary(m, lang));
+    } else {
+        out.push_str(&timeline(trace, lang));
+        if let Some(at) = at {
+            out.push_str(&cursor_block(trace, at, lang));
+        }
+        out.push('\n');
+        out.push_str(&summary(trace, lang));
+    }
+    out.push_str(&invariant_lines(trace, lang));
+    let data = super::data_node::lines(trace, lang);
+    if !data.is_empty() {
+        out.push('\n');
+        for line in data {
+            let _ = writeln!(out, "  {line}");
+        }
+    }
+    if trace.family != Family::Herd {
+        out.push_str(&event_lines(trace, lang));
+    }
+    out
+}
+
+/// The title, what the run is about, and its parameters in words.
+fn heading(title: &str, about: Option<&str>, params: &Params, lang: Lang) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
     if let Some(about) = about {
@@ -94,64 +123,33 @@ pub fn report_at(
     for line in crate::text::wrap(&crate::i18n::sim::params_line(params, lang), 100) {
         let _ = writeln!(out, "{line}");
     }
-    out.push('\n');
+    out
+}
+
+/// The metrics block of a run with lanes (every family but the herd).
+fn summary(trace: &Trace, lang: Lang) -> String {
     match &trace.metrics {
-        Metrics::Herd(m) => {
-            out.push_str(&herd_chart(m, 40, lang));
-            out.push('\n');
-            out.push_str(&herd_summary(m, lang));
-        }
-        Metrics::Frozen(m) => {
-            out.push_str(&timeline(trace, lang));
-            if let Some(at) = at {
-                out.push_str(&cursor_block(trace, at, lang));
-            }
-            out.push('\n');
-            out.push_str(&frozen_summary(m, lang));
-        }
-        Metrics::Abc(m) => {
-            out.push_str(&timeline(trace, lang));
-            if let Some(at) = at {
-                out.push_str(&cursor_block(trace, at, lang));
-            }
-            out.push('\n');
-            out.push_str(&abc_summary(m, lang));
-        }
+        Metrics::Frozen(m) => frozen_summary(m, lang),
+        Metrics::Abc(m) => abc_summary(m, lang),
         Metrics::Tasks(m) => {
-            out.push_str(&timeline(trace, lang));
-            if let Some(at) = at {
-                out.push_str(&cursor_block(trace, at, lang));
-            }
-            out.push('\n');
+            let mut out = String::new();
             for (k, v) in crate::i18n::sim::task_rows(m, lang) {
                 let _ = writeln!(out, "  {} {v}", key(k, lang));
             }
+            out
         }
-        Metrics::Election(m) => {
-            out.push_str(&timeline(trace, lang));
-            if let Some(at) = at {
-                out.push_str(&cursor_block(trace, at, lang));
-            }
-            out.push('\n');
-            out.push_str(&election_summary(m, lang));
-        }
-        Metrics::Queue(m) => {
-            out.push_str(&timeline(trace, lang));
-            if let Some(at) = at {
-                out.push_str(&cursor_block(trace, at, lang));
-            }
-            out.push('\n');
-            out.push_str(&queue_summary(m, lang));
-        }
+        Metrics::Election(m) => election_summary(m, lang),
+        Metrics::Queue(m) => queue_summary(m, lang),
         Metrics::Redlock(_) | Metrics::Snowflake(_) | Metrics::Etcd(_) => {
-            out.push_str(&timeline(trace, lang));
-            if let Some(at) = at {
-                out.push_str(&cursor_block(trace, at, lang));
-            }
-            out.push('\n');
-            out.push_str(&super::summaries::summary(trace, lang));
+            super::summaries::summary(trace, lang)
         }
+        Metrics::Herd(m) => herd_summary(m, lang),
     }
+}
+
+/// The always-checks with held or failed, and the sometimes-checks the run exercised.
+fn invariant_lines(trace: &Trace, lang: Lang) -> String {
+    let mut out = String::new();
     let badges: Vec<String> = trace
         .invariants
         .iter()
@@ -177,44 +175,47 @@ pub fn report_at(
         let line = format!("  {} {}", key("exercised", lang), seen.join(sep));
         out.push_str(&crate::text::wrap_indent(&line, 100, 25));
     }
-    let data = super::data_node::lines(trace, lang);
-    if !data.is_empty() {
-        out.push('\n');
-        for line in data {
-            let _ = writeln!(out, "  {line}");
+    out
+}
+
+/// When an event happened: `5 ms` in a run told in milliseconds, `12.5 s` otherwise.
+fn event_time(trace: &Trace, at_ms: Millis, lang: Lang) -> String {
+    short_instant(trace, at_ms, lang)
+        .unwrap_or_else(|| format!("{} {}", fmt_secs(at_ms), crate::i18n::sim::s(lang)))
+}
+
+/// The events, one a line, leaving out refused attempts and a Redlock run's routine, with a
+/// note of how many were left out.
+fn event_lines(trace: &Trace, lang: Lang) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "\n{}", export(Export::Events, lang));
+    let mut skipped = 0;
+    let routine = super::summaries::routine_events(trace);
+    let mut routine_skipped = 0;
+    for (i, e) in trace.events.iter().enumerate() {
+        if routine[i] {
+            routine_skipped += 1;
+            continue;
         }
+        if matches!(
+            e.kind,
+            EventKind::AcquireRequested | EventKind::AcquireRefused { .. }
+        ) {
+            skipped += 1;
+            continue;
+        }
+        let at = event_time(trace, e.at_ms, lang);
+        let pad = 8usize.saturating_sub(crate::text::width(&at));
+        let line = format!("{}{at}  {}", " ".repeat(pad), describe(e, trace, lang));
+        out.push_str(&crate::text::wrap_indent(&line, 100, 10));
     }
-    if trace.family != Family::Herd {
-        let _ = writeln!(out, "\n{}", export(Export::Events, lang));
-        let mut skipped = 0;
-        let routine = super::summaries::routine_events(trace);
-        let mut routine_skipped = 0;
-        for (i, e) in trace.events.iter().enumerate() {
-            if routine[i] {
-                routine_skipped += 1;
-                continue;
-            }
-            if matches!(
-                e.kind,
-                EventKind::AcquireRequested | EventKind::AcquireRefused { .. }
-            ) {
-                skipped += 1;
-                continue;
-            }
-            let at = short_instant(trace, e.at_ms, lang)
-                .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
-            let pad = 8usize.saturating_sub(crate::text::width(&at));
-            let line = format!("{}{at}  {}", " ".repeat(pad), describe(e, trace, lang));
-            out.push_str(&crate::text::wrap_indent(&line, 100, 10));
-        }
-        if skipped > 0 {
-            let note = crate::i18n::export::refused_not_shown(skipped, lang);
-            let _ = writeln!(out, "{}{note}", " ".repeat(10));
-        }
-        if routine_skipped > 0 {
-            let note = crate::i18n::export::routine_not_shown(routine_skipped, lang);
-            let _ = writeln!(out, "{}{note}", " ".repeat(10));
-        }
+    if skipped > 0 {
+        let note = crate::i18n::export::refused_not_shown(skipped, lang);
+        let _ = writeln!(out, "{}{note}", " ".repeat(10));
+    }
+    if routine_skipped > 0 {
+        let note = crate::i18n::export::routine_not_shown(routine_skipped, lang);
+        let _ = writeln!(out, "{}{note}", " ".repeat(10));
     }
     out
 }

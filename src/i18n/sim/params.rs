@@ -1,5 +1,9 @@
 //! Metric names, the frozen holder's formulas, and a run's parameters in one line.
 
+use crate::engine::params::{
+    AbcParams, ElectionParams, FrozenParams, HerdParams, OnDisconnect, OnLoss, Recovery,
+    Registration, RwLockParams, SemaphoreParams, TasksParams, TokenSource, WatchMode,
+};
 use crate::engine::time::fmt_secs;
 use crate::engine::trace::Trace;
 
@@ -143,306 +147,342 @@ pub fn s(lang: Lang) -> &'static str {
 
 /// A one-line description of a run's parameters, in words.
 pub fn params_line(params: &crate::engine::params::Params, lang: Lang) -> String {
-    use crate::engine::params::{
-        OnDisconnect, OnLoss, Params, Recovery, Registration, TokenSource, WatchMode,
-    };
-    let sec = |ms: u64| format!("{} {}", fmt_secs(ms), s(lang));
-    let on = |b: bool| lang.pick(if b { "开" } else { "关" }, if b { "on" } else { "off" });
-    let zh = lang == Lang::Zh;
+    use crate::engine::params::Params;
     match params {
         Params::Redlock(p) => crate::i18n::redlock::params_line(p, lang),
         Params::Etcd(p) => crate::i18n::etcd::params_line(p, lang),
         Params::Snowflake(p) => crate::i18n::snowflake::params_line(p, lang),
-        Params::Frozen(p) if zh => format!(
-            "TTL {}，续约间隔 {}，{}时停顿 {}，单程延迟 {}，栅栏令牌{}，得知失锁即停{}",
-            sec(p.ttl_ms),
-            sec(p.keepalive_ms),
-            sec(p.pause_start_ms),
-            sec(p.pause_len_ms),
-            sec(p.delay_ms),
-            on(p.fencing),
-            on(p.stop_on_loss)
+        Params::Frozen(p) => frozen_line(p, lang),
+        Params::Herd(p) => herd_line(p, lang),
+        Params::Rwlock(p) => rwlock_line(p, lang),
+        Params::Tasks(p) => tasks_line(p, lang),
+        Params::Election(p) => election_line(p, lang),
+        Params::Semaphore(p) => semaphore_line(p, lang),
+        Params::Abc(p) => abc_line(p, lang),
+    }
+}
+
+/// A span of milliseconds in seconds with its unit: `30 s`.
+fn sec(ms: u64, lang: Lang) -> String {
+    format!("{} {}", fmt_secs(ms), s(lang))
+}
+
+/// A switch's state: on or off.
+fn on(b: bool, lang: Lang) -> &'static str {
+    lang.pick(if b { "开" } else { "关" }, if b { "on" } else { "off" })
+}
+
+/// The frozen holder's knobs.
+fn frozen_line(p: &FrozenParams, lang: Lang) -> String {
+    if lang != Lang::Zh {
+        return p.summary();
+    }
+    format!(
+        "TTL {}，续约间隔 {}，{}时停顿 {}，单程延迟 {}，栅栏令牌{}，得知失锁即停{}",
+        sec(p.ttl_ms, lang),
+        sec(p.keepalive_ms, lang),
+        sec(p.pause_start_ms, lang),
+        sec(p.pause_len_ms, lang),
+        sec(p.delay_ms, lang),
+        on(p.fencing, lang),
+        on(p.stop_on_loss, lang)
+    )
+}
+
+/// The thundering herd's knobs.
+fn herd_line(p: &HerdParams, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let n = |v: f64| {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if zh {
+        format!(
+            "等待者 {}，唤醒扇出 {}，每次读取 {} 毫秒，持有 {} 毫秒",
+            p.waiters,
+            p.fanout,
+            n(p.grab_cost_ms),
+            n(p.hold_ms)
+        )
+    } else {
+        format!(
+            "waiters {}, fan-out {}, grab cost {} ms, hold {} ms",
+            p.waiters,
+            p.fanout,
+            n(p.grab_cost_ms),
+            n(p.hold_ms)
+        )
+    }
+}
+
+/// The read-write lock's roles, read rule and timings.
+fn rwlock_line(p: &RwLockParams, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let roles: String = p
+        .wants
+        .iter()
+        .map(|w| match w {
+            crate::engine::params::Want::Read => 'r',
+            crate::engine::params::Want::Write => 'w',
+        })
+        .collect();
+    let rule = match p.read_rule {
+        crate::engine::params::ReadRule::Fair => lang.pick(
+            "读者等所有更早的写者",
+            "readers wait for every earlier writer",
         ),
-        Params::Frozen(p) => p.summary(),
-        Params::Herd(p) => {
-            let n = |v: f64| {
-                let s = format!("{v:.3}");
-                s.trim_end_matches('0').trim_end_matches('.').to_string()
-            };
+        crate::engine::params::ReadRule::SkipWaitingWriters => lang.pick(
+            "读者只等正在持锁的写者",
+            "readers wait only for a writer that holds",
+        ),
+    };
+    if zh {
+        format!(
+            "角色 {roles}，{rule}，持有 {}，间隔 {} 启动，会话超时 {}",
+            sec(p.common.hold_ms, lang),
+            sec(p.common.start_gap_ms, lang),
+            sec(p.common.session_timeout_ms, lang)
+        )
+    } else {
+        format!(
+            "roles {roles}, {rule}, hold {}, starting {} apart, session timeout {}",
+            sec(p.common.hold_ms, lang),
+            sec(p.common.start_gap_ms, lang),
+            sec(p.common.session_timeout_ms, lang)
+        )
+    }
+}
+
+/// The task queue's workers, tasks, leases and rules.
+fn tasks_line(p: &TasksParams, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let complete = match p.complete {
+        crate::engine::actors::worker::CompleteRule::Version => {
+            lang.pick("完成按领取版本", "completion checks the claim version")
+        }
+        crate::engine::actors::worker::CompleteRule::VersionAndLease => lang.pick(
+            "完成按领取版本且租约未过期",
+            "completion checks the version and a live lease",
+        ),
+        crate::engine::actors::worker::CompleteRule::Unconditional => {
+            lang.pick("完成不带条件", "unconditional completion")
+        }
+    };
+    let pause = if p.pause_len_ms > 0 {
+        if zh {
+            format!(
+                "，A 于 {} 停顿 {}",
+                sec(p.pause_at_ms, lang),
+                sec(p.pause_len_ms, lang)
+            )
+        } else {
+            format!(
+                ", A pauses at {} for {}",
+                sec(p.pause_at_ms, lang),
+                sec(p.pause_len_ms, lang)
+            )
+        }
+    } else {
+        String::new()
+    };
+    let clock = match (p.store_clock_ms, zh) {
+        (0, _) => String::new(),
+        (c, true) => format!("，存储时钟从 {} 起算", sec(c, lang)),
+        (c, false) => format!(", the store's clock reads {} at the start", sec(c, lang)),
+    };
+    let key = if !p.effect {
+        lang.pick("，不调用外部系统", ", no outside call")
+    } else if p.idempotency_key {
+        lang.pick("，外部调用带固定幂等键", ", outside call with a stable key")
+    } else {
+        lang.pick("，外部调用不带幂等键", ", outside call without a key")
+    };
+    let claim = match p.claim {
+        crate::engine::actors::worker::ClaimRule::Conditional => "",
+        crate::engine::actors::worker::ClaimRule::SkipLocked => lang.pick(
+            "，用一条 FOR UPDATE SKIP LOCKED 语句领取",
+            ", one FOR UPDATE SKIP LOCKED statement claims",
+        ),
+    };
+    let txn = match p.completion_clock {
+        crate::engine::actors::worker::CompletionClock::Statement => "",
+        crate::engine::actors::worker::CompletionClock::TransactionStart => lang.pick(
+            "，完成在工作事务里读 now()",
+            ", the completion reads now() in the work's transaction",
+        ),
+    };
+    let complete = format!("{complete}{claim}{txn}");
+    if zh {
+        format!(
+            "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续期间隔 {}，工作 {}，{complete}{key}{pause}{clock}",
+            p.workers,
+            p.tasks,
+            sec(p.scan_every_ms, lang),
+            sec(p.lease_ms, lang),
+            sec(p.renew_every_ms, lang),
+            sec(p.work_ms, lang)
+        )
+    } else {
+        format!(
+            "{}, {}, a scan every {}, lease {}, renewal every {}, work {}, {complete}{key}{pause}{clock}",
+            plural(p.workers, "worker"),
+            plural(p.tasks, "task"),
+            sec(p.scan_every_ms, lang),
+            sec(p.lease_ms, lang),
+            sec(p.renew_every_ms, lang),
+            sec(p.work_ms, lang)
+        )
+    }
+}
+
+/// The leader election's epoch, row, pause and update rule.
+fn election_line(p: &ElectionParams, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let cond = if p.conditional {
+        lang.pick("条件更新", "conditional updates")
+    } else {
+        lang.pick("无条件更新", "unconditional updates")
+    };
+    if zh {
+        format!(
+            "A 以任期号 {} 领导，作业行版本 {}，{}时停顿 {}，{cond}，会话超时 {}",
+            p.first_epoch,
+            p.row_version,
+            sec(p.pause_at_ms, lang),
+            sec(p.pause_len_ms, lang),
+            sec(p.session_timeout_ms, lang)
+        )
+    } else {
+        format!(
+            "A leads with epoch {}, the job's row at version {}, A pauses at {} for {}, {cond}, session timeout {}",
+            p.first_epoch,
+            p.row_version,
+            sec(p.pause_at_ms, lang),
+            sec(p.pause_len_ms, lang),
+            sec(p.session_timeout_ms, lang)
+        )
+    }
+}
+
+/// The semaphore's clients, permits and timings.
+fn semaphore_line(p: &SemaphoreParams, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let lowered = match p.lower_at_ms {
+        Some(at) if p.lower_to > 0 => {
             if zh {
-                format!(
-                    "等待者 {}，唤醒扇出 {}，每次读取 {} 毫秒，持有 {} 毫秒",
-                    p.waiters,
-                    p.fanout,
-                    n(p.grab_cost_ms),
-                    n(p.hold_ms)
-                )
+                format!("，{} 时许可数改为 {}", sec(at, lang), p.lower_to)
             } else {
-                format!(
-                    "waiters {}, fan-out {}, grab cost {} ms, hold {} ms",
-                    p.waiters,
-                    p.fanout,
-                    n(p.grab_cost_ms),
-                    n(p.hold_ms)
-                )
+                format!(", permits lowered to {} at {}", p.lower_to, sec(at, lang))
             }
         }
-        Params::Rwlock(p) => {
-            let roles: String = p
-                .wants
-                .iter()
-                .map(|w| match w {
-                    crate::engine::params::Want::Read => 'r',
-                    crate::engine::params::Want::Write => 'w',
-                })
-                .collect();
-            let rule = match p.read_rule {
-                crate::engine::params::ReadRule::Fair => lang.pick(
-                    "读者等所有更早的写者",
-                    "readers wait for every earlier writer",
-                ),
-                crate::engine::params::ReadRule::SkipWaitingWriters => lang.pick(
-                    "读者只等正在持锁的写者",
-                    "readers wait only for a writer that holds",
-                ),
-            };
+        _ => String::new(),
+    };
+    if zh {
+        format!(
+            "{} 个客户端，{} 个许可{lowered}，持有 {}，间隔 {} 启动，会话超时 {}",
+            p.clients,
+            p.permits,
+            sec(p.common.hold_ms, lang),
+            sec(p.common.start_gap_ms, lang),
+            sec(p.common.session_timeout_ms, lang)
+        )
+    } else {
+        format!(
+            "{} clients, {} permits{lowered}, hold {}, starting {} apart, session timeout {}",
+            p.clients,
+            p.permits,
+            sec(p.common.hold_ms, lang),
+            sec(p.common.start_gap_ms, lang),
+            sec(p.common.session_timeout_ms, lang)
+        )
+    }
+}
+
+/// The A/B/C lock recipe's choices, faults and timings.
+fn abc_line(p: &AbcParams, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    let watch = match p.watch {
+        WatchMode::Predecessor => lang.pick("前驱", "predecessor").to_string(),
+        WatchMode::Children => lang.pick("全部子节点", "children").to_string(),
+        WatchMode::Ahead(k) => {
             if zh {
-                format!(
-                    "角色 {roles}，{rule}，持有 {}，间隔 {} 启动，会话超时 {}",
-                    sec(p.common.hold_ms),
-                    sec(p.common.start_gap_ms),
-                    sec(p.common.session_timeout_ms)
-                )
+                format!("前方第 {k} 个")
             } else {
-                format!(
-                    "roles {roles}, {rule}, hold {}, starting {} apart, session timeout {}",
-                    sec(p.common.hold_ms),
-                    sec(p.common.start_gap_ms),
-                    sec(p.common.session_timeout_ms)
-                )
+                format!("{k} ahead")
             }
         }
-        Params::Tasks(p) => {
-            let complete = match p.complete {
-                crate::engine::actors::worker::CompleteRule::Version => {
-                    lang.pick("完成按领取版本", "completion checks the claim version")
-                }
-                crate::engine::actors::worker::CompleteRule::VersionAndLease => lang.pick(
-                    "完成按领取版本且租约未过期",
-                    "completion checks the version and a live lease",
-                ),
-                crate::engine::actors::worker::CompleteRule::Unconditional => {
-                    lang.pick("完成不带条件", "unconditional completion")
-                }
-            };
-            let pause = if p.pause_len_ms > 0 {
-                if zh {
-                    format!("，A 于 {} 停顿 {}", sec(p.pause_at_ms), sec(p.pause_len_ms))
-                } else {
-                    format!(
-                        ", A pauses at {} for {}",
-                        sec(p.pause_at_ms),
-                        sec(p.pause_len_ms)
-                    )
-                }
-            } else {
+    };
+    let recovery = match p.recovery {
+        Recovery::Guid => lang.pick("按 GUID 找回", "guid"),
+        Recovery::Blind => lang.pick("盲目重试", "blind"),
+    };
+    let registration = match p.registration {
+        Registration::Atomic => lang.pick("一步", "atomic"),
+        Registration::TwoStep => lang.pick("两步", "two-step"),
+    };
+    let on_disconnect = match p.on_disconnect {
+        OnDisconnect::Suspend => lang.pick("挂起", "suspend"),
+        OnDisconnect::CarryOn => lang.pick("照常", "carry on"),
+    };
+    let on_loss = match p.on_loss {
+        OnLoss::Stop => lang.pick("停止", "stop"),
+        OnLoss::CarryOn => lang.pick("照常", "carry on"),
+    };
+    let token = match p.token {
+        TokenSource::Czxid => "czxid",
+        TokenSource::Sequence => lang.pick("顺序号", "sequence"),
+    };
+    let faults = match (p.faults.len(), zh) {
+        (0, true) => "无故障".to_string(),
+        (n, true) => format!("{n} 个故障"),
+        (0, false) => "no faults".to_string(),
+        (1, false) => "1 fault".to_string(),
+        (n, false) => format!("{n} faults"),
+    };
+    let timeout = match (p.on_timeout, zh) {
+        _ if !p
+            .faults
+            .iter()
+            .any(|f| matches!(f, crate::engine::params::Fault::GiveUp { .. })) =>
+        {
+            ""
+        }
+        (crate::engine::params::OnTimeout::DeleteNode, true) => "，超时删节点",
+        (crate::engine::params::OnTimeout::DeleteNode, false) => ", deletes its node on timeout",
+        (crate::engine::params::OnTimeout::Forget, true) => "，超时忘删节点",
+        (crate::engine::params::OnTimeout::Forget, false) => ", forgets its node on timeout",
+    };
+    let container = match (p.container_check_ms, zh) {
+        (None, _) => String::new(),
+        (Some(c), true) => format!("，锁目录是容器节点（每 {} 检查）", sec(c, lang)),
+        (Some(c), false) => format!(
+            ", the lock directory is a container (checked every {})",
+            sec(c, lang)
+        ),
+    };
+    if zh {
+        format!(
+            "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}{phase}，{faults}{timeout}{container}",
+            on(p.fencing, lang),
+            sec(p.session_timeout_ms, lang),
+            sec(p.tick_ms, lang),
+            phase = if p.tick_phase_ms == 0 {
                 String::new()
-            };
-            let clock = match (p.store_clock_ms, zh) {
-                (0, _) => String::new(),
-                (c, true) => format!("，存储时钟从 {} 起算", sec(c)),
-                (c, false) => format!(", the store's clock reads {} at the start", sec(c)),
-            };
-            let key = if !p.effect {
-                lang.pick("，不调用外部系统", ", no outside call")
-            } else if p.idempotency_key {
-                lang.pick("，外部调用带固定幂等键", ", outside call with a stable key")
             } else {
-                lang.pick("，外部调用不带幂等键", ", outside call without a key")
-            };
-            let claim = match p.claim {
-                crate::engine::actors::worker::ClaimRule::Conditional => "",
-                crate::engine::actors::worker::ClaimRule::SkipLocked => lang.pick(
-                    "，用一条 FOR UPDATE SKIP LOCKED 语句领取",
-                    ", one FOR UPDATE SKIP LOCKED statement claims",
-                ),
-            };
-            let txn = match p.completion_clock {
-                crate::engine::actors::worker::CompletionClock::Statement => "",
-                crate::engine::actors::worker::CompletionClock::TransactionStart => lang.pick(
-                    "，完成在工作事务里读 now()",
-                    ", the completion reads now() in the work's transaction",
-                ),
-            };
-            let complete = format!("{complete}{claim}{txn}");
-            if zh {
-                format!(
-                    "{} 个工作者、{} 个任务，扫描间隔 {}，租约 {}，续期间隔 {}，工作 {}，{complete}{key}{pause}{clock}",
-                    p.workers,
-                    p.tasks,
-                    sec(p.scan_every_ms),
-                    sec(p.lease_ms),
-                    sec(p.renew_every_ms),
-                    sec(p.work_ms)
-                )
+                format!("（边界落在 {} + k·tick）", sec(p.tick_phase_ms, lang))
+            },
+        )
+    } else {
+        format!(
+            "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}{phase}, {faults}{timeout}{container}",
+            on(p.fencing, lang),
+            sec(p.session_timeout_ms, lang),
+            sec(p.tick_ms, lang),
+            phase = if p.tick_phase_ms == 0 {
+                String::new()
             } else {
-                format!(
-                    "{}, {}, a scan every {}, lease {}, renewal every {}, work {}, {complete}{key}{pause}{clock}",
-                    plural(p.workers, "worker"),
-                    plural(p.tasks, "task"),
-                    sec(p.scan_every_ms),
-                    sec(p.lease_ms),
-                    sec(p.renew_every_ms),
-                    sec(p.work_ms)
-                )
-            }
-        }
-        Params::Election(p) => {
-            let cond = if p.conditional {
-                lang.pick("条件更新", "conditional updates")
-            } else {
-                lang.pick("无条件更新", "unconditional updates")
-            };
-            if zh {
-                format!(
-                    "A 以任期号 {} 领导，作业行版本 {}，{}时停顿 {}，{cond}，会话超时 {}",
-                    p.first_epoch,
-                    p.row_version,
-                    sec(p.pause_at_ms),
-                    sec(p.pause_len_ms),
-                    sec(p.session_timeout_ms)
-                )
-            } else {
-                format!(
-                    "A leads with epoch {}, the job's row at version {}, A pauses at {} for {}, {cond}, session timeout {}",
-                    p.first_epoch,
-                    p.row_version,
-                    sec(p.pause_at_ms),
-                    sec(p.pause_len_ms),
-                    sec(p.session_timeout_ms)
-                )
-            }
-        }
-        Params::Semaphore(p) => {
-            let lowered = match p.lower_at_ms {
-                Some(at) if p.lower_to > 0 => {
-                    if zh {
-                        format!("，{} 时许可数改为 {}", sec(at), p.lower_to)
-                    } else {
-                        format!(", permits lowered to {} at {}", p.lower_to, sec(at))
-                    }
-                }
-                _ => String::new(),
-            };
-            if zh {
-                format!(
-                    "{} 个客户端，{} 个许可{lowered}，持有 {}，间隔 {} 启动，会话超时 {}",
-                    p.clients,
-                    p.permits,
-                    sec(p.common.hold_ms),
-                    sec(p.common.start_gap_ms),
-                    sec(p.common.session_timeout_ms)
-                )
-            } else {
-                format!(
-                    "{} clients, {} permits{lowered}, hold {}, starting {} apart, session timeout {}",
-                    p.clients,
-                    p.permits,
-                    sec(p.common.hold_ms),
-                    sec(p.common.start_gap_ms),
-                    sec(p.common.session_timeout_ms)
-                )
-            }
-        }
-        Params::Abc(p) => {
-            let watch = match p.watch {
-                WatchMode::Predecessor => lang.pick("前驱", "predecessor").to_string(),
-                WatchMode::Children => lang.pick("全部子节点", "children").to_string(),
-                WatchMode::Ahead(k) => {
-                    if zh {
-                        format!("前方第 {k} 个")
-                    } else {
-                        format!("{k} ahead")
-                    }
-                }
-            };
-            let recovery = match p.recovery {
-                Recovery::Guid => lang.pick("按 GUID 找回", "guid"),
-                Recovery::Blind => lang.pick("盲目重试", "blind"),
-            };
-            let registration = match p.registration {
-                Registration::Atomic => lang.pick("一步", "atomic"),
-                Registration::TwoStep => lang.pick("两步", "two-step"),
-            };
-            let on_disconnect = match p.on_disconnect {
-                OnDisconnect::Suspend => lang.pick("挂起", "suspend"),
-                OnDisconnect::CarryOn => lang.pick("照常", "carry on"),
-            };
-            let on_loss = match p.on_loss {
-                OnLoss::Stop => lang.pick("停止", "stop"),
-                OnLoss::CarryOn => lang.pick("照常", "carry on"),
-            };
-            let token = match p.token {
-                TokenSource::Czxid => "czxid",
-                TokenSource::Sequence => lang.pick("顺序号", "sequence"),
-            };
-            let faults = match (p.faults.len(), zh) {
-                (0, true) => "无故障".to_string(),
-                (n, true) => format!("{n} 个故障"),
-                (0, false) => "no faults".to_string(),
-                (1, false) => "1 fault".to_string(),
-                (n, false) => format!("{n} faults"),
-            };
-            let timeout = match (p.on_timeout, zh) {
-                _ if !p
-                    .faults
-                    .iter()
-                    .any(|f| matches!(f, crate::engine::params::Fault::GiveUp { .. })) =>
-                {
-                    ""
-                }
-                (crate::engine::params::OnTimeout::DeleteNode, true) => "，超时删节点",
-                (crate::engine::params::OnTimeout::DeleteNode, false) => {
-                    ", deletes its node on timeout"
-                }
-                (crate::engine::params::OnTimeout::Forget, true) => "，超时忘删节点",
-                (crate::engine::params::OnTimeout::Forget, false) => {
-                    ", forgets its node on timeout"
-                }
-            };
-            let container = match (p.container_check_ms, zh) {
-                (None, _) => String::new(),
-                (Some(c), true) => format!("，锁目录是容器节点（每 {} 检查）", sec(c)),
-                (Some(c), false) => format!(
-                    ", the lock directory is a container (checked every {})",
-                    sec(c)
-                ),
-            };
-            if zh {
-                format!(
-                    "监听{watch}，恢复方式{recovery}，注册监听{registration}，断连时{on_disconnect}，失锁后{on_loss}，栅栏令牌{}，令牌取{token}，会话超时 {}，tick {}{phase}，{faults}{timeout}{container}",
-                    on(p.fencing),
-                    sec(p.session_timeout_ms),
-                    sec(p.tick_ms),
-                    phase = if p.tick_phase_ms == 0 {
-                        String::new()
-                    } else {
-                        format!("（边界落在 {} + k·tick）", sec(p.tick_phase_ms))
-                    },
-                )
-            } else {
-                format!(
-                    "watch {watch}, recovery {recovery}, registration {registration}, on disconnect {on_disconnect}, on loss {on_loss}, fencing {}, token {token}, session timeout {}, tick {}{phase}, {faults}{timeout}{container}",
-                    on(p.fencing),
-                    sec(p.session_timeout_ms),
-                    sec(p.tick_ms),
-                    phase = if p.tick_phase_ms == 0 {
-                        String::new()
-                    } else {
-                        format!(" (boundaries at {} + k·tick)", sec(p.tick_phase_ms))
-                    },
-                )
-            }
-        }
+                format!(" (boundaries at {} + k·tick)", sec(p.tick_phase_ms, lang))
+            },
+        )
     }
 }

@@ -98,9 +98,7 @@ impl<'a> Builder<'a> {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     /// The nodes whose key holds client `c`'s current value: those up, and with fsync a

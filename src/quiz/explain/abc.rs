@@ -108,24 +108,9 @@ pub(super) fn capitalise(s: &str) -> String {
 }
 
 pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lang: Lang) -> String {
-    let zh = lang == Lang::Zh;
     let mut out = Vec::new();
     if let Some(t) = facts::session_timeout(trace, "A") {
-        // Expiries fall on the service's tick, which is why one can come later than the
-        // last word heard plus the timeout.
-        out.push(if zh {
-            format!(
-                "会话超时为 {} 秒，服务端每 {} 秒检查一次过期。",
-                s(t),
-                s(tick_ms)
-            )
-        } else {
-            format!(
-                "The session timeout is {} s; the service checks for expiries every {} s.",
-                s(t),
-                s(tick_ms)
-            )
-        });
+        out.push(timeout_sentence(t, tick_ms, lang));
     }
     for c in ["A", "B", "C"] {
         out.push(faults_sentence(trace, c, lang));
@@ -134,35 +119,14 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
         "stale_writes_accepted" | "stale_writes_rejected" => {
             out.push(expiry_sentence(trace, lang));
             out.push(writes_sentence(&facts::writes(trace), lang));
-            out.push(if zh {
-                format!(
-                    "引擎统计的陈旧写入（发送者的会话已被服务端判定过期）：接受 {} 笔，拒绝 {} 笔。",
-                    m.stale_writes_accepted, m.stale_writes_rejected
-                )
-            } else {
-                format!(
-                    "Stale writes (sent by a client whose session the service had expired), as the engine counts them: {} accepted, {} rejected.",
-                    m.stale_writes_accepted, m.stale_writes_rejected
-                )
-            });
+            out.push(stale_count_sentence(m, lang));
         }
         "duplicate_nodes" | "stuck_count" => {
             if let Some(c) = facts::lost_create_reply(trace) {
-                let nodes = facts::nodes_of(trace, &c);
-                out.push(if zh {
-                    format!(
-                        "{c} 的 create 在服务端生效了，但响应丢失；服务端为 {c} 建的节点：{}。",
-                        nodes.join("、")
-                    )
-                } else {
-                    format!(
-                        "{c}'s create took effect but its reply was lost; the service created these nodes for {c}: {}.",
-                        nodes.join(", ")
-                    )
-                });
+                out.push(lost_create_sentence(&c, trace, lang));
             }
             if ask == "duplicate_nodes" {
-                out.push(if zh {
+                out.push(if lang == Lang::Zh {
                     format!("运行报告的重复节点：{} 个。", m.duplicate_nodes)
                 } else {
                     format!("The run reports {} duplicate node(s).", m.duplicate_nodes)
@@ -174,75 +138,140 @@ pub(super) fn abc(ask: &str, tick_ms: Millis, m: &AbcMetrics, trace: &Trace, lan
         "successor_acquire" => {
             out.push(expiry_sentence(trace, lang));
             if let Some(t) = m.successor_acquire {
-                out.push(if zh {
-                    format!(
-                        "第一个接手的客户端在 {} 秒拿到锁。",
-                        s((t * 1000.0).round() as Millis)
-                    )
-                } else {
-                    format!(
-                        "The first client to take over was granted the lock at {} s.",
-                        s((t * 1000.0).round() as Millis)
-                    )
-                });
+                out.push(successor_sentence(t, lang));
             }
         }
         "believed_holders" | "max_holders" | "believers_overlap_ms" => {
             out.push(expiry_sentence(trace, lang));
-            let b = trace.most_believers();
-            let names: Vec<&str> = b.clients.iter().map(|c| trace.name(*c)).collect();
-            out.push(match (b.count, zh) {
-                (0, true) => "没有任何客户端拿到过锁。".into(),
-                (0, false) => "No client ever held the lock.".into(),
-                (1, true) => "任何时刻都只有一个客户端认为自己持有锁。".into(),
-                (1, false) => "At no moment did two clients believe they held the lock.".into(),
-                (_, true) => format!(
-                    "从 {} 秒到 {} 秒，{} 同时认为自己持有锁。",
-                    s(b.from_ms),
-                    s(b.to_ms),
-                    names.join("、")
-                ),
-                (2, false) => format!(
-                    "From {} s to {} s, {} both believed they held the lock.",
-                    s(b.from_ms),
-                    s(b.to_ms),
-                    names.join(" and ")
-                ),
-                (_, false) => format!(
-                    "From {} s to {} s, {} all believed they held the lock.",
-                    s(b.from_ms),
-                    s(b.to_ms),
-                    names.join(", ")
-                ),
-            });
-            out.push(if zh {
-                format!(
-                    "按协调服务的视角（持锁、会话存活、节点仍在），同一时刻最多 {} 个持锁者。",
-                    m.max_holders
-                )
-            } else {
-                format!(
-                    "In the coordination service's view (holding, session live, node present), there were at most {} holder(s) at once.",
-                    m.max_holders
-                )
-            });
+            out.push(believers_sentence(trace, lang));
+            out.push(service_holders_sentence(m, lang));
             if ask == "believers_overlap_ms" {
-                out.push(if zh {
-                    format!(
-                        "两个以上客户端同时自认持锁的时间合计 {} 毫秒。",
-                        m.believers_overlap_ms
-                    )
-                } else {
-                    format!(
-                        "In all, two or more clients believed at once that they held the lock for {} ms.",
-                        m.believers_overlap_ms
-                    )
-                });
+                out.push(overlap_sentence(m, lang));
             }
         }
         _ => {}
     }
     join(out, lang)
+}
+
+/// The session timeout and the tick on which the service checks for expiries.
+fn timeout_sentence(t: Millis, tick_ms: Millis, lang: Lang) -> String {
+    // Expiries fall on the service's tick, which is why one can come later than the
+    // last word heard plus the timeout.
+    if lang == Lang::Zh {
+        format!(
+            "会话超时为 {} 秒，服务端每 {} 秒检查一次过期。",
+            s(t),
+            s(tick_ms)
+        )
+    } else {
+        format!(
+            "The session timeout is {} s; the service checks for expiries every {} s.",
+            s(t),
+            s(tick_ms)
+        )
+    }
+}
+
+/// The stale writes the engine counted, accepted and rejected.
+fn stale_count_sentence(m: &AbcMetrics, lang: Lang) -> String {
+    if lang == Lang::Zh {
+        format!(
+            "引擎统计的陈旧写入（发送者的会话已被服务端判定过期）：接受 {} 笔，拒绝 {} 笔。",
+            m.stale_writes_accepted, m.stale_writes_rejected
+        )
+    } else {
+        format!(
+            "Stale writes (sent by a client whose session the service had expired), as the engine counts them: {} accepted, {} rejected.",
+            m.stale_writes_accepted, m.stale_writes_rejected
+        )
+    }
+}
+
+/// A create whose reply was lost, and the nodes the service made for client `c`.
+fn lost_create_sentence(c: &str, trace: &Trace, lang: Lang) -> String {
+    let nodes = facts::nodes_of(trace, c);
+    if lang == Lang::Zh {
+        format!(
+            "{c} 的 create 在服务端生效了，但响应丢失；服务端为 {c} 建的节点：{}。",
+            nodes.join("、")
+        )
+    } else {
+        format!(
+            "{c}'s create took effect but its reply was lost; the service created these nodes for {c}: {}.",
+            nodes.join(", ")
+        )
+    }
+}
+
+/// When the first client to take over was granted the lock (`t` in seconds).
+fn successor_sentence(t: f64, lang: Lang) -> String {
+    let at = s((t * 1000.0).round() as Millis);
+    if lang == Lang::Zh {
+        format!("第一个接手的客户端在 {at} 秒拿到锁。")
+    } else {
+        format!("The first client to take over was granted the lock at {at} s.")
+    }
+}
+
+/// The most clients that believed at once that they held the lock, and when.
+fn believers_sentence(trace: &Trace, lang: Lang) -> String {
+    let b = trace.most_believers();
+    let names: Vec<&str> = b.clients.iter().map(|c| trace.name(*c)).collect();
+    match (b.count, lang == Lang::Zh) {
+        (0, true) => "没有任何客户端拿到过锁。".into(),
+        (0, false) => "No client ever held the lock.".into(),
+        (1, true) => "任何时刻都只有一个客户端认为自己持有锁。".into(),
+        (1, false) => "At no moment did two clients believe they held the lock.".into(),
+        (_, true) => format!(
+            "从 {} 秒到 {} 秒，{} 同时认为自己持有锁。",
+            s(b.from_ms),
+            s(b.to_ms),
+            names.join("、")
+        ),
+        (2, false) => format!(
+            "From {} s to {} s, {} both believed they held the lock.",
+            s(b.from_ms),
+            s(b.to_ms),
+            names.join(" and ")
+        ),
+        (_, false) => format!(
+            "From {} s to {} s, {} all believed they held the lock.",
+            s(b.from_ms),
+            s(b.to_ms),
+            names.join(", ")
+        ),
+    }
+}
+
+/// The most holders at once in the coordination service's view.
+fn service_holders_sentence(m: &AbcMetrics, lang: Lang) -> String {
+    if lang == Lang::Zh {
+        format!(
+            "按协调服务的视角（持锁、会话存活、节点仍在），同一时刻最多 {} 个持锁者。",
+            m.max_holders
+        )
+    } else {
+        format!(
+            "In the coordination service's view (holding, session live, node present), there were at most {} holder(s) at once.",
+            m.max_holders
+        )
+    }
+}
+
+/// How long, in all, two or more clients believed at once that they held the lock.
+fn overlap_sentence(m: &AbcMetrics, lang: Lang) -> String {
+    if lang == Lang::Zh {
+        format!(
+            "两个以上客户端同时自认持锁的时间合计 {} 毫秒。",
+            m.believers_overlap_ms
+        )
+    } else {
+        format!(
+            "In all, two or more clients believed at once that they held the lock for {} ms.",
+            m.believers_overlap_ms
+        )
+    }
 }
 
 pub(super) fn stuck_sentence(trace: &Trace, lang: Lang) -> String {

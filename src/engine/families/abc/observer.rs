@@ -8,10 +8,11 @@ use crate::engine::actors::lock_client::{LockClient, Step};
 use crate::engine::invariants;
 use crate::engine::time::Millis;
 use crate::engine::trace::Invariant;
+use crate::engine::trace::data::DataOutcome;
 use crate::engine::trace::lane::LaneRecorder;
 use crate::engine::trace::record::Recorder;
 use crate::engine::trace::{
-    AbcMetrics, AbcTally, EventKind, Family, InvariantReport, Judgement, Metrics, NodeInfo,
+    AbcMetrics, AbcTally, Event, EventKind, Family, InvariantReport, Judgement, Metrics, NodeInfo,
     ServiceSnapshot, Trace, WriteRecord, invariant,
 };
 use crate::engine::world::run::Observer;
@@ -72,9 +73,7 @@ impl AbcObserver {
     }
 
     fn check(&mut self, name: Invariant, at: Millis, detail: impl FnOnce() -> String) {
-        if let Some(c) = self.checks.iter_mut().find(|c| c.name == name) {
-            c.record(at, detail);
-        }
+        InvariantReport::record_named(&mut self.checks, name, at, detail);
     }
 
     pub(super) fn finish(self, world: &World, mut rec: Recorder, end: Millis) -> Trace {
@@ -121,9 +120,26 @@ impl AbcObserver {
 
 impl Observer for AbcObserver {
     fn observe(&mut self, world: &World, rec: &mut Recorder) {
-        let now = world.now;
+        let deletions = self.note_events(world, rec);
+        let woke = self.watch_events_to_waiters(world, rec);
+        if deletions && woke > 0 {
+            self.wakeups_per_release.push(woke);
+        }
+        self.check_state(world);
+        self.note_stuck(world, rec);
+        if self.held.iter().all(|h| *h) {
+            self.check(invariant::EVERYONE_HELD, world.now, || {
+                "every client held the lock".into()
+            });
+        }
+        self.record_lanes_and_directory(world);
+    }
+}
+
+impl AbcObserver {
+    /// Takes in the facts carried by this step's events; true when a node was deleted.
+    fn note_events(&mut self, world: &World, rec: &Recorder) -> bool {
         let zk = zk(world);
-        // Facts carried by the events of this step.
         let mut deletions = false;
         for e in &rec.events[self.seen_events..] {
             match &e.kind {
@@ -141,29 +157,7 @@ impl Observer for AbcObserver {
                     });
                 }
                 &EventKind::Acquired { token, .. } => {
-                    if let Some(h) = self.held.get_mut(e.actor.0 as usize) {
-                        *h = true;
-                    }
-                    let (who, at) = (e.actor, e.at_ms);
-                    // Only a grant the service agrees with counts: a client acting on an old
-                    // reply after a pause believes it holds, and the fencing check is what
-                    // answers it.
-                    let granted = invariants::service_holders(world).contains(&who);
-                    if granted
-                        && let Some((before, t)) = self.last_grant
-                        && token < t
-                        && before != who
-                    {
-                        self.check(invariant::TOKENS_NON_DECREASING, at, || {
-                            format!(
-                                "{} holds with token {token} after {}'s {t}",
-                                NAMES[who.0 as usize], NAMES[before.0 as usize]
-                            )
-                        });
-                    }
-                    if granted {
-                        self.last_grant = Some((who, token));
-                    }
+                    self.note_acquired(world, e.actor, e.at_ms, token)
                 }
                 &EventKind::DataRead { version, value } => {
                     if let Some(d) = self.data.as_mut() {
@@ -175,20 +169,7 @@ impl Observer for AbcObserver {
                     expected,
                     outcome,
                     value,
-                } => {
-                    if let Some(d) = self.data.as_mut() {
-                        let w = d.write(e.at_ms, writer, expected, outcome, value);
-                        if w.overwrote.is_some() {
-                            self.check(invariant::NO_LOST_UPDATE, e.at_ms, || lost_detail(&w));
-                        }
-                        // A write from a client the service no longer counts as a holder.
-                        if !invariants::service_holders(world).contains(&writer) {
-                            self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
-                                format!("{}'s stale setData arrived", NAMES[writer.0 as usize])
-                            });
-                        }
-                    }
-                }
+                } => self.note_data_set(world, e.at_ms, writer, expected, outcome, value),
                 EventKind::WokeUp { .. } => {
                     let who = e.actor;
                     self.check(invariant::WAITER_WOKEN, e.at_ms, || {
@@ -196,25 +177,86 @@ impl Observer for AbcObserver {
                     });
                 }
                 EventKind::WriteArrived { writer, .. } => {
-                    let Some(record) = judge(world, &self.writes, e.at_ms, &e.kind) else {
-                        continue;
-                    };
-                    if matches!(
-                        record.judgement,
-                        Judgement::StaleAccepted | Judgement::StaleRejected | Judgement::Overwrote
-                    ) {
-                        let w = *writer;
-                        self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
-                            format!("{}'s stale write arrived", NAMES[w.0 as usize])
-                        });
-                    }
-                    self.writes.push(record);
+                    self.note_write_arrived(world, e, *writer)
                 }
                 _ => {}
             }
         }
         self.seen_events = rec.events.len();
-        // Wake-ups: watch events this step sent to clients that were waiting.
+        deletions
+    }
+
+    /// A client acquired: marks it as having held, and checks its token against the last
+    /// grant the service agreed with.
+    fn note_acquired(&mut self, world: &World, who: ActorId, at: Millis, token: u64) {
+        if let Some(h) = self.held.get_mut(who.0 as usize) {
+            *h = true;
+        }
+        // Only a grant the service agrees with counts: a client acting on an old
+        // reply after a pause believes it holds, and the fencing check is what
+        // answers it.
+        let granted = invariants::service_holders(world).contains(&who);
+        if granted
+            && let Some((before, t)) = self.last_grant
+            && token < t
+            && before != who
+        {
+            self.check(invariant::TOKENS_NON_DECREASING, at, || {
+                format!(
+                    "{} holds with token {token} after {}'s {t}",
+                    NAMES[who.0 as usize], NAMES[before.0 as usize]
+                )
+            });
+        }
+        if granted {
+            self.last_grant = Some((who, token));
+        }
+    }
+
+    /// A `setData` reached the data node: logs it, and checks for a lost update and for a
+    /// writer the service no longer counts as a holder.
+    fn note_data_set(
+        &mut self,
+        world: &World,
+        at: Millis,
+        writer: ActorId,
+        expected: i32,
+        outcome: DataOutcome,
+        value: u64,
+    ) {
+        let Some(d) = self.data.as_mut() else {
+            return;
+        };
+        let w = d.write(at, writer, expected, outcome, value);
+        if w.overwrote.is_some() {
+            self.check(invariant::NO_LOST_UPDATE, at, || lost_detail(&w));
+        }
+        // A write from a client the service no longer counts as a holder.
+        if !invariants::service_holders(world).contains(&writer) {
+            self.check(invariant::STALE_WRITE_ARRIVED, at, || {
+                format!("{}'s stale setData arrived", NAMES[writer.0 as usize])
+            });
+        }
+    }
+
+    /// A write reached the resource: judges and records it, and flags a stale one.
+    fn note_write_arrived(&mut self, world: &World, e: &Event, writer: ActorId) {
+        let Some(record) = judge(world, &self.writes, e.at_ms, &e.kind) else {
+            return;
+        };
+        if matches!(
+            record.judgement,
+            Judgement::StaleAccepted | Judgement::StaleRejected | Judgement::Overwrote
+        ) {
+            self.check(invariant::STALE_WRITE_ARRIVED, e.at_ms, || {
+                format!("{}'s stale write arrived", NAMES[writer.0 as usize])
+            });
+        }
+        self.writes.push(record);
+    }
+
+    /// How many watch events this step sent to clients that were waiting.
+    fn watch_events_to_waiters(&mut self, world: &World, rec: &Recorder) -> u32 {
         let mut woke = 0;
         for m in &rec.messages[self.seen_messages..] {
             if m.from == SERVICE
@@ -226,10 +268,14 @@ impl Observer for AbcObserver {
             }
         }
         self.seen_messages = rec.messages.len();
-        if deletions && woke > 0 {
-            self.wakeups_per_release.push(woke);
-        }
-        // The always-checks, as pure functions of the state.
+        woke
+    }
+
+    /// The always-checks, as pure functions of the state: one holder, tokens that never go
+    /// down, no node outliving its session.
+    fn check_state(&mut self, world: &World) {
+        let now = world.now;
+        let zk = zk(world);
         let holders = invariants::holder_count(world);
         self.max_holders = self.max_holders.max(holders as u32);
         if holders > 1 {
@@ -257,6 +303,11 @@ impl Observer for AbcObserver {
                 format!("{name} outlived its session")
             });
         }
+    }
+
+    /// Records each client that starts or stops waiting forever, as an event and a check.
+    fn note_stuck(&mut self, world: &World, rec: &mut Recorder) {
+        let now = world.now;
         let stuck_bits = invariants::stuck_clients(world, SERVICE, NAMES.len());
         let stuck: Vec<bool> = (0..NAMES.len())
             .map(|c| stuck_bits & (1 << c) != 0)
@@ -267,7 +318,7 @@ impl Observer for AbcObserver {
                 if is_stuck {
                     let on = lock.watching().expect("a stuck client waits");
                     rec.event(now, ActorId(c as u8), EventKind::Stuck { on });
-                    let label = crate::engine::invariants::watched_label(zk, on);
+                    let label = crate::engine::invariants::watched_label(zk(world), on);
                     self.check(invariant::NOBODY_STUCK, now, || {
                         format!("{} waits forever on {label}", NAMES[c])
                     });
@@ -278,19 +329,20 @@ impl Observer for AbcObserver {
         }
         self.stuck = stuck;
         self.seen_events = rec.events.len();
-        if self.held.iter().all(|h| *h) {
-            self.check(invariant::EVERYONE_HELD, now, || {
-                "every client held the lock".into()
-            });
-        }
-        // Lanes and the lock directory.
+    }
+
+    /// Sets every lane, and keeps a snapshot of the lock directory when its children or
+    /// watches changed.
+    fn record_lanes_and_directory(&mut self, world: &World) {
+        let now = world.now;
         for i in 0..world.actors.len() {
             self.lanes.set(i, now, lane_state(world, i, &self.stuck));
         }
-        if self.snapshot_at == Some(zk.tree.changes.0) {
+        let changes = zk(world).tree.changes.0;
+        if self.snapshot_at == Some(changes) {
             return;
         }
-        self.snapshot_at = Some(zk.tree.changes.0);
+        self.snapshot_at = Some(changes);
         let snap = snapshot(world, now);
         if self
             .service
