@@ -254,8 +254,12 @@ words! {
         "What a holder does while disconnected only matters when it has work to do while cut off.",
     ),
     WakeupsHidden => (
-        "每次释放唤醒：?（按 v 看全程）",
-        "wake-ups per release: ? (v shows the whole run)",
+        "每次释放唤醒与全程小结：?（按 v 看全程）",
+        "wake-ups and the run's summary: ? (v shows the whole run)",
+    ),
+    RunSummary => (
+        "全程：重复节点 {dup} 个  卡死：{stuck}  被接受的过期写入 {stale} 次",
+        "whole run: duplicate nodes {dup}  stuck: {stuck}  stale writes accepted {stale}",
     ),
 }
 

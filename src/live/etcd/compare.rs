@@ -226,7 +226,10 @@ mod tests {
         after_the_end(&mut rows, 8_000);
         assert!(rows[0].same());
         assert_eq!(rows[0].near_end_ms, Some(160));
-        assert!(!rows[1].same(), "a write the live run had time for is missing");
+        assert!(
+            !rows[1].same(),
+            "a write the live run had time for is missing"
+        );
         assert!(rows[2].same());
         assert_eq!(rows[2].near_end_ms, None);
     }

@@ -127,7 +127,11 @@ fn aligned_epoch(tick_ns: u64, phase_ms: Millis, earliest: u64) -> u64 {
     let base = i128::from(tick_ns) - i128::from((phase_ms % REVOKE_CHECK_MS) * 1_000_000);
     let k = (i128::from(earliest) - base).div_euclid(period);
     let start = base + k * period;
-    let start = if start < i128::from(earliest) { start + period } else { start };
+    let start = if start < i128::from(earliest) {
+        start + period
+    } else {
+        start
+    };
     start as u64
 }
 

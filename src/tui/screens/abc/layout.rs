@@ -50,10 +50,11 @@ pub fn layout(
         1
     };
     // service + event + badges + recipe under the lanes.
+    // The badges' rows on a wide terminal: the invariants, the wake-ups and the run's summary.
     let (service_h, event_h, badges_h, recipe_h) = if wide && compare {
-        (2, 5, 3, 2)
+        (2, 5, 4, 2)
     } else if wide {
-        (6, 3, 3, 3)
+        (6, 3, 4, 3)
     } else if compare {
         (1, 1, 1, 1)
     } else {

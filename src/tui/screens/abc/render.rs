@@ -315,7 +315,13 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         b.spans
             .push(Span::styled(crate::text::unbreakable(&text), Style::new()));
     }
-    Paragraph::new(b)
+    let mut rows = vec![b];
+    if s.outcome_visible()
+        && let Some(summary) = run_summary(&s.runs.trace, lang)
+    {
+        rows.push(Line::from(summary));
+    }
+    Paragraph::new(rows)
         .wrap(Wrap { trim: true })
         .render(lay.badges, buf);
     plain_spaces(buf, lay.badges);
@@ -359,6 +365,25 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         lay.footer,
         buf,
     );
+}
+
+/// The run's outcome in one row, as the engine counted it: duplicate nodes, the clients left
+/// stuck and the stale writes the resource accepted. Only for a revealed run.
+fn run_summary(trace: &Trace, lang: Lang) -> Option<String> {
+    let Metrics::Abc(m) = &trace.metrics else {
+        return None;
+    };
+    let stuck = if m.stuck_clients.is_empty() {
+        ui(Ui::None, lang).to_string()
+    } else {
+        m.stuck_clients.join(lang.pick("、", ", "))
+    };
+    Some(
+        lab(Lab::RunSummary, lang)
+            .replace("{dup}", &m.duplicate_nodes.to_string())
+            .replace("{stuck}", &stuck)
+            .replace("{stale}", &m.stale_writes_accepted.to_string()),
+    )
 }
 
 /// Where the two runs part, or that the flipped setting changed nothing here and why.

@@ -146,3 +146,41 @@ fn the_data_write_key_switches_to_the_version_read() {
     press(&mut a, KeyCode::End);
     assert!(screen(&a).contains("/counter v10 (10)"));
 }
+
+#[test]
+fn the_revealed_run_is_summed_up_and_the_summary_waits_for_the_reveal() {
+    // lost-create-blind: B's forgotten node and its new one make one duplicate; B waits on its
+    // own ghost and C behind B, so both stay stuck; no write reaches the resource stale.
+    let cases = [
+        (
+            Lang::En,
+            "whole run: duplicate nodes 1  stuck: B, C  stale writes accepted 0",
+        ),
+        (
+            Lang::Zh,
+            "全程：重复节点 1 个  卡死：B、C  被接受的过期写入 0 次",
+        ),
+    ];
+    for (lang, want) in cases {
+        for size in SIZES {
+            let mut a = app("lost-create-blind", lang, size);
+            let before = screen(&a);
+            assert!(!before.contains(want), "{lang:?} {size:?}:\n{before}");
+            assert!(
+                before.contains(&lab(Lab::WakeupsHidden, lang)[..12]),
+                "{lang:?} {size:?}:\n{before}"
+            );
+            press(&mut a, KeyCode::Char('v'));
+            let s = screen(&a);
+            assert!(s.contains(want), "{lang:?} {size:?}:\n{s}");
+        }
+    }
+    // The correct recipe leaves nobody stuck and makes no duplicate.
+    let mut a = app("chain", Lang::En, (140, 42));
+    press(&mut a, KeyCode::Char('v'));
+    let s = screen(&a);
+    assert!(
+        s.contains("whole run: duplicate nodes 0  stuck: none  stale writes accepted 0"),
+        "{s}"
+    );
+}
