@@ -644,3 +644,40 @@ fn faint_heartbeats_fold_into_one_row_and_count_only_what_is_shown() {
         "one row a heartbeat"
     );
 }
+
+#[test]
+fn a_changed_frozen_preset_says_so_and_drops_its_story() {
+    let p = crate::scenario::find("frozen-early-write").expect("preset");
+    for size in [(80, 24), (140, 42)] {
+        let mut a = app(ScreenId::Home, Lang::En, size);
+        assert!(a.open_lab(p));
+        let s = screen(&a);
+        assert!(
+            s.contains("A's stale write lands before B"),
+            "{size:?}:\n{s}"
+        );
+        // Fencing is locked here; stop-on-loss is not.
+        press(&mut a, key('f'));
+        assert!(screen(&a).contains("is locked by this preset"), "{size:?}");
+        press(&mut a, key('s'));
+        let s = screen(&a);
+        assert!(
+            s.lines()
+                .next()
+                .unwrap_or_default()
+                .contains("frozen-early-write, modified: stop on loss on"),
+            "{size:?}:\n{s}"
+        );
+        assert!(
+            !s.contains("A's stale write lands before B"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains("is locked by this preset"), "{size:?}:\n{s}");
+        press(&mut a, key('s'));
+        let s = screen(&a);
+        assert!(
+            s.contains("A's stale write lands before B"),
+            "{size:?}:\n{s}"
+        );
+    }
+}

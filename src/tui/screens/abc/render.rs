@@ -96,10 +96,14 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     let tl = &s.view.tl;
     let cursor = tl.cursor_ms;
     let end = s.end_ms();
+    let changed = crate::tui::screens::changed_words(&s.changed(lang), lang);
     let name = match &s.story {
         Some(story) => story.name.as_str(),
         None => s.preset().map_or("-", |p| p.name.as_str()),
     };
+    // A toggled run is no longer the one the preset (or the story) names: the title says so.
+    let name = crate::tui::screens::preset_title(name, &changed, lang);
+    let name = name.as_str();
     // A counterexample has a name of its own, not a place in the preset list.
     let (which, place) = match &s.story {
         Some(_) => (name.to_string(), String::new()),
@@ -138,8 +142,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         Some(story) => Some(&story.about),
         None => s.preset().map(|p| &p.about),
     };
-    if let Some(about) = about {
-        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    if let Some(words) = crate::tui::screens::about_words(about, &changed, lang) {
+        wrapped(buf, lay.about, &words, theme.dim());
     }
     let parting = s.runs.parting;
     if s.view.seq {

@@ -184,3 +184,32 @@ fn the_revealed_run_is_summed_up_and_the_summary_waits_for_the_reveal() {
         "{s}"
     );
 }
+
+#[test]
+fn a_toggled_preset_says_it_is_modified_and_drops_its_story() {
+    for size in SIZES {
+        let mut a = app("chain", Lang::En, size);
+        let story = a.abc.preset().expect("chain").about.en.clone();
+        // The atomic watch is locked on chain: the refusal shows on the status line.
+        press(&mut a, KeyCode::Char('a'));
+        assert!(screen(&a).contains("is locked by this preset"), "{size:?}");
+        press(&mut a, KeyCode::Char('w'));
+        let s = screen(&a);
+        let title = s.lines().next().unwrap_or_default();
+        assert!(
+            title.contains("chain, modified: watch children (herd)"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains(&story[..40]), "{size:?}:\n{s}");
+        assert!(
+            s.contains("No longer the preset's own run"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains("is locked by this preset"), "{size:?}:\n{s}");
+        // Flipped back, it is the preset's run again and tells its story.
+        press(&mut a, KeyCode::Char('w'));
+        let s = screen(&a);
+        assert!(!s.contains("modified"), "{size:?}:\n{s}");
+        assert!(s.contains(&story[..40]), "{size:?}:\n{s}");
+    }
+}

@@ -229,10 +229,10 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let c = colon(lang);
     let tl = &s.view.tl;
     let end = s.runs.trace.end_ms;
-    let name = s
-        .preset
-        .as_ref()
-        .map_or_else(String::new, |p| format!("  {p}"));
+    let changed = crate::tui::screens::changed_words(&s.changed(lang), lang);
+    let name = s.preset.as_ref().map_or_else(String::new, |p| {
+        format!("  {}", crate::tui::screens::preset_title(p, &changed, lang))
+    });
     let cursor = if lanes::in_millis(&s.runs.trace) {
         format!("{} / {} {}", tl.cursor_ms, end, lang.pick("毫秒", "ms"))
     } else {
@@ -255,8 +255,8 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         tail.trim_start().to_string()
     };
     line(buf, lay.title, &title, theme.title());
-    if let Some(about) = &s.about {
-        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    if let Some(words) = crate::tui::screens::about_words(s.about.as_ref(), &changed, lang) {
+        wrapped(buf, lay.about, &words, theme.dim());
     }
 
     if s.view.seq {

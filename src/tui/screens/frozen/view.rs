@@ -75,10 +75,10 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let tl = &s.view.tl;
     let end = s.runs.trace.end_ms;
     let cursor = tl.cursor_ms;
-    let name = s
-        .preset
-        .as_ref()
-        .map_or_else(String::new, |p| format!("  {p}"));
+    let changed = crate::tui::screens::changed_words(&s.changed(lang), lang);
+    let name = s.preset.as_ref().map_or_else(String::new, |p| {
+        format!("  {}", crate::tui::screens::preset_title(p, &changed, lang))
+    });
     line(
         buf,
         lay.title,
@@ -93,8 +93,8 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         theme.title(),
     );
 
-    if let Some(about) = &s.about {
-        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    if let Some(words) = crate::tui::screens::about_words(s.about.as_ref(), &changed, lang) {
+        wrapped(buf, lay.about, &words, theme.dim());
     }
 
     let parting = s.runs.parting;
