@@ -256,7 +256,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             ..ev
         };
         let h = if lay.log.is_some() {
-            3.min(ev.height)
+            let need = crate::text::wrap(&text, r.width.max(1) as usize).len() as u16;
+            need.clamp(1, 3).min(ev.height)
         } else {
             1.min(ev.height)
         };
