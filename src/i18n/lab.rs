@@ -263,7 +263,7 @@ words! {
         "No longer the preset's own run (now: {}), so its story does not describe it; flip the setting back to see it again.",
     ),
     RunSummary => (
-        "全程：重复节点 {dup} 个  卡死：{stuck}  被接受的过期写入 {stale} 次",
+        "全程：重复节点 {dup} 个  卡死：{stuck}  被接受的陈旧写入 {stale} 次",
         "whole run: duplicate nodes {dup}  stuck: {stuck}  stale writes accepted {stale}",
     ),
 }

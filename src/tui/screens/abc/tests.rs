@@ -158,7 +158,7 @@ fn the_revealed_run_is_summed_up_and_the_summary_waits_for_the_reveal() {
         ),
         (
             Lang::Zh,
-            "全程：重复节点 1 个  卡死：B、C  被接受的过期写入 0 次",
+            "全程：重复节点 1 个  卡死：B、C  被接受的陈旧写入 0 次",
         ),
     ];
     for (lang, want) in cases {
