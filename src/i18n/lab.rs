@@ -254,8 +254,17 @@ words! {
         "What a holder does while disconnected only matters when it has work to do while cut off.",
     ),
     WakeupsHidden => (
-        "每次释放唤醒：?（按 v 看全程）",
-        "wake-ups per release: ? (v shows the whole run)",
+        "每次释放唤醒与全程小结：?（按 v 看全程）",
+        "wake-ups and the run's summary: ? (v shows the whole run)",
+    ),
+    PresetModified => ("{}，已改：{}", "{}, modified: {}"),
+    AboutModified => (
+        "这已不是预设原来的运行（现在是：{}），预设的说明不再适用；把设置改回去即可重看。",
+        "No longer the preset's own run (now: {}), so its story does not describe it; flip the setting back to see it again.",
+    ),
+    RunSummary => (
+        "全程：重复节点 {dup} 个  卡死：{stuck}  被接受的陈旧写入 {stale} 次",
+        "whole run: duplicate nodes {dup}  stuck: {stuck}  stale writes accepted {stale}",
     ),
 }
 

@@ -75,3 +75,36 @@ pub fn secs(v: f64) -> String {
     let s = format!("{v:.3}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
+
+/// The settings a lab run has changed from the preset it opened with, listed in one phrase
+/// (empty while it is still the preset's own run).
+pub fn changed_words(changed: &[String], lang: crate::i18n::Lang) -> String {
+    changed.join(lang.pick("、", ", "))
+}
+
+/// A preset's name in a title, saying so once the run is no longer the preset's own.
+pub fn preset_title(name: &str, changed: &str, lang: crate::i18n::Lang) -> String {
+    use crate::i18n::lab::{Lab, lab};
+    if changed.is_empty() {
+        name.to_string()
+    } else {
+        lab(Lab::PresetModified, lang)
+            .replacen("{}", name, 1)
+            .replacen("{}", changed, 1)
+    }
+}
+
+/// The words under a lab's title: the preset's story while the run is the preset's own, else
+/// that the story no longer describes it (a caption never claims what the run no longer shows).
+pub fn about_words(
+    about: Option<&crate::scenario::Text>,
+    changed: &str,
+    lang: crate::i18n::Lang,
+) -> Option<String> {
+    use crate::i18n::lab::{Lab, lab};
+    if changed.is_empty() {
+        about.map(|a| lang.pick(&a.zh, &a.en).to_string())
+    } else {
+        Some(lab(Lab::AboutModified, lang).replace("{}", changed))
+    }
+}

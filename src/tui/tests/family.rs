@@ -480,3 +480,30 @@ fn a_redlock_write_carries_no_token_mark() {
     let s = screen(&a);
     assert!(["✓#", "✗#", "⚠#"].iter().any(|m| s.contains(m)), "{s}");
 }
+
+#[test]
+fn a_changed_knob_says_the_run_is_modified_and_drops_the_preset_story() {
+    for size in SIZES {
+        let mut a = opened(Family::Rwlock, "rwlock-fair", Lang::En, size);
+        let story = a
+            .family
+            .as_ref()
+            .and_then(|f| f.about.clone())
+            .expect("a story");
+        let s = screen(&a);
+        assert!(s.contains(&story.en[..30]), "{size:?}:\n{s}");
+        choose(&mut a, "session_timeout");
+        press(&mut a, code(KeyCode::Right));
+        let s = screen(&a);
+        let title = s.lines().next().unwrap_or_default();
+        assert!(
+            title.contains("rwlock-fair, modified: session_timeout"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains(&story.en[..30]), "{size:?}:\n{s}");
+        press(&mut a, code(KeyCode::Left));
+        let s = screen(&a);
+        assert!(s.contains(&story.en[..30]), "{size:?}:\n{s}");
+        assert!(!s.contains("modified"), "{size:?}:\n{s}");
+    }
+}

@@ -644,3 +644,115 @@ fn faint_heartbeats_fold_into_one_row_and_count_only_what_is_shown() {
         "one row a heartbeat"
     );
 }
+
+#[test]
+fn a_changed_frozen_preset_says_so_and_drops_its_story() {
+    let p = crate::scenario::find("frozen-early-write").expect("preset");
+    for size in [(80, 24), (140, 42)] {
+        let mut a = app(ScreenId::Home, Lang::En, size);
+        assert!(a.open_lab(p));
+        let s = screen(&a);
+        assert!(
+            s.contains("A's stale write lands before B"),
+            "{size:?}:\n{s}"
+        );
+        // Fencing is locked here; stop-on-loss is not.
+        press(&mut a, key('f'));
+        assert!(screen(&a).contains("is locked by this preset"), "{size:?}");
+        press(&mut a, key('s'));
+        let s = screen(&a);
+        assert!(
+            s.lines()
+                .next()
+                .unwrap_or_default()
+                .contains("frozen-early-write, modified: stop on loss on"),
+            "{size:?}:\n{s}"
+        );
+        assert!(
+            !s.contains("A's stale write lands before B"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains("is locked by this preset"), "{size:?}:\n{s}");
+        press(&mut a, key('s'));
+        let s = screen(&a);
+        assert!(
+            s.contains("A's stale write lands before B"),
+            "{size:?}:\n{s}"
+        );
+    }
+}
+
+/// The rows each lane but the last of every run draws on, read off the screen: a lane's
+/// label row and the rows under it whose label column is blank.
+fn lane_rows(s: &str, labels: &[&str]) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = s.lines().collect();
+    let label = |l: &str| l.chars().take(12).collect::<String>().trim().to_string();
+    let mut out = Vec::new();
+    for (y, l) in lines.iter().enumerate() {
+        let name = label(l);
+        if labels.contains(&name.as_str()) {
+            let under = lines[y + 1..]
+                .iter()
+                .take_while(|l| label(l).is_empty())
+                .count();
+            out.push((name, 1 + under));
+        }
+    }
+    out
+}
+
+#[test]
+fn lanes_take_spare_rows_before_the_panels() {
+    use crate::engine::trace::Family;
+    // Frozen holder: compare at 140x42, and one run at 120x30.
+    for (size, compare) in [((140, 42), true), ((120, 30), false)] {
+        for preset in [None, Some("frozen-fenced")] {
+            let mut a = app(ScreenId::Home, Lang::En, size);
+            if let Some(p) = preset {
+                assert!(a.open_lab(crate::scenario::find(p).expect("preset")));
+            } else {
+                a.screen = ScreenId::Frozen;
+            }
+            if compare {
+                press(&mut a, key('c'));
+            }
+            for reveal in [false, true] {
+                if reveal {
+                    press(&mut a, key('v'));
+                }
+                let s = screen(&a);
+                let rows = lane_rows(&s, &["A believes", "service", "B"]);
+                assert_eq!(rows.len(), if compare { 6 } else { 3 }, "{size:?}:\n{s}");
+                assert!(rows.iter().all(|(_, n)| *n >= 2), "{size:?} {rows:?}:\n{s}");
+            }
+        }
+    }
+    // A/B/C compare at 140x42.
+    let mut a = app(ScreenId::Home, Lang::En, (140, 42));
+    abc_on(&mut a, "lost-create-blind");
+    press(&mut a, key('c'));
+    let s = screen(&a);
+    let rows = lane_rows(&s, &["A", "B", "C", "service"]);
+    assert_eq!(rows.len(), 8, "{s}");
+    assert!(rows.iter().all(|(_, n)| *n >= 2), "{rows:?}:\n{s}");
+    // Family labs with a handful of lanes use more than two rows a lane at 140x42.
+    for (family, preset, labels) in [
+        (
+            Family::Rwlock,
+            "rwlock-fair",
+            &["A r", "B r", "C w", "D r"][..],
+        ),
+        (
+            Family::Election,
+            "election-epochs",
+            &["A", "B", "service"][..],
+        ),
+    ] {
+        let mut a = app(ScreenId::Home, Lang::En, (140, 42));
+        a.open_family(family, Some(preset));
+        let s = screen(&a);
+        let rows = lane_rows(&s, labels);
+        assert_eq!(rows.len(), labels.len(), "{preset}:\n{s}");
+        assert!(rows.iter().all(|(_, n)| *n >= 3), "{preset} {rows:?}:\n{s}");
+    }
+}

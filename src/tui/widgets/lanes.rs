@@ -136,6 +136,13 @@ impl<'a> Lanes<'a> {
         (h.saturating_sub(fixed) / n).clamp(1, self.max_per_lane.max(1))
     }
 
+    /// The rows these lanes would like beside their own: the overview strip while zoomed and a
+    /// track per invariant. A layout adds them so that the strip and the tracks do not take
+    /// their rows from the lanes.
+    pub fn extra_rows(&self) -> u16 {
+        (usize::from(self.overview && self.zoomed()) + self.tracks_wanted()) as u16
+    }
+
     /// The rows these lanes draw on in an area `h` rows high (what is left stays blank).
     pub fn used_height(&self, h: u16) -> u16 {
         let plan = self.plan(h);

@@ -50,10 +50,25 @@ pub fn layout(
         1
     };
     // service + event + badges + recipe under the lanes.
+    let n = lane_count.max(1) as u16;
+    let fixed = 1 + u16::from(band);
+    // Rows a lane gets in a compare with `free` rows for both runs.
+    let compare_per = |free: u16| (free.saturating_sub(1 + 2 * fixed) / (2 * n)).clamp(1, 3);
+    // The badges' rows on a wide terminal: the invariants, the wake-ups and the run's summary.
+    // A wide compare gives up a row of the event, the badges and the service panel when that
+    // is what gives every lane a second row.
+    let wide_compare = |tight: bool| if tight { (1, 4, 3, 2) } else { (2, 5, 4, 2) };
+    let tight = wide && compare && {
+        let rest = |(a, b, c, d): (u16, u16, u16, u16)| {
+            area.height
+                .saturating_sub(2 + about_h + legend_h.min(3) + a + b + c + d)
+        };
+        compare_per(rest(wide_compare(false))) < 2 && compare_per(rest(wide_compare(true))) >= 2
+    };
     let (service_h, event_h, badges_h, recipe_h) = if wide && compare {
-        (2, 5, 3, 2)
+        wide_compare(tight)
     } else if wide {
-        (6, 3, 3, 3)
+        (6, 3, 4, 3)
     } else if compare {
         (1, 1, 1, 1)
     } else {
@@ -74,10 +89,8 @@ pub fn layout(
     let free = area
         .height
         .saturating_sub(2 + about_h + legend_h + bottom_min);
-    let n = lane_count.max(1) as u16;
-    let fixed = 1 + u16::from(band);
     let main_h = if compare {
-        let per = (free.saturating_sub(1 + 2 * fixed) / (2 * n)).clamp(1, 3);
+        let per = compare_per(free);
         (1 + lanes::height(lane_count, per, true, band)
             + lanes::height(lane_count, per, per > 1, band))
         .min(free)

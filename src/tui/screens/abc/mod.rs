@@ -58,6 +58,9 @@ pub struct AbcState {
     pub view: RunView,
     /// Settings the preset locked.
     pub locked: Vec<String>,
+    /// The parameters the run opened with (the preset's or the story's), so the screen can say
+    /// when a toggle has made it another run.
+    pub opened: AbcParams,
 }
 
 fn preset_params(p: &Preset) -> AbcParams {
@@ -87,6 +90,7 @@ impl AbcState {
         Self {
             presets,
             index,
+            opened: params.clone(),
             params,
             runs: Runs::new(trace),
             last,
@@ -125,6 +129,7 @@ impl AbcState {
         self.index = index % self.presets.len();
         self.story = None;
         self.params = self.preset().map_or_else(AbcParams::default, preset_params);
+        self.opened = self.params.clone();
         self.locked = self.preset().map_or_else(Vec::new, |p| p.locked.clone());
         self.view.tl = Default::default();
         self.view.notice = None;
@@ -154,6 +159,7 @@ impl AbcState {
     /// titled by `story` rather than by the preset the list last showed.
     pub fn open_params(&mut self, params: AbcParams, story: Story) {
         self.story = Some(story);
+        self.opened = params.clone();
         self.params = params;
         self.runs.stop_comparing();
         self.locked.clear();
@@ -178,7 +184,23 @@ impl AbcState {
         }
         v.flip(&mut self.params);
         self.last = v;
+        // A refusal said earlier is about another state of the recipe.
+        self.view.notice = None;
         self.rerun();
+    }
+
+    /// The recipe settings this run has changed from the run it opened with, in words, in the
+    /// recipe line's order; empty while it is still the preset's (or the story's) own run.
+    pub fn changed(&self, lang: Lang) -> Vec<String> {
+        RecipeVariant::ALL
+            .iter()
+            .filter(|v| v.shown(&self.params) || v.shown(&self.opened))
+            .filter_map(|v| {
+                let (_, now) = v.describe(&self.params, lang);
+                let (_, was) = v.describe(&self.opened, lang);
+                (now != was).then_some(now)
+            })
+            .collect()
     }
 
     pub fn toggle_compare(&mut self) {

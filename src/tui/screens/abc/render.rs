@@ -96,10 +96,14 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
     let tl = &s.view.tl;
     let cursor = tl.cursor_ms;
     let end = s.end_ms();
+    let changed = crate::tui::screens::changed_words(&s.changed(lang), lang);
     let name = match &s.story {
         Some(story) => story.name.as_str(),
         None => s.preset().map_or("-", |p| p.name.as_str()),
     };
+    // A toggled run is no longer the one the preset (or the story) names: the title says so.
+    let name = crate::tui::screens::preset_title(name, &changed, lang);
+    let name = name.as_str();
     // A counterexample has a name of its own, not a place in the preset list.
     let (which, place) = match &s.story {
         Some(_) => (name.to_string(), String::new()),
@@ -138,8 +142,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         Some(story) => Some(&story.about),
         None => s.preset().map(|p| &p.about),
     };
-    if let Some(about) = about {
-        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    if let Some(words) = crate::tui::screens::about_words(about, &changed, lang) {
+        wrapped(buf, lay.about, &words, theme.dim());
     }
     let parting = s.runs.parting;
     if s.view.seq {
@@ -252,7 +256,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             ..ev
         };
         let h = if lay.log.is_some() {
-            3.min(ev.height)
+            let need = crate::text::wrap(&text, r.width.max(1) as usize).len() as u16;
+            need.clamp(1, 3).min(ev.height)
         } else {
             1.min(ev.height)
         };
@@ -315,7 +320,13 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         b.spans
             .push(Span::styled(crate::text::unbreakable(&text), Style::new()));
     }
-    Paragraph::new(b)
+    let mut rows = vec![b];
+    if s.outcome_visible()
+        && let Some(summary) = run_summary(&s.runs.trace, lang)
+    {
+        rows.push(Line::from(summary));
+    }
+    Paragraph::new(rows)
         .wrap(Wrap { trim: true })
         .render(lay.badges, buf);
     plain_spaces(buf, lay.badges);
@@ -359,6 +370,25 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         lay.footer,
         buf,
     );
+}
+
+/// The run's outcome in one row, as the engine counted it: duplicate nodes, the clients left
+/// stuck and the stale writes the resource accepted. Only for a revealed run.
+fn run_summary(trace: &Trace, lang: Lang) -> Option<String> {
+    let Metrics::Abc(m) = &trace.metrics else {
+        return None;
+    };
+    let stuck = if m.stuck_clients.is_empty() {
+        ui(Ui::None, lang).to_string()
+    } else {
+        m.stuck_clients.join(lang.pick("、", ", "))
+    };
+    Some(
+        lab(Lab::RunSummary, lang)
+            .replace("{dup}", &m.duplicate_nodes.to_string())
+            .replace("{stuck}", &stuck)
+            .replace("{stale}", &m.stale_writes_accepted.to_string()),
+    )
 }
 
 /// Where the two runs part, or that the flipped setting changed nothing here and why.

@@ -146,3 +146,70 @@ fn the_data_write_key_switches_to_the_version_read() {
     press(&mut a, KeyCode::End);
     assert!(screen(&a).contains("/counter v10 (10)"));
 }
+
+#[test]
+fn the_revealed_run_is_summed_up_and_the_summary_waits_for_the_reveal() {
+    // lost-create-blind: B's forgotten node and its new one make one duplicate; B waits on its
+    // own ghost and C behind B, so both stay stuck; no write reaches the resource stale.
+    let cases = [
+        (
+            Lang::En,
+            "whole run: duplicate nodes 1  stuck: B, C  stale writes accepted 0",
+        ),
+        (
+            Lang::Zh,
+            "全程：重复节点 1 个  卡死：B、C  被接受的陈旧写入 0 次",
+        ),
+    ];
+    for (lang, want) in cases {
+        for size in SIZES {
+            let mut a = app("lost-create-blind", lang, size);
+            let before = screen(&a);
+            assert!(!before.contains(want), "{lang:?} {size:?}:\n{before}");
+            assert!(
+                before.contains(&lab(Lab::WakeupsHidden, lang)[..12]),
+                "{lang:?} {size:?}:\n{before}"
+            );
+            press(&mut a, KeyCode::Char('v'));
+            let s = screen(&a);
+            assert!(s.contains(want), "{lang:?} {size:?}:\n{s}");
+        }
+    }
+    // The correct recipe leaves nobody stuck and makes no duplicate.
+    let mut a = app("chain", Lang::En, (140, 42));
+    press(&mut a, KeyCode::Char('v'));
+    let s = screen(&a);
+    assert!(
+        s.contains("whole run: duplicate nodes 0  stuck: none  stale writes accepted 0"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_toggled_preset_says_it_is_modified_and_drops_its_story() {
+    for size in SIZES {
+        let mut a = app("chain", Lang::En, size);
+        let story = a.abc.preset().expect("chain").about.en.clone();
+        // The atomic watch is locked on chain: the refusal shows on the status line.
+        press(&mut a, KeyCode::Char('a'));
+        assert!(screen(&a).contains("is locked by this preset"), "{size:?}");
+        press(&mut a, KeyCode::Char('w'));
+        let s = screen(&a);
+        let title = s.lines().next().unwrap_or_default();
+        assert!(
+            title.contains("chain, modified: watch children (herd)"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains(&story[..40]), "{size:?}:\n{s}");
+        assert!(
+            s.contains("No longer the preset's own run"),
+            "{size:?}:\n{s}"
+        );
+        assert!(!s.contains("is locked by this preset"), "{size:?}:\n{s}");
+        // Flipped back, it is the preset's run again and tells its story.
+        press(&mut a, KeyCode::Char('w'));
+        let s = screen(&a);
+        assert!(!s.contains("modified"), "{size:?}:\n{s}");
+        assert!(s.contains(&story[..40]), "{size:?}:\n{s}");
+    }
+}

@@ -42,6 +42,8 @@ pub struct FamilyState {
     pub preset: Option<String>,
     /// What that preset teaches, shown under the title.
     pub about: Option<crate::scenario::Text>,
+    /// The preset's own parameters, so the screen can say when a knob has made it another run.
+    pub opened: Option<Params>,
 }
 
 /// The preset a family's lab opens on when none is named: the worked example, where
@@ -77,6 +79,7 @@ impl FamilyState {
             locked: Vec::new(),
             preset: None,
             about: None,
+            opened: None,
         })
     }
 
@@ -86,6 +89,7 @@ impl FamilyState {
         s.locked = p.locked.clone();
         s.preset = Some(p.name.clone());
         s.about = Some(p.about.clone());
+        s.opened = Some(p.params.clone());
         Some(s)
     }
 
@@ -119,6 +123,27 @@ impl FamilyState {
         let (p, correct) = variant::flipped(&self.params)?;
         self.other_correct = correct;
         Some(p)
+    }
+
+    /// The knobs this run has changed from its preset, each with its value now, in the
+    /// panel's order (empty while it is the preset's own run, or a run of no preset).
+    pub fn changed(&self, lang: Lang) -> Vec<String> {
+        let Some(was) = &self.opened else {
+            return Vec::new();
+        };
+        self.knobs()
+            .iter()
+            .filter_map(|k| {
+                let now = knob_values::get(&self.params, k);
+                (knob_values::get(was, k) != now).then(|| {
+                    format!(
+                        "{} {}",
+                        crate::i18n::knobs::knob_name(k.key(), lang),
+                        knob_values::shown(k, now.as_ref(), lang)
+                    )
+                })
+            })
+            .collect()
     }
 
     /// Runs the engine again after a change, keeping the cursor where it was.

@@ -78,32 +78,56 @@ pub fn layout(s: &FamilyState, area: Rect) -> FamilyLayout {
         area.width,
     );
     let bottom_rows: u16 = match (wide, s.runs.comparing()) {
-        (true, _) => 15,
+        (true, _) => {
+            // The knobs with their heading and detail, and the revealed outcome beside them.
+            let knobs_w = 46;
+            let info_w = area.width.saturating_sub(knobs_w + 1) / 2;
+            (s.knobs().len() as u16 + 2)
+                .max(info_need(s, info_w))
+                .clamp(15, area.height / 2)
+        }
         (false, false) => 8,
         (false, true) => 6,
     };
-    // Rows for the preset's words, unless many lanes and the panels below need every row.
-    let crowded = s.runs.trace.lanes.len() > 5 && area.height < 50;
+    let n = s.runs.trace.lanes.len();
+    let band = Lanes::has_band(&s.runs.trace);
+    let end = s.runs.trace.end_ms;
+    // The overview strip and the invariant tracks get rows of their own, beside the lanes'.
+    let extras = s
+        .view
+        .lanes(&s.runs.trace, end, None, Lang::En, Theme { mono: true })
+        .extra_rows();
+    // As many rows a lane as the lanes widget draws, so none is left blank inside the lanes.
+    let max_per = 3;
+    let rows_per =
+        |free: u16| (free.saturating_sub(2 + extras) / n.max(1) as u16).clamp(1, max_per);
+    let avail = area.height.saturating_sub(2 + legend_rows + bottom_rows);
+    // Rows for the preset's words, unless the lanes would need them for a second row each.
     let about_h: u16 = match (s.about.is_some(), wide, s.runs.comparing()) {
         (false, ..) | (true, false, true) => 0,
-        _ if crowded => 0,
         (true, true, _) => 2,
         (true, false, false) => 1,
+    };
+    let about_h = if !s.runs.comparing()
+        && rows_per(avail.saturating_sub(about_h)) < 2
+        && rows_per(avail) >= 2
+    {
+        0
+    } else {
+        about_h
     };
     let about = Rect::new(area.x, area.y + 1, area.width, about_h.min(area.height));
     let body = area.height.saturating_sub(2 + about_h);
     let free = body.saturating_sub(legend_rows + bottom_rows);
-    let n = s.runs.trace.lanes.len();
-    let band = Lanes::has_band(&s.runs.trace);
     let (lanes, caption2, lanes2, main_bottom) = if s.runs.comparing() {
         let main = Rect::new(area.x, about.bottom(), area.width, free);
         let (l1, cap, l2) = lanes::compare_areas(main);
         (l1, Some(cap), Some(l2), main.bottom())
     } else {
-        // The lanes take the rows they can use (at most four a lane); the rest goes below.
-        let max_per = if wide { 4 } else { 3 };
-        let per = (free.saturating_sub(2) / n.max(1) as u16).clamp(1, max_per);
-        let h = lanes::height(n, per, true, band).min(free);
+        // The lanes take the rows they can use (at most three a lane), the strip and the
+        // tracks theirs; the rest goes below.
+        let per = rows_per(free);
+        let h = (lanes::height(n, per, true, band) + extras).min(free);
         let l = Rect::new(area.x, about.bottom(), area.width, h);
         (l, None, None, l.bottom())
     };
@@ -229,10 +253,10 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let c = colon(lang);
     let tl = &s.view.tl;
     let end = s.runs.trace.end_ms;
-    let name = s
-        .preset
-        .as_ref()
-        .map_or_else(String::new, |p| format!("  {p}"));
+    let changed = crate::tui::screens::changed_words(&s.changed(lang), lang);
+    let name = s.preset.as_ref().map_or_else(String::new, |p| {
+        format!("  {}", crate::tui::screens::preset_title(p, &changed, lang))
+    });
     let cursor = if lanes::in_millis(&s.runs.trace) {
         format!("{} / {} {}", tl.cursor_ms, end, lang.pick("毫秒", "ms"))
     } else {
@@ -255,8 +279,8 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         tail.trim_start().to_string()
     };
     line(buf, lay.title, &title, theme.title());
-    if let Some(about) = &s.about {
-        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    if let Some(words) = crate::tui::screens::about_words(s.about.as_ref(), &changed, lang) {
+        wrapped(buf, lay.about, &words, theme.dim());
     }
 
     if s.view.seq {
@@ -356,8 +380,38 @@ fn render_info(
     roomy: bool,
     buf: &mut Buffer,
 ) {
+    let rows = info_rows(s, lang, theme, area.width, roomy, s.outcome_visible());
+    let mut y = area.y;
+    for (text, style, h) in rows {
+        if y >= area.bottom() {
+            break;
+        }
+        let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
+        wrapped(buf, r, &crate::text::glue_units(&text), style);
+        y += h;
+    }
+}
+
+/// The rows the info panel of a wide screen needs once the whole run is shown, so the layout
+/// keeps them for it and the lanes do not grow into them at the reveal.
+fn info_need(s: &FamilyState, width: u16) -> u16 {
+    info_rows(s, Lang::En, Theme { mono: true }, width, true, true)
+        .iter()
+        .map(|r| r.2)
+        .sum()
+}
+
+/// The info panel's parts, each with its style and rows, the outcome's only when `revealed`.
+fn info_rows(
+    s: &FamilyState,
+    lang: Lang,
+    theme: Theme,
+    width: u16,
+    roomy: bool,
+    revealed: bool,
+) -> Vec<(String, Style, u16)> {
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
-    let w = area.width.max(1) as usize;
+    let w = width.max(1) as usize;
     let height = |t: &str| {
         crate::text::wrap(&crate::text::glue_units(t), w)
             .len()
@@ -403,7 +457,7 @@ fn render_info(
             height(&text).min(2),
         ));
     }
-    if !s.outcome_visible() {
+    if !revealed {
         let t = fam(Fam::OutcomeHidden, lang);
         rows.push((t.to_string(), theme.dim(), height(t)));
     } else {
@@ -445,13 +499,5 @@ fn render_info(
             }
         }
     }
-    let mut y = area.y;
-    for (text, style, h) in rows {
-        if y >= area.bottom() {
-            break;
-        }
-        let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
-        wrapped(buf, r, &crate::text::glue_units(&text), style);
-        y += h;
-    }
+    rows
 }

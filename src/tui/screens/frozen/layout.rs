@@ -74,22 +74,40 @@ pub fn layout_with(area: Rect, compare: bool, about: bool) -> FrozenLayout {
             .saturating_sub(2 + about_h + bottom_min + least_lanes)
             .max(1),
     );
-    let free = area
-        .height
-        .saturating_sub(2 + about_h + legend_rows + bottom_min);
     // The lanes take what they can use; the rest goes to the info panel and the log.
     let max_per = if wide { 4 } else { 2 };
     let want = |per: u16| lanes::height(LANES, per, true, band);
-    let main_h = if compare {
-        let per = ((free.saturating_sub(1)) / 2)
-            .saturating_sub(2)
-            .checked_div(LANES as u16)
-            .unwrap_or(1)
-            .clamp(1, 3);
-        (1 + want(per) + lanes::height(LANES, per, per > 1, band)).min(free)
+    let lanes_for = |free: u16| {
+        if compare {
+            let per = ((free.saturating_sub(1)) / 2)
+                .saturating_sub(2)
+                .checked_div(LANES as u16)
+                .unwrap_or(1)
+                .clamp(1, 3);
+            (
+                per,
+                (1 + want(per) + lanes::height(LANES, per, per > 1, band)).min(free),
+            )
+        } else {
+            let per = (free.saturating_sub(2) / LANES as u16).clamp(1, max_per);
+            (per, want(per).min(free))
+        }
+    };
+    let free = area
+        .height
+        .saturating_sub(2 + about_h + legend_rows + bottom_min);
+    let (per, main_h) = lanes_for(free);
+    // One-row lanes beside an info panel in its roomy form: the lanes come first, and get a
+    // second row each when the panel's compact form (one row a part) leaves room for it.
+    let compact_info: u16 = if compare { 5 } else { 6 };
+    let main_h = if per < 2 && info_rows > compact_info {
+        let roomier = free + info_rows - compact_info;
+        match lanes_for(roomier) {
+            (p, h) if p >= 2 => h,
+            _ => main_h,
+        }
     } else {
-        let per = (free.saturating_sub(2) / LANES as u16).clamp(1, max_per);
-        want(per).min(free)
+        main_h
     };
     let about = Rect::new(area.x, area.y + 1, area.width, about_h.min(area.height));
     let main = Rect::new(area.x, about.bottom(), area.width, main_h);

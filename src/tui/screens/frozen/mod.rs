@@ -52,6 +52,8 @@ pub struct FrozenState {
     pub preset: Option<String>,
     /// What that preset teaches, shown under the title.
     pub about: Option<crate::scenario::Text>,
+    /// The preset's own parameters, so the screen can say when a change has made it another run.
+    pub opened: Option<FrozenParams>,
 }
 
 impl FrozenState {
@@ -68,6 +70,7 @@ impl FrozenState {
             locked: Vec::new(),
             preset: None,
             about: None,
+            opened: None,
         }
     }
 
@@ -80,6 +83,7 @@ impl FrozenState {
         s.locked = p.locked.clone();
         s.preset = Some(p.name.clone());
         s.about = Some(p.about.clone());
+        s.opened = Some(params.clone());
         Some(s)
     }
 
@@ -97,8 +101,34 @@ impl FrozenState {
         false
     }
 
+    /// The settings this run has changed from its preset, in words (empty while it is the
+    /// preset's own run, or a run of no preset).
+    pub fn changed(&self, lang: Lang) -> Vec<String> {
+        let Some(was) = &self.opened else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (b, w, on) in [
+            (was.fencing, Ui::Fencing, self.params.fencing),
+            (was.stop_on_loss, Ui::StopOnLoss, self.params.stop_on_loss),
+        ] {
+            if b != on {
+                out.push(format!("{} {}", ui(w, lang), view::on_off(on, lang)));
+            }
+        }
+        for (i, spec) in FROZEN_SPECS.iter().enumerate() {
+            let now = self.value(i);
+            if was.get(spec.key).is_some_and(|v| v != now) {
+                out.push(format!("{} {} s", ui(SLIDER_WORDS[i], lang), secs(now)));
+            }
+        }
+        out
+    }
+
     /// Re-runs the engine after any change, keeping the cursor where it was.
     fn rerun(&mut self) {
+        // A refusal said earlier is about the settings before this change.
+        self.view.notice = None;
         let flipped = self.flipped();
         self.runs
             .rerun(&Params::Frozen(self.params.clone()), Some(flipped));

@@ -75,10 +75,10 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let tl = &s.view.tl;
     let end = s.runs.trace.end_ms;
     let cursor = tl.cursor_ms;
-    let name = s
-        .preset
-        .as_ref()
-        .map_or_else(String::new, |p| format!("  {p}"));
+    let changed = crate::tui::screens::changed_words(&s.changed(lang), lang);
+    let name = s.preset.as_ref().map_or_else(String::new, |p| {
+        format!("  {}", crate::tui::screens::preset_title(p, &changed, lang))
+    });
     line(
         buf,
         lay.title,
@@ -93,8 +93,8 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         theme.title(),
     );
 
-    if let Some(about) = &s.about {
-        wrapped(buf, lay.about, lang.pick(&about.zh, &about.en), theme.dim());
+    if let Some(words) = crate::tui::screens::about_words(s.about.as_ref(), &changed, lang) {
+        wrapped(buf, lay.about, &words, theme.dim());
     }
 
     let parting = s.runs.parting;
@@ -192,13 +192,45 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
 /// The left panel: the resource at the cursor, the event, where compared runs part, the
 /// formulas and the verdict (the last two once the whole run is shown).
 pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buffer) {
+    // The roomy form when it fits, else one row a part (the verdict stays).
+    let mut rows = info_rows(s, lang, theme, area.width, false);
+    if rows.iter().map(|r| r.2).sum::<u16>() > area.height {
+        rows = info_rows(s, lang, theme, area.width, true);
+    }
+    // Rows the parts leave let a cut part wrap on, in order.
+    let mut left = area
+        .height
+        .saturating_sub(rows.iter().map(|r| r.2).sum::<u16>());
+    for (text, _, h) in &mut rows {
+        let need = crate::text::wrap(text, area.width.max(1) as usize).len() as u16;
+        let more = need.saturating_sub(*h).min(left);
+        *h += more;
+        left -= more;
+    }
+    let mut y = area.y;
+    for (text, style, h) in rows {
+        if y >= area.bottom() {
+            break;
+        }
+        let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
+        wrapped(buf, r, &text, style);
+        y += h;
+    }
+}
+
+/// The left panel's parts, each with its style and rows: roomy (the story so far, three rows
+/// for the event, each formula over two rows, the verdicts explained) or `compact`.
+fn info_rows(
+    s: &FrozenState,
+    lang: Lang,
+    theme: Theme,
+    width: u16,
+    compact: bool,
+) -> Vec<(String, Style, u16)> {
     let c = colon(lang);
     let cursor = s.view.tl.cursor_ms;
     let mut rows: Vec<(String, Style, u16)> = Vec::new();
     let none = ui(Ui::None, lang);
-    // The roomy form (the story so far, three rows for the event, each formula over two rows)
-    // needs about ten rows; with fewer, every part keeps one row and the verdict stays.
-    let compact = area.height < 10;
     if !(compact && s.runs.comparing()) {
         let (value, seen) = resource_at(&s.runs.trace, cursor);
         let value = value.map_or_else(
@@ -239,7 +271,7 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
             lang,
         )
     {
-        let h = crate::text::wrap(&story, area.width.max(1) as usize).len() as u16;
+        let h = crate::text::wrap(&story, width.max(1) as usize).len() as u16;
         rows.push((
             story,
             crate::tui::widgets::narration::style(theme),
@@ -307,15 +339,7 @@ pub(super) fn render_info(s: &FrozenState, lang: Lang, theme: Theme, area: Rect,
             )),
         }
     }
-    let mut y = area.y;
-    for (text, style, h) in rows {
-        if y >= area.bottom() {
-            break;
-        }
-        let r = Rect::new(area.x, y, area.width, h.min(area.bottom() - y));
-        wrapped(buf, r, &text, style);
-        y += h;
-    }
+    rows
 }
 
 /// Where the two runs part, or that flipping fencing changed nothing here and why.
