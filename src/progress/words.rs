@@ -139,10 +139,16 @@ pub fn overview_line(answers: u32, seen: u32, sessions: u32, streak: u32, lang: 
         Lang::Zh => {
             format!("作答 {answers} 次，共 {seen} 道题，{sessions} 次测验；连续 {streak} 天。")
         }
-        Lang::En => format!(
-            "{answers} answers to {seen} questions in {sessions} sessions; streak {streak} day{}.",
-            if streak == 1 { "" } else { "s" }
-        ),
+        Lang::En => {
+            let plural = |n: u32| if n == 1 { "" } else { "s" };
+            format!(
+                "{answers} answer{} to {seen} question{} in {sessions} session{}; streak {streak} day{}.",
+                plural(answers),
+                plural(seen),
+                plural(sessions),
+                plural(streak)
+            )
+        }
     }
 }
 
