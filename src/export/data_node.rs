@@ -19,7 +19,12 @@ pub fn lines(trace: &Trace, lang: Lang) -> Vec<String> {
     };
     let mut out = vec![words::data_heading(d, lang)];
     for row in rows(trace, lang) {
-        out.push(format!("{:>7} s  {}", fmt_secs(row.at_ms), row.text));
+        out.push(format!(
+            "{:>7} {}  {}",
+            fmt_secs(row.at_ms),
+            crate::i18n::sim::s(lang),
+            row.text
+        ));
     }
     out
 }

@@ -104,7 +104,10 @@ fn opt_ms(v: Option<u64>, lang: Lang) -> String {
 fn etcd(m: &EtcdMetrics, lang: Lang) -> String {
     let ms = export(Export::Millis, lang);
     let rows = [
-        ("ttl_s", format!("{} s", m.ttl_s)),
+        (
+            "ttl_s",
+            format!("{} {}", m.ttl_s, export(Export::Seconds, lang)),
+        ),
         (
             "keepalive_every_ms",
             format!("{} {ms}", m.keepalive_every_ms),
@@ -213,9 +216,10 @@ pub fn footer(trace: &Trace, lang: Lang) -> Vec<String> {
         }
         Metrics::Etcd(m) => vec![
             format!(
-                "{} {} s   {} {} {ms}   {} {}",
+                "{} {} {}   {} {} {ms}   {} {}",
                 export(Export::LeaseTtl, lang),
                 m.ttl_s,
+                export(Export::Seconds, lang),
                 export(Export::KeepAliveEvery, lang),
                 m.keepalive_every_ms,
                 export(Export::MostWokenByOneDelete, lang),

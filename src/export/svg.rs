@@ -314,8 +314,7 @@ fn lanes_svg(title: &str, about: &str, trace: &Trace, at: Option<Millis>, lang: 
             out,
             r#"<text class="label" x="{x:.1}" y="{:.1}" text-anchor="middle">t = {}</text>"#,
             top - 24.0,
-            crate::i18n::sim::short_instant(trace, at, lang)
-                .unwrap_or_else(|| format!("{} s", fmt_secs(at)))
+            crate::i18n::sim::instant(trace, at, lang)
         );
     }
     let mut y = bottom + 60.0;
@@ -337,8 +336,7 @@ fn footer_lines(trace: &Trace, at: Option<Millis>, lang: Lang) -> Vec<String> {
         && let Some(i) = trace.event_index_at(at)
     {
         let t = trace.events[i].at_ms;
-        let when = crate::i18n::sim::short_instant(trace, t, lang)
-            .unwrap_or_else(|| format!("{} s", fmt_secs(t)));
+        let when = crate::i18n::sim::instant(trace, t, lang);
         lines.push(format!(
             "{when}: {}",
             describe(&trace.events[i], trace, lang)

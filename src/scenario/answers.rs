@@ -3,7 +3,7 @@
 
 use super::script::Ask;
 use crate::engine::Trace;
-use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::time::Millis;
 use crate::engine::trace::Metrics;
 use crate::i18n::{Lang, verdict_short};
 
@@ -24,7 +24,7 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
     let secs = |v: Option<f64>| {
         v.map_or_else(
             || lang.pick("无", "none").to_string(),
-            |s| format!("{} s", fmt_secs((s * 1000.0).round() as u64)),
+            |s| crate::i18n::sim::seconds((s * 1000.0).round() as u64, lang),
         )
     };
     match (&trace.metrics, ask) {
@@ -39,7 +39,7 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
             m.final_value.clone().unwrap_or_else(|| nobody(lang))
         }
         (Metrics::Frozen(m), Ask::DangerWindow) => {
-            format!("{} s", fmt_secs((m.danger_window * 1000.0).round() as u64))
+            crate::i18n::sim::seconds((m.danger_window * 1000.0).round() as u64, lang)
         }
         (Metrics::Frozen(m), Ask::HandoverDelay) => secs(m.handover_delay),
         (Metrics::Abc(m), Ask::StuckClients) => {
@@ -91,7 +91,7 @@ pub fn answer(ask: Ask, trace: &Trace, at: Millis, lang: Lang) -> String {
         (Metrics::Queue(m), Ask::MaxHolders) => m.max_holders.to_string(),
         (Metrics::Queue(m), Ask::MaxConcurrentReaders) => m.max_concurrent_readers.to_string(),
         (Metrics::Queue(m), Ask::WriterWait) => match m.writer_wait_ms {
-            Some(w) => format!("{} {}", fmt_secs(w), crate::i18n::sim::s(lang)),
+            Some(w) => crate::i18n::sim::seconds(w, lang),
             None => lang.pick("无写者", "no writer").to_string(),
         },
         (Metrics::Redlock(m), Ask::MaxHolders) => m.max_holders.to_string(),
@@ -310,6 +310,7 @@ mod tests {
             answer(Ask::Verdict, &t, 0, Lang::En),
             "stale write rejected"
         );
-        assert_eq!(answer(Ask::DangerWindow, &t, 0, Lang::Zh), "19 s");
+        assert_eq!(answer(Ask::DangerWindow, &t, 0, Lang::Zh), "19 秒");
+        assert_eq!(answer(Ask::DangerWindow, &t, 0, Lang::En), "19 s");
     }
 }

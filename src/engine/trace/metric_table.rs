@@ -105,7 +105,7 @@ pub(crate) const SNOWFLAKE: [MetricSpec; 6] = [
 ];
 
 pub(crate) const ETCD: [MetricSpec; 10] = [
-    m("ttl_s", Count),
+    m("ttl_s", Seconds),
     m("keepalive_every_ms", Millis),
     m("first_expiry_ms", Millis),
     m("handover_ms", Millis),

@@ -6,8 +6,8 @@ use super::search::{Outcome, Strike};
 use crate::engine::time::fmt_secs;
 use crate::i18n::{Lang, explore as words, invariant_label};
 
-fn at(ms: u64) -> String {
-    format!("{} s", fmt_secs(ms))
+fn at(ms: u64, lang: Lang) -> String {
+    crate::i18n::sim::seconds(ms, lang)
 }
 
 impl Outcome {
@@ -41,7 +41,7 @@ impl Outcome {
             match self.violations.iter().find(|s| s.invariant == *name) {
                 Some(s) => {
                     out.push_str(&format!("  ✗ {label} ({name}): "));
-                    out.push_str(&words::timed_fails(s.steps, &at(s.first_ms), lang));
+                    out.push_str(&words::timed_fails(s.steps, &at(s.first_ms, lang), lang));
                     out.push('\n');
                     out.push_str(&format!("      {}\n", strike_words(s, lang)));
                     if let Some(d) = s.trace.invariant(*name).and_then(|i| i.detail.as_deref()) {
@@ -137,7 +137,7 @@ impl Outcome {
 
 fn strike_words(s: &Strike, lang: Lang) -> String {
     match (s.placement, &s.target_name) {
-        (Some(p), Some(who)) => words::timed_strike(who, &at(p.at_ms), lang),
+        (Some(p), Some(who)) => words::timed_strike(who, &at(p.at_ms, lang), lang),
         _ => words::timed_no_fault(lang).to_string(),
     }
 }

@@ -15,7 +15,7 @@ use crate::engine::trace::{
     SpanState, Trace,
 };
 use crate::i18n::export::{Export, export};
-use crate::i18n::sim::{short_instant, state_name};
+use crate::i18n::sim::{instant, state_name};
 use crate::i18n::{Lang, describe, invariant_label, verdict_text};
 
 mod metrics;
@@ -47,7 +47,7 @@ fn cursor_block(trace: &Trace, at: Millis, lang: Lang) -> String {
     let end = trace.end_ms.max(1);
     let col = (at.min(end) as u128 * TIMELINE_COLS as u128 / end as u128) as usize;
     let marker = " ".repeat(col.min(TIMELINE_COLS));
-    let when = short_instant(trace, at, lang).unwrap_or_else(|| format!("{} s", fmt_secs(at)));
+    let when = instant(trace, at, lang);
     let mut out = format!("{}{marker}^ {when}\n", pad(""));
     if let Some(facts) = super::summaries::cursor_facts(trace, at, lang) {
         let _ = writeln!(out, "  {facts}");
@@ -180,8 +180,7 @@ fn invariant_lines(trace: &Trace, lang: Lang) -> String {
 
 /// When an event happened: `5 ms` in a run told in milliseconds, `12.5 s` otherwise.
 fn event_time(trace: &Trace, at_ms: Millis, lang: Lang) -> String {
-    short_instant(trace, at_ms, lang)
-        .unwrap_or_else(|| format!("{} {}", fmt_secs(at_ms), crate::i18n::sim::s(lang)))
+    instant(trace, at_ms, lang)
 }
 
 /// The events, one a line, leaving out refused attempts and a Redlock run's routine, with a

@@ -9,6 +9,17 @@ use crate::engine::trace::Trace;
 
 use super::super::Lang;
 use super::*;
+/// The unit a metric's number is shown with, the space before it included (none for a count).
+pub fn metric_unit(unit: crate::engine::trace::Unit, lang: Lang) -> &'static str {
+    use crate::engine::trace::Unit;
+    match unit {
+        Unit::Seconds => lang.pick(" 秒", " s"),
+        Unit::Millis => lang.pick(" 毫秒", " ms"),
+        Unit::Years => lang.pick(" 年", " years"),
+        Unit::Count | Unit::Answer => "",
+    }
+}
+
 /// The label of a metric: its JSON key in English, a phrase in Chinese.
 pub fn metric_label(key: &str, lang: Lang) -> &str {
     if lang == Lang::En {
@@ -85,7 +96,7 @@ pub fn metric_label(key: &str, lang: Lang) -> &str {
         "final_version" => "最终版本",
         "grants_before_writer" => "写者前的授予",
         "quorum" => "多数派",
-        "ttl_s" => "租约 TTL（秒）",
+        "ttl_s" => "租约 TTL",
         "keepalive_every_ms" => "续约间隔",
         "first_expiry_ms" => "第一次租约到期撤销",
         "handover_ms" => "交接延迟",
@@ -143,6 +154,17 @@ pub fn short_instant(trace: &Trace, t: crate::engine::Millis, lang: Lang) -> Opt
 /// The unit of seconds in this language.
 pub fn s(lang: Lang) -> &'static str {
     lang.pick("秒", "s")
+}
+
+/// A duration or an instant in seconds, with this language's unit: `19 s`, `19 秒`.
+pub fn seconds(ms: crate::engine::Millis, lang: Lang) -> String {
+    format!("{} {}", crate::engine::time::fmt_secs(ms), s(lang))
+}
+
+/// An instant in the unit of the run's axis: milliseconds for a run under a second, else
+/// seconds.
+pub fn instant(trace: &Trace, t: crate::engine::Millis, lang: Lang) -> String {
+    short_instant(trace, t, lang).unwrap_or_else(|| seconds(t, lang))
 }
 
 /// A one-line description of a run's parameters, in words.

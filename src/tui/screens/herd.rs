@@ -231,7 +231,11 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
     for (i, row) in lay.sliders.iter().enumerate() {
         let spec = s.spec(i);
         let v = s.value(i);
-        let unit = if i >= 2 { " ms" } else { "" };
+        let unit = if i >= 2 {
+            lang.pick(" 毫秒", " ms")
+        } else {
+            ""
+        };
         let lock = if s.is_locked(spec.key) { " ⊘" } else { "" };
         let span = (spec.max - spec.min).max(f64::MIN_POSITIVE);
         Slider {
@@ -264,11 +268,14 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
     for (i, (label, trace)) in rows.iter().enumerate() {
         if let Some(m) = HerdState::metrics(trace) {
             let text = format!(
-                "{}{:>14}{:>10}{:>14}",
+                "{}{:>14}{:>10}{}",
                 pad_to(label, 16),
                 m.total_notifications,
                 m.wasted_wakeups,
-                format!("{} ms", secs(m.total_time_ms))
+                crate::text::pad_left(
+                    &format!("{} {}", secs(m.total_time_ms), lang.pick("毫秒", "ms")),
+                    14
+                )
             );
             let style = if i == 0 { theme.title() } else { Style::new() };
             line(
@@ -304,11 +311,13 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
             (h, lay.herd, ui(Ui::Herd, lang), n),
         ] {
             let title = format!(
-                "{name} k={k}: {} {}, {} {} ms",
+                "{name} k={k}: {} {}{}{} {} {}",
                 m.total_notifications,
                 ui(Ui::Notifications, lang),
+                lang.pick("，", ", "),
                 ui(Ui::TotalTime, lang),
-                secs(m.total_time_ms)
+                secs(m.total_time_ms),
+                lang.pick("毫秒", "ms")
             );
             HerdTimeline {
                 metrics: m,

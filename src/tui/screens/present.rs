@@ -11,7 +11,7 @@ use ratatui::widgets::Widget;
 
 use super::{line, wrapped};
 use crate::engine::Params;
-use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::time::Millis;
 use crate::engine::trace::{Metrics, Trace};
 use crate::i18n::present::{Present, present};
 use crate::i18n::{Lang, describe};
@@ -383,8 +383,7 @@ fn event_line(s: &PresentState, lang: Lang) -> Option<String> {
     let e = &s.trace.events[i];
     let is_outcome = matches!(e.kind, crate::engine::trace::EventKind::WriteArrived { .. });
     (s.outcome_visible() || !is_outcome).then(|| {
-        let when = crate::i18n::sim::short_instant(&s.trace, e.at_ms, lang)
-            .unwrap_or_else(|| format!("{} {}", fmt_secs(e.at_ms), crate::i18n::sim::s(lang)));
+        let when = crate::i18n::sim::instant(&s.trace, e.at_ms, lang);
         format!("{when}  {}", describe(e, &s.trace, lang))
     })
 }

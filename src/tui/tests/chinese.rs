@@ -104,6 +104,24 @@ fn snake_case(w: &str) -> bool {
             .all(|p| p.len() > 1 && p.chars().all(|c| c.is_ascii_lowercase()))
 }
 
+/// A number followed by an English unit of time (`40 s`, `5 ms`): a Chinese screen writes
+/// 秒 and 毫秒, so one screen never mixes the two.
+fn english_unit(s: &str) -> Option<&str> {
+    s.lines().find(|line| {
+        let b = line.as_bytes();
+        (0..b.len()).any(|i| {
+            let unit_at = |j: usize, u: &[u8]| {
+                b[j..].starts_with(u)
+                    && b.get(j + u.len())
+                        .is_none_or(|c| !c.is_ascii_alphanumeric())
+            };
+            b[i].is_ascii_digit()
+                && b.get(i + 1) == Some(&b' ')
+                && (unit_at(i + 2, b"s") || unit_at(i + 2, b"ms"))
+        })
+    })
+}
+
 /// Records every forbidden word on the screens looked at, with where it was first seen.
 struct Findings<'a> {
     forbidden: &'a Forbidden,
@@ -123,6 +141,13 @@ impl Findings<'_> {
                     format!("{what} at {}x{}: {line}\n{s}", a.size.0, a.size.1)
                 });
             }
+        }
+        if rule >= Rule::Names
+            && let Some(line) = english_unit(&s)
+        {
+            self.seen
+                .entry(format!("unit in {line}"))
+                .or_insert_with(|| format!("{what} at {}x{}: {line}\n{s}", a.size.0, a.size.1));
         }
     }
 }

@@ -43,10 +43,11 @@ fn frozen_default_rejects_the_stale_write_then_fencing_off_corrupts() {
             // The cursor starts at the beginning of the run, and the title says so.
             assert_eq!(a.frozen.view.tl.cursor_ms, 0);
             let title = format!(
-                "{} {} / {} s",
+                "{} {} / {} {}",
                 ui(Ui::Cursor, lang),
                 fmt_secs(0),
-                fmt_secs(a.frozen.runs.trace.end_ms)
+                fmt_secs(a.frozen.runs.trace.end_ms),
+                lang.pick("秒", "s")
             );
             assert!(
                 s.lines().next().is_some_and(|l| l.contains(&title)),

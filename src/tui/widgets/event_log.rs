@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
-use crate::engine::time::{Millis, fmt_secs};
+use crate::engine::time::Millis;
 use crate::engine::trace::Trace;
 use crate::i18n::lab::{Lab, lab};
 use crate::i18n::{Lang, describe};
@@ -99,8 +99,7 @@ impl Widget for EventLog<'_> {
             let y = area.y + 1 + r as u16;
             let mark = if Some(i) == self.pick { "▶" } else { " " };
             // In the unit of the run's axis: milliseconds for a run under a second.
-            let when = crate::i18n::sim::short_instant(self.trace, e.at_ms, self.lang)
-                .unwrap_or_else(|| format!("{} s", fmt_secs(e.at_ms)));
+            let when = crate::i18n::sim::instant(self.trace, e.at_ms, self.lang);
             let text = format!(
                 "{mark}{} {}",
                 crate::text::pad_left(&when, 7),

@@ -493,7 +493,7 @@ impl SequenceChart<'_> {
             && r > m.sent_ms + 100
             && !folded
         {
-            label.push_str(&format!(" → {} s", fmt_secs(r)));
+            label.push_str(&format!(" → {}", crate::i18n::sim::seconds(r, self.lang)));
         }
         let room = hi.saturating_sub(lo).saturating_sub(3) as usize;
         if room >= 3 {

@@ -204,7 +204,12 @@ impl ServicePanel<'_> {
         let room = area.bottom().saturating_sub(y) as usize;
         for r in writes.iter().skip(writes.len().saturating_sub(room)) {
             let style = if r.lost { theme.bad() } else { Style::new() };
-            let text = format!("{:>6} s  {}", fmt_secs(r.at_ms), r.text);
+            let text = format!(
+                "{:>6} {}  {}",
+                fmt_secs(r.at_ms),
+                crate::i18n::sim::s(lang),
+                r.text
+            );
             buf.set_stringn(area.x + 1, y, &text, w.saturating_sub(1), style);
             y += 1;
         }

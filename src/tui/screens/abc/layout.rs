@@ -57,7 +57,7 @@ pub fn layout(
     // The badges' rows on a wide terminal: the invariants, the wake-ups and the run's summary.
     // A wide compare gives up a row of the event, the badges and the service panel when that
     // is what gives every lane a second row.
-    let wide_compare = |tight: bool| if tight { (1, 4, 3, 2) } else { (2, 5, 4, 2) };
+    let wide_compare = |tight: bool| if tight { (1, 3, 4, 2) } else { (2, 5, 4, 2) };
     let tight = wide && compare && {
         let rest = |(a, b, c, d): (u16, u16, u16, u16)| {
             area.height

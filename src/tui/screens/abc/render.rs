@@ -119,11 +119,11 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         ),
     };
     let full = format!(
-        "{}   {which}   {} {} / {} s   {}",
+        "{}   {which}   {} {} / {}   {}",
         ui(Ui::HomeAbc, lang),
         ui(Ui::Cursor, lang),
         fmt_secs(cursor),
-        fmt_secs(end),
+        crate::i18n::sim::seconds(end, lang),
         tl.status(lang),
     );
     // On a narrow terminal the title keeps what changes: the preset, the time, the playback.
@@ -131,9 +131,9 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         full
     } else {
         format!(
-            "{name}{place}  {} / {} s  {}",
+            "{name}{place}  {} / {}  {}",
             fmt_secs(cursor),
-            fmt_secs(end),
+            crate::i18n::sim::seconds(end, lang),
             tl.status(lang)
         )
     };
@@ -241,8 +241,8 @@ pub fn render(s: &AbcState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
         || ui(Ui::NothingYet, lang).to_string(),
         |e| {
             format!(
-                "{} s  {}",
-                fmt_secs(e.at_ms),
+                "{}  {}",
+                crate::i18n::sim::seconds(e.at_ms, lang),
                 describe(e, &s.runs.trace, lang)
             )
         },

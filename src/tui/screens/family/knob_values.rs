@@ -151,18 +151,33 @@ pub fn get(params: &Params, knob: &Knob) -> Option<Value> {
     }
 }
 
+/// A knob's unit in this language, with the space before it (none for a count).
+pub fn unit_words(unit: Unit, lang: Lang) -> &'static str {
+    match unit {
+        Unit::Seconds => lang.pick(" 秒", " s"),
+        Unit::Milliseconds => lang.pick(" 毫秒", " ms"),
+        Unit::Count => "",
+    }
+}
+
+/// A knob's allowed range in words: `0 to 600 s`, `0 到 600 秒`.
+pub fn range_words(spec: &crate::engine::params::NumSpec, lang: Lang) -> String {
+    format!(
+        "{}{}{}{}",
+        super::super::secs(spec.min),
+        lang.pick(" 到 ", " to "),
+        super::super::secs(spec.max),
+        unit_words(spec.unit, lang)
+    )
+}
+
 /// A knob's value in words: seconds and milliseconds with their unit, switches on or off.
 pub fn shown(knob: &Knob, v: Option<&Value>, lang: Lang) -> String {
     let (on, off) = (ui(Ui::On, lang), ui(Ui::Off, lang));
     match (knob, v) {
         (_, None) => fam(Fam::Unset, lang).to_string(),
         (Knob::Num(spec), Some(Value::Num(n))) => {
-            let unit = match spec.unit {
-                Unit::Seconds => lang.pick(" 秒", " s"),
-                Unit::Milliseconds => lang.pick(" 毫秒", " ms"),
-                Unit::Count => "",
-            };
-            format!("{}{unit}", super::super::secs(*n))
+            format!("{}{}", super::super::secs(*n), unit_words(spec.unit, lang))
         }
         (Knob::Choice { .. }, Some(Value::Text(t))) => choice_word(t, lang).to_string(),
         (_, Some(Value::Bool(b))) => (if *b { on } else { off }).to_string(),

@@ -173,8 +173,7 @@ pub fn knob_at(s: &FamilyState, area: Rect, row: u16) -> Option<usize> {
 
 /// An instant as the run's axis counts it: milliseconds for a run under a second.
 fn when(trace: &Trace, t: Millis, lang: Lang) -> String {
-    crate::i18n::sim::short_instant(trace, t, lang)
-        .unwrap_or_else(|| format!("{} {}", fmt_secs(t), crate::i18n::sim::s(lang)))
+    crate::i18n::sim::instant(trace, t, lang)
 }
 
 fn knob_rows(s: &FamilyState, lang: Lang) -> Vec<Row> {
@@ -209,11 +208,7 @@ fn knob_detail(s: &FamilyState, lang: Lang) -> String {
     let flag = format!("--{}", k.key().replace('_', "-"));
     match k {
         Knob::Num(spec) => {
-            let range = spec.range_text();
-            let range = match lang {
-                Lang::Zh => range.replacen(" to ", " 到 ", 1),
-                Lang::En => range,
-            };
+            let range = knob_values::range_words(spec, lang);
             format!("{flag}  {}", fam(Fam::Range, lang).replace("{}", &range))
         }
         Knob::Choice { options, .. } => format!(
@@ -260,7 +255,11 @@ pub fn render(s: &FamilyState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
     let cursor = if lanes::in_millis(&s.runs.trace) {
         format!("{} / {} {}", tl.cursor_ms, end, lang.pick("毫秒", "ms"))
     } else {
-        format!("{} / {} s", fmt_secs(tl.cursor_ms), fmt_secs(end))
+        format!(
+            "{} / {}",
+            fmt_secs(tl.cursor_ms),
+            crate::i18n::sim::seconds(end, lang)
+        )
     };
     // The family's name goes first, unless it would push the playback status off the line.
     let tail = format!(
@@ -353,8 +352,11 @@ pub fn metric_rows(trace: &Trace, lang: Lang) -> Vec<(String, String)> {
         .map(|spec| {
             let shown = match trace.metrics.get(spec.key) {
                 None | Some(MetricValue::Value(None)) => "-".to_string(),
-                Some(MetricValue::Number(n)) if n.fract() == 0.0 => format!("{n:.0}"),
-                Some(MetricValue::Number(n)) => n.to_string(),
+                Some(MetricValue::Number(n)) => format!(
+                    "{}{}",
+                    crate::tui::screens::secs(n),
+                    crate::i18n::sim::metric_unit(spec.unit, lang)
+                ),
                 Some(MetricValue::Bool(b)) => ui(if b { Ui::On } else { Ui::Off }, lang).into(),
                 Some(MetricValue::Verdict(v)) => crate::i18n::sim::verdict_short(v, lang).into(),
                 Some(MetricValue::Value(Some(t))) => {

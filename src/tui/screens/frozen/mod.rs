@@ -119,7 +119,12 @@ impl FrozenState {
         for (i, spec) in FROZEN_SPECS.iter().enumerate() {
             let now = self.value(i);
             if was.get(spec.key).is_some_and(|v| v != now) {
-                out.push(format!("{} {} s", ui(SLIDER_WORDS[i], lang), secs(now)));
+                out.push(format!(
+                    "{} {} {}",
+                    ui(SLIDER_WORDS[i], lang),
+                    secs(now),
+                    crate::i18n::sim::s(lang)
+                ));
             }
         }
         out

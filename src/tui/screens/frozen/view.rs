@@ -83,11 +83,11 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         buf,
         lay.title,
         &format!(
-            "{}{name}   {} {} / {} s   {}",
+            "{}{name}   {} {} / {}   {}",
             ui(Ui::HomeFrozen, lang),
             ui(Ui::Cursor, lang),
             fmt_secs(cursor),
-            fmt_secs(end),
+            crate::i18n::sim::seconds(end, lang),
             tl.status(lang)
         ),
         theme.title(),
@@ -170,7 +170,12 @@ pub fn render(s: &FrozenState, lang: Lang, theme: Theme, area: Rect, buf: &mut B
         let locked = s.locked.iter().any(|k| k == spec.key);
         Slider {
             label: ui(SLIDER_WORDS[i], lang),
-            value: format!("{} s{}", secs(v), if locked { " ⊘" } else { "" }),
+            value: format!(
+                "{} {}{}",
+                secs(v),
+                crate::i18n::sim::s(lang),
+                if locked { " ⊘" } else { "" }
+            ),
             frac: (v - spec.min) / (spec.max - spec.min),
             focused: i == s.focus,
             theme,
@@ -252,8 +257,8 @@ fn info_rows(
         || ui(Ui::NothingYet, lang).to_string(),
         |e| {
             format!(
-                "{} s  {}",
-                fmt_secs(e.at_ms),
+                "{}  {}",
+                crate::i18n::sim::seconds(e.at_ms, lang),
                 describe(e, &s.runs.trace, lang)
             )
         },
