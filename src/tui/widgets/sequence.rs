@@ -372,6 +372,11 @@ fn actor_title(trace: &Trace, a: &crate::engine::trace::ActorInfo, lang: Lang) -
     }
 }
 
+/// An actor's name, then what it does.
+fn says(trace: &Trace, actor: crate::engine::world::ActorId, words: &str) -> String {
+    format!("{} {words}", trace.name(actor))
+}
+
 /// The actor, words and mark for a key moment on its lifeline.
 fn moment_words(
     trace: &Trace,
@@ -381,43 +386,39 @@ fn moment_words(
     match k {
         MomentKind::Grant { actor } => (
             actor,
-            format!(
-                "{} {}",
-                trace.name(actor),
-                lang.pick("拿到锁", "holds the lock")
-            ),
+            says(trace, actor, lang.pick("拿到锁", "holds the lock")),
             Mark::Grant,
         ),
         MomentKind::Release { actor } => (
             actor,
-            format!("{} {}", trace.name(actor), lang.pick("释放", "releases")),
+            says(trace, actor, lang.pick("释放", "releases")),
             Mark::WriteOk,
         ),
         // The service lets the lock run out; the holder does not know it yet.
         MomentKind::Expiry { actor, by } => (
             by,
-            format!("{} {}", trace.name(actor), lang.pick("过期", "expired")),
+            says(trace, actor, lang.pick("过期", "expired")),
             Mark::Expired,
         ),
         MomentKind::LearnedLost { actor } => (
             actor,
-            format!(
-                "{} {}",
-                trace.name(actor),
-                lang.pick("得知已失去锁", "learns it lost the lock")
+            says(
+                trace,
+                actor,
+                lang.pick("得知已失去锁", "learns it lost the lock"),
             ),
             Mark::Expired,
         ),
         MomentKind::StaleWrite { actor, accepted } => (
             actor,
-            format!(
-                "{} {}",
-                trace.name(actor),
+            says(
+                trace,
+                actor,
                 if accepted {
                     lang.pick("陈旧写入被接受", "stale write accepted")
                 } else {
                     lang.pick("陈旧写入被拒", "stale write refused")
-                }
+                },
             ),
             if accepted {
                 Mark::WriteStale
