@@ -207,7 +207,9 @@ pub fn layout(area: Rect) -> HerdLayout {
         (sliders, Rect::new(area.x, top + 2, area.width, 4), top + 6)
     };
     let caption = Rect::new(area.x, below, area.width, 1);
-    let key = Rect::new(area.x, caption.bottom(), area.width, 1);
+    // The key wraps between its entries on a terminal too narrow for one line.
+    let key_h = if area.width >= 130 { 1 } else { 2 };
+    let key = Rect::new(area.x, caption.bottom(), area.width, key_h);
     let chart_top = key.bottom();
     let h = footer.y.saturating_sub(chart_top);
     let half = area.width / 2;
@@ -298,13 +300,16 @@ pub fn render(s: &HerdState, lang: Lang, theme: Theme, area: Rect, buf: &mut Buf
         &lab(Lab::HerdSideBySide).replace("{}", &n.to_string()),
         theme.dim(),
     );
-    crate::tui::widgets::herd_chart::herd_legend(lang, theme).render(lay.key, buf);
+    ratatui::widgets::Paragraph::new(crate::tui::widgets::herd_chart::herd_legend(lang, theme))
+        .wrap(ratatui::widgets::Wrap { trim: true })
+        .render(lay.key, buf);
+    crate::tui::screens::plain_spaces(buf, lay.key);
     if let (Some(c), Some(h)) = (HerdState::metrics(&s.chain), HerdState::metrics(&s.herd)) {
         let end = c.total_time_ms.max(h.total_time_ms);
         let headers = [
             lab(Lab::Release).to_string(),
             lab(Lab::Woken).to_string(),
-            lab(Lab::Time).to_string(),
+            format!("{}{}", lab(Lab::Time), lang.pick("（秒）", " (s)")),
         ];
         for (m, area, name, k) in [
             (c, lay.chain, ui(Ui::Chain, lang), 1),

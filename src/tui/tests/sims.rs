@@ -206,6 +206,29 @@ fn herd_totals_come_from_three_engine_runs() {
 }
 
 #[test]
+fn the_herd_chart_key_and_headings_are_whole_at_every_size() {
+    use crate::i18n::lab::{Lab, lab};
+    for size in SIZES {
+        for lang in LANGS {
+            let a = app(ScreenId::Herd, lang, size);
+            let s = screen(&a);
+            // Every entry of the key is there whole, wrapped between entries if need be.
+            for entry in [Lab::HerdKeyWasted, Lab::HerdKeyWinner, Lab::HerdKeyWoken] {
+                assert!(s.contains(lab(entry, lang)), "{lang:?} {size:?}:\n{s}");
+            }
+            // The release and woken columns are headed in full, not cut to an ellipsis.
+            let (release, woken) = (lab(Lab::Release, lang), lab(Lab::Woken, lang));
+            let headed = s.lines().any(|l| {
+                l.trim_start()
+                    .strip_prefix(release)
+                    .is_some_and(|rest| rest.trim_start().starts_with(woken))
+            });
+            assert!(headed, "{release} {woken} {size:?}:\n{s}");
+        }
+    }
+}
+
+#[test]
 fn herd_fanout_follows_waiters_down() {
     let mut a = app(ScreenId::Herd, Lang::En, (80, 24));
     press(&mut a, KeyEvent::new(KeyCode::Down, KeyModifiers::NONE));

@@ -106,11 +106,27 @@ pub fn herd_glyphs(theme: Theme) -> (char, char) {
 pub fn herd_legend(lang: Lang, theme: Theme) -> Line<'static> {
     let (wasted, winner) = herd_glyphs(theme);
     Line::from(vec![
-        Span::styled(format!("{wasted} "), theme.herd(HerdPart::Wasted)),
-        Span::raw(format!("{}   ", lab(Lab::HerdKeyWasted, lang))),
-        Span::styled(format!("{winner} "), theme.herd(HerdPart::Winner)),
-        Span::raw(format!("{}   ", lab(Lab::HerdKeyWinner, lang))),
-        Span::styled(lab(Lab::HerdKeyWoken, lang), theme.dim()),
+        // Each entry is one wrap unit, so a narrow key breaks between entries.
+        Span::styled(
+            format!("{wasted}{}", crate::text::NO_BREAK),
+            theme.herd(HerdPart::Wasted),
+        ),
+        Span::raw(format!(
+            "{}   ",
+            crate::text::unbreakable(lab(Lab::HerdKeyWasted, lang))
+        )),
+        Span::styled(
+            format!("{winner}{}", crate::text::NO_BREAK),
+            theme.herd(HerdPart::Winner),
+        ),
+        Span::raw(format!(
+            "{}   ",
+            crate::text::unbreakable(lab(Lab::HerdKeyWinner, lang))
+        )),
+        Span::styled(
+            crate::text::unbreakable(lab(Lab::HerdKeyWoken, lang)),
+            theme.dim(),
+        ),
     ])
 }
 
@@ -148,7 +164,12 @@ impl Widget for HerdTimeline<'_> {
         };
         // Headers, then an axis under them: 0, the middle and the end.
         let hy = area.y + 1;
-        let head = format!("{:>5} {:>5} ", self.headers[0], self.headers[1]);
+        // Padded by columns, so a Chinese heading keeps its place.
+        let head = format!(
+            "{} {} ",
+            crate::text::pad_left(&self.headers[0], 5),
+            crate::text::pad_left(&self.headers[1], 5)
+        );
         buf.set_stringn(
             area.x,
             hy,
@@ -172,10 +193,12 @@ impl Widget for HerdTimeline<'_> {
                 theme.dim(),
             );
         }
-        let unit = format!("{} (s)", self.headers[2]);
+        // The time heading, with its unit, between the first tick and the middle one.
+        let unit = &self.headers[2];
+        let unit_w = crate::text::width(unit) as u16;
         let ux = track_x + track_w / 4;
-        if ux + (unit.len() as u16) < track_x + track_w / 2 {
-            buf.set_stringn(ux, hy, &unit, unit.len(), theme.dim());
+        if ux + unit_w < track_x + track_w / 2 {
+            buf.set_stringn(ux, hy, unit, unit_w as usize, theme.dim());
         }
         let rows = &self.metrics.rows;
         let shown = Self::rows_shown(area.height);
@@ -266,7 +289,7 @@ mod tests {
                     title: String::new(),
                     end_ms: m.total_time_ms,
                     top: 0,
-                    headers: ["#".into(), "woken".into(), "time".into()],
+                    headers: ["#".into(), "woken".into(), "time (s)".into()],
                     theme,
                 }
                 .render(area, &mut buf);
