@@ -19,18 +19,25 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-/// Writes `text` wrapped (CJK-aware) into `area`, one line per row, cutting what does not fit.
+/// Writes `text` wrapped (CJK-aware) into `area`, one line per row; what does not fit is cut,
+/// and the last row ends in `…` so the cut shows.
 pub fn wrapped(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
     let area = area.intersection(buf.area);
     if area.width == 0 {
         return;
     }
-    for (i, line) in crate::text::wrap(text, area.width as usize)
-        .iter()
-        .take(area.height as usize)
-        .enumerate()
-    {
-        let line = line.replace(crate::text::NO_BREAK, " ");
+    let lines = crate::text::wrap(text, area.width as usize);
+    let shown = lines.len().min(area.height as usize);
+    for (i, line) in lines.iter().take(shown).enumerate() {
+        let mut line = line.replace(crate::text::NO_BREAK, " ");
+        // The last row says when the text goes on past the area.
+        if i + 1 == shown && lines.len() > shown {
+            let w = area.width as usize;
+            line = format!(
+                "{}…",
+                crate::text::fit_cols(line.trim_end(), w.saturating_sub(1))
+            );
+        }
         buf.set_stringn(area.x, area.y + i as u16, &line, area.width as usize, style);
     }
 }
@@ -106,5 +113,35 @@ pub fn about_words(
         about.map(|a| lang.pick(&a.zh, &a.en).to_string())
     } else {
         Some(lab(Lab::AboutModified, lang).replace("{}", changed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str, width: u16, height: u16) -> Vec<String> {
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        wrapped(&mut buf, area, text, Style::new());
+        (0..height)
+            .map(|y| {
+                (0..width)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn wrapped_text_that_does_not_fit_ends_in_an_ellipsis() {
+        assert_eq!(
+            rows("one two three four five six", 10, 2),
+            ["one two", "three fou…"]
+        );
+        // Text that fits is left as it is.
+        assert_eq!(rows("one two three", 10, 2), ["one two", "three"]);
     }
 }
