@@ -18,7 +18,7 @@ pub enum LiveCommand {
     /// A semaphore preset on real sessions, one per client, its crashes made for real.
     Semaphore(LiveSemaphoreArgs),
     /// A leader-election preset: real sessions on the private ZooKeeper, the epoch a real
-    /// node, and job J7's row on a private PostgreSQL changed by the lesson's statements.
+    /// node, and the rollup job's row on a private PostgreSQL changed by the lesson's statements.
     Election(LiveElectionArgs),
     /// A task-claim preset on a private PostgreSQL: the lesson's statements, one connection
     /// per worker, the database's clock as the table's.

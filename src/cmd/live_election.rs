@@ -1,5 +1,5 @@
-//! `locklab live election`: an election preset on a private ZooKeeper with J7's row on a
-//! private PostgreSQL, printed statement by statement beside the model.
+//! `locklab live election`: an election preset on a private ZooKeeper with the rollup job's row
+//! on a private PostgreSQL, printed statement by statement beside the model.
 
 use serde::Serialize;
 

@@ -36,10 +36,10 @@ fn updates(t: &Trace) -> Vec<Update> {
 }
 
 #[test]
-fn b_takes_over_with_82_and_version_6_and_as_late_result_affects_no_row() {
+fn b_takes_over_with_27_and_version_4_and_as_late_result_affects_no_row() {
     let t = election::run(&ElectionParams::default());
     let m = election::metrics(&t).unwrap();
-    assert_eq!(m.leaders, ["A@81", "B@82"]);
+    assert_eq!(m.leaders, ["A@26", "B@27"]);
     let done: Vec<_> = updates(&t).into_iter().filter(|u| u.2 == 1).collect();
     assert_eq!(
         done,
@@ -50,8 +50,8 @@ fn b_takes_over_with_82_and_version_6_and_as_late_result_affects_no_row() {
                 1,
                 RowState::Running,
                 Some("B".into()),
-                82,
-                6
+                27,
+                4
             ),
             (
                 "B".into(),
@@ -59,8 +59,8 @@ fn b_takes_over_with_82_and_version_6_and_as_late_result_affects_no_row() {
                 1,
                 RowState::Done,
                 Some("B".into()),
-                82,
-                7
+                27,
+                5
             ),
         ]
     );
@@ -70,7 +70,7 @@ fn b_takes_over_with_82_and_version_6_and_as_late_result_affects_no_row() {
         .unwrap();
     assert_eq!(
         a_submit.2, 0,
-        "A's submit with epoch 81 and version 5 affects no row"
+        "A's submit with epoch 26 and version 3 affects no row"
     );
     assert_eq!(m.result.as_deref(), Some("B"));
     assert_eq!((m.stale_submits_rejected, m.stale_submits_accepted), (1, 0));
@@ -92,7 +92,7 @@ fn b_takes_over_with_82_and_version_6_and_as_late_result_affects_no_row() {
         .unwrap();
     assert!(first_ok.at_ms > 10_000);
     let a = t.lane("A").unwrap();
-    assert_eq!(a.spans[0].state, SpanState::Leading { epoch: 81 });
+    assert_eq!(a.spans[0].state, SpanState::Leading { epoch: 26 });
     assert!(matches!(
         a.span_at(5_000).unwrap().state,
         SpanState::Frozen {
@@ -110,7 +110,7 @@ fn an_unconditional_submit_lets_the_old_leaders_result_overwrite_the_new_one() {
     });
     let m = election::metrics(&t).unwrap();
     assert_eq!(m.result.as_deref(), Some("A"));
-    assert_eq!(m.final_epoch, 81);
+    assert_eq!(m.final_epoch, 26);
     assert_eq!(m.stale_submits_accepted, 1);
     let inv = t.invariant(invariant::EPOCHS_NON_DECREASING).unwrap();
     assert!(inv.first_violation_ms().is_some());
@@ -120,7 +120,7 @@ fn an_unconditional_submit_lets_the_old_leaders_result_overwrite_the_new_one() {
 
 #[test]
 fn a_job_the_old_leader_finished_in_time_is_not_taken_over_and_run_again() {
-    // A wakes at 6.5 s, inside its lease, and finishes J7 before B may take it over.
+    // A wakes at 6.5 s, inside its lease, and finishes the rollup job before B may take it over.
     let t = election::run(&ElectionParams {
         conditional: false,
         pause_len_ms: 5_500,

@@ -29,13 +29,13 @@ fn held(t: &Trace, name: locklab::engine::trace::Invariant) -> bool {
 }
 
 #[test]
-fn readers_41_and_42_share_writer_43_waits_and_reader_44_waits_for_the_writer() {
+fn readers_16_and_17_share_writer_18_waits_and_reader_19_waits_for_the_writer() {
     let t = run("rwlock-fair");
     let m = queue::metrics(&t).unwrap();
     let seqs: Vec<(i32, &str)> = t.nodes.iter().map(|n| (n.seq, t.name(n.owner))).collect();
-    assert_eq!(seqs, [(41, "A"), (42, "B"), (43, "C"), (44, "D")]);
+    assert_eq!(seqs, [(16, "A"), (17, "B"), (18, "C"), (19, "D")]);
     assert_eq!(m.grant_order, ["A", "B", "C", "D"]);
-    assert_eq!(m.max_concurrent_readers, 2, "41 and 42 read together");
+    assert_eq!(m.max_concurrent_readers, 2, "16 and 17 read together");
     assert_eq!(
         locklab::scenario::answers::holders_at(&t, 140, locklab::i18n::Lang::En),
         "A, B"
@@ -46,7 +46,7 @@ fn readers_41_and_42_share_writer_43_waits_and_reader_44_waits_for_the_writer() 
     let c_in = first_at(&t, "C", |k| matches!(k, EventKind::Acquired { .. }));
     assert!(c_in > a_out.max(b_out));
     assert!(held(&t, invariant::WRITER_ALONE));
-    // Reader 44 waits for writer 43, although it is a reader.
+    // Reader 19 waits for writer 18, although it is a reader.
     let c_out = first_at(&t, "C", |k| matches!(k, EventKind::ReleaseSent { .. }));
     let d_in = first_at(&t, "D", |k| matches!(k, EventKind::Admitted { .. }));
     assert!(d_in > c_out);
@@ -90,7 +90,7 @@ fn a_permit_is_freed_when_its_holders_session_expires() {
         "A, B, C"
     );
     let seqs: Vec<i32> = t.nodes.iter().map(|n| n.seq).collect();
-    assert_eq!(seqs, [51, 52, 53, 54]);
+    assert_eq!(seqs, [30, 31, 32, 33]);
     let expired = t
         .events
         .iter()
@@ -294,8 +294,8 @@ fn service_at(t: &Trace, at_ms: u64) -> (Vec<String>, Share, u8) {
 
 #[test]
 fn the_service_lane_names_both_readers_then_the_writer_alone() {
-    // R41 and R42 read together (from 0.14 s); by 0.36 s W43 and R44 queue behind them; then
-    // W43 writes alone.
+    // R16 and R17 read together (from 0.14 s); by 0.36 s W18 and R19 queue behind them; then
+    // W18 writes alone.
     let t = run("rwlock-fair");
     assert_eq!(service_at(&t, 140).0, ["A", "B"]);
     assert_eq!(
@@ -336,7 +336,7 @@ fn while_readers_starve_the_writer_the_service_lane_names_the_readers_not_the_wr
 
 #[test]
 fn the_service_lane_names_every_permit_holder() {
-    // Three permits: 51, 52 and 53 hold, 54 waits.
+    // Three permits: 30, 31 and 32 hold, 33 waits.
     let t = run("semaphore-expiry");
     assert_eq!(
         service_at(&t, 340),

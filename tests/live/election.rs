@@ -1,5 +1,5 @@
-//! Leader election on a real ZooKeeper with J7's row on a real PostgreSQL: the lesson's story
-//! of epochs 81 and 82, checked against the lesson (who leads with which epoch, which
+//! Leader election on a real ZooKeeper with the rollup job's row on a real PostgreSQL: the lesson's
+//! story of epochs 26 and 27, checked against the lesson (who leads with which epoch, which
 //! statement affects how many rows, the row it leaves) and held beside the model.
 
 use std::sync::OnceLock;
@@ -46,16 +46,16 @@ fn seen(s: &Statement) -> Seen<'_> {
     )
 }
 
-/// What both presets share, from the lesson: A leads with 81 and B is elected with 82 once
+/// What both presets share, from the lesson: A leads with 26 and B is elected with 27 once
 /// the server has expired A; B's takeover affects 0 rows while A's lease (to 10 s on the
-/// table's clock) runs and 1 row after it, leaving RUNNING / B / 82 / version 6; B submits
-/// with version 6 and epoch 82: DONE / B / 82 / version 7. Then A wakes at 21 s.
+/// table's clock) runs and 1 row after it, leaving RUNNING / B / 27 / version 4; B submits
+/// with version 4 and epoch 27: DONE / B / 27 / version 5. Then A wakes at 21 s.
 fn the_election_and_the_takeover(story: &election::Story) -> Vec<Seen<'_>> {
     let run = &story.live;
     let Metrics::Election(m) = &run.trace.metrics else {
         panic!("an election trace")
     };
-    assert_eq!(m.leaders, ["A@81", "B@82"], "leaders and their epochs");
+    assert_eq!(m.leaders, ["A@26", "B@27"], "leaders and their epochs");
     assert_eq!(m.max_leaders, 1, "never two leaders in the service's view");
     let t = &run.trace;
     let a = t.actor_named("A").expect("A");
@@ -93,7 +93,7 @@ fn the_election_and_the_takeover(story: &election::Story) -> Vec<Seen<'_>> {
     }
     assert_eq!(
         seen(last),
-        ("B", RowOp::TakeOver, 1, RowState::Running, Some("B"), 82, 6)
+        ("B", RowOp::TakeOver, 1, RowState::Running, Some("B"), 27, 4)
     );
     assert!(last.store_ms > 10_000, "taken over once the lease ran out");
     let b_submit = run
@@ -103,7 +103,7 @@ fn the_election_and_the_takeover(story: &election::Story) -> Vec<Seen<'_>> {
         .expect("B submitted");
     assert_eq!(
         seen(b_submit),
-        ("B", RowOp::Submit, 1, RowState::Done, Some("B"), 82, 7)
+        ("B", RowOp::Submit, 1, RowState::Done, Some("B"), 27, 5)
     );
     s
 }
@@ -119,7 +119,7 @@ fn a_late_submit(story: &election::Story) -> &Statement {
         (21_000..=21_500).contains(&s.at_ms),
         "A submits as it wakes at 21 s: {s:?}"
     );
-    assert_eq!(s.epoch, 81);
+    assert_eq!(s.epoch, 26);
     s
 }
 
@@ -136,7 +136,7 @@ fn agrees(name: &str, story: &election::Story) {
     assert!(differ.is_empty(), "{name}: statements differ:\n{differ:#?}");
 }
 
-/// `live election election-epochs`: A's late submission with version 5 and epoch 81 affects 0
+/// `live election election-epochs`: A's late submission with version 3 and epoch 26 affects 0
 /// rows on PostgreSQL, and B's result stands.
 fn election_epochs_refuses_the_stale_leader() {
     let story = story("election-epochs");
@@ -150,14 +150,14 @@ fn election_epochs_refuses_the_stale_leader() {
             a.row.epoch,
             a.row.version
         ),
-        (RowState::Done, Some("B"), 82, 7)
+        (RowState::Done, Some("B"), 27, 5)
     );
     assert_eq!(story.live.row.result.as_deref(), Some("B"));
     agrees("election-epochs", &story);
 }
 
 /// `live election election-unconditional`: the same story, but A's statement has no condition:
-/// it affects 1 row and the row goes back to epoch 81 with A's result.
+/// it affects 1 row and the row goes back to epoch 26 with A's result.
 fn election_unconditional_lets_the_stale_leader_overwrite() {
     let story = story("election-unconditional");
     the_election_and_the_takeover(&story);
@@ -170,7 +170,7 @@ fn election_unconditional_lets_the_stale_leader_overwrite() {
             a.row.epoch,
             a.row.version
         ),
-        (RowState::Done, Some("A"), 81, 8)
+        (RowState::Done, Some("A"), 26, 6)
     );
     assert_eq!(story.live.row.result.as_deref(), Some("A"));
     let Metrics::Election(m) = &story.live.trace.metrics else {

@@ -71,8 +71,8 @@ fn grants(t: &Trace) -> Vec<Grant> {
         .collect()
 }
 
-/// `live rwlock rwlock-fair`: the server's own sequence numbers 41 42 43 44, granted R41 and
-/// R42 together, then W43 alone, then R44; each grant as the recipe says: a reader only once
+/// `live rwlock rwlock-fair`: the server's own sequence numbers 16 17 18 19, granted R16 and
+/// R17 together, then W18 alone, then R19; each grant as the recipe says: a reader only once
 /// every write node numbered before its own is gone, a writer once every node before it is.
 fn rwlock_fair_grants_in_the_recipes_order() {
     let _one = super::serial();
@@ -83,15 +83,15 @@ fn rwlock_fair_grants_in_the_recipes_order() {
     assert_eq!(
         order,
         [
-            (41, Tag::Read),
-            (42, Tag::Read),
-            (43, Tag::Write),
-            (44, Tag::Read)
+            (16, Tag::Read),
+            (17, Tag::Read),
+            (18, Tag::Write),
+            (19, Tag::Read)
         ],
         "grants on the real server"
     );
     // The two readers hold at once.
-    assert!(g[1].at < g[0].until, "R41 and R42 overlap");
+    assert!(g[1].at < g[0].until, "R16 and R17 overlap");
     for x in &g {
         for n in &t.nodes {
             let before = n.seq < x.seq && (x.tag == Tag::Write || n.tag == Tag::Write);
@@ -139,7 +139,7 @@ fn rwlock_starved_tells_the_models_story() {
 
 /// `live semaphore semaphore-expiry`: never more than 3 holders on the real server (a holder
 /// counts from its grant until the server deletes its node); D gets in only after B's crashed
-/// session expired at the server and took node 52 with it.
+/// session expired at the server and took node 31 with it.
 fn semaphore_expiry_never_has_more_than_three_holders() {
     let _one = super::serial();
     let story = live_story("semaphore-expiry");
@@ -159,13 +159,13 @@ fn semaphore_expiry_never_has_more_than_three_holders() {
             _ => None,
         })
         .expect("the server expired B's session");
-    let fifty_two = t.nodes.iter().find(|n| n.seq == 52).expect("node 52");
+    let thirty_one = t.nodes.iter().find(|n| n.seq == 31).expect("node 31");
     assert_eq!(
-        fifty_two.deleted_ms,
+        thirty_one.deleted_ms,
         Some(expired),
-        "52 went with B's session"
+        "31 went with B's session"
     );
-    let d = g.iter().find(|x| x.seq == 54).expect("D's 54 was admitted");
+    let d = g.iter().find(|x| x.seq == 33).expect("D's 33 was admitted");
     assert!(
         d.at >= expired,
         "D entered at {} ms, B expired at {expired}",

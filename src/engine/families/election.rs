@@ -1,10 +1,10 @@
 //! Leader election with epochs and a conditional row.
 //!
-//! Runner A leads with epoch 81 and runs job J7, whose row reads RUNNING / A / 81 / version 5.
-//! A pauses; its session expires; B, which watches A's candidate node, is elected, raises the
-//! epoch to 82 and takes the job over with one conditional statement (version 5, epoch 81, the
-//! old lease run out), giving RUNNING / B / 82 / version 6. A wakes and submits with 81 and
-//! version 5: zero rows. Only B's result stands. With unconditional statements A's old result
+//! Runner A leads with epoch 26 and runs the nightly job rollup, whose row reads RUNNING / A / 26 /
+//! version 3. A pauses; its session expires; B, which watches A's candidate node, is elected,
+//! raises the epoch to 27 and takes the job over with one conditional statement (version 3, epoch
+//! 26, the old lease run out), giving RUNNING / B / 27 / version 4. A wakes and submits with 26 and
+//! version 3: zero rows. Only B's result stands. With unconditional statements A's old result
 //! overwrites B's.
 
 use crate::engine::actors::Actor;

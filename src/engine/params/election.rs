@@ -32,8 +32,8 @@ pub struct ElectionParams {
 impl Default for ElectionParams {
     fn default() -> Self {
         Self {
-            first_epoch: 81,
-            row_version: 5,
+            first_epoch: 26,
+            row_version: 3,
             lease_until_ms: 10_000,
             a_work_left_ms: 4_000,
             work_ms: 3_000,

@@ -51,7 +51,7 @@ impl Default for QueueCommon {
             tick_phase_ms: 0,
             delay_ms: 10,
             duration_ms: 12_000,
-            first_sequence: 41,
+            first_sequence: 16,
             seed: 1,
             faults: Vec::new(),
         }
@@ -218,7 +218,7 @@ impl Default for SemaphoreParams {
             lower_at_ms: None,
             lower_to: 0,
             common: QueueCommon {
-                first_sequence: 51,
+                first_sequence: 30,
                 ..QueueCommon::default()
             },
         }

@@ -42,7 +42,7 @@ pub(super) fn task_count(trace: &Trace) -> u8 {
     }
 }
 
-/// A row as the table shows it: `RUNNING/B/82/v6` for a job (with its epoch), `RUNNING/B/v2/#2`
+/// A row as the table shows it: `RUNNING/B/27/v4` for a job (with its epoch), `RUNNING/B/v2/#2`
 /// for a task (with its attempt).
 pub(super) fn row_words(r: &crate::engine::msg::RowValue, trace: &Trace, lang: Lang) -> String {
     let state = row_state_word(r.state, lang);
@@ -106,7 +106,7 @@ pub(super) fn row_op(op: crate::engine::msg::RowOp, lang: Lang) -> &'static str 
     lang.pick(zh, en)
 }
 
-/// A WHERE clause in words: `version = 5 AND epoch = 81 AND the lease has run out`.
+/// A WHERE clause in words: `version = 3 AND epoch = 26 AND the lease has run out`.
 pub(super) fn row_cond(c: &crate::engine::msg::RowCond, trace: &Trace, lang: Lang) -> String {
     let mut parts = Vec::new();
     if let Some(v) = c.version {

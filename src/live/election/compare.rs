@@ -1,7 +1,7 @@
-//! The live election beside the model: the statements on J7's row in the order the table took
-//! them, a run of identical refused takeovers as one line with its count (how many seconds B
-//! polled before A's lease ran out depends on when the server expired A, which falls on its own
-//! tick grid), then the facts, then the instants, each with what it may differ by.
+//! The live election beside the model: the statements on the rollup job's row in the order the
+//! table took them, a run of identical refused takeovers as one line with its count (how many
+//! seconds B polled before A's lease ran out depends on when the server expired A, which falls on
+//! its own tick grid), then the facts, then the instants, each with what it may differ by.
 
 use serde::Serialize;
 

@@ -1,7 +1,7 @@
-//! Leader election on the private ZooKeeper with J7's row on the private PostgreSQL: two
-//! runners with real sessions ([`runner`]), the epoch a real node raised with a conditional
-//! `setData`, the job's row changed only by the lesson's statements ([`sql`]), and the run
-//! made into a [`Trace`] beside the model's ([`compare`]).
+//! Leader election on the private ZooKeeper with the rollup job's row on the private PostgreSQL:
+//! two runners with real sessions ([`runner`]), the epoch a real node raised with a conditional
+//! `setData`, the job's row changed only by the lesson's statements ([`sql`]), and the run made
+//! into a [`Trace`] beside the model's ([`compare`]).
 //!
 //! Times are the story's: every wait runs at `scale` of wall time, the server's tick and the
 //! session timeout included, and the table's clock counts story milliseconds.
@@ -39,7 +39,7 @@ const LEAD: Duration = Duration::from_millis(2_000);
 /// The time scales an election run takes (wall time per story time).
 pub const SCALES: std::ops::RangeInclusive<f64> = 0.25..=4.0;
 
-/// A live election run: the statements on J7's row, the row at the end, and the trace.
+/// A live election run: the statements on the rollup job's row, the row at the end, and the trace.
 #[derive(Debug, Clone, Serialize)]
 pub struct Run {
     pub server: String,

@@ -1,5 +1,5 @@
-//! What a live election run saw, on the story's clock: each runner's requests and what the
-//! service told it, every statement on J7's row with the rows it affected, and the lanes.
+//! What a live election run saw, on the story's clock: each runner's requests and what the service
+//! told it, every statement on the rollup job's row with the rows it affected, and the lanes.
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -14,7 +14,7 @@ use crate::engine::world::ActorId;
 use crate::engine::zk::tree::{NodeId, Tag};
 use crate::live::tasks::Clock;
 
-/// J7's row as the table returned it after a statement.
+/// The rollup job's row as the table returned it after a statement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {
     pub state: RowState,
@@ -26,7 +26,7 @@ pub struct Row {
     pub result: Option<String>,
 }
 
-/// One statement on J7's row.
+/// One statement on the rollup job's row.
 #[derive(Debug, Clone, Serialize)]
 pub struct Statement {
     /// When it was sent, in the story's time since the run began.

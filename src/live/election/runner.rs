@@ -1,5 +1,5 @@
 //! The two runners of a live election, each a thread with a real ZooKeeper session and a
-//! connection of its own to J7's table.
+//! connection of its own to the rollup job's table.
 //!
 //! A leads when the run starts. Its session lives on a single-threaded runtime that runs only
 //! while A waits on it, so A's pause is real: the thread sleeps, the library's pings stop with
@@ -98,7 +98,7 @@ fn row(r: &postgres::Row) -> (Row, Millis) {
     )
 }
 
-/// Reads J7's row and the store's clock.
+/// Reads the rollup job's row and the store's clock.
 pub(super) fn read(db: &mut postgres::Client) -> Result<(Row, Millis), UserError> {
     let r = db
         .query_one(super::sql::READ, &[])

@@ -33,7 +33,7 @@ fn pad(s: &str, w: usize) -> String {
     format!("{s}{}", " ".repeat(w.saturating_sub(crate::text::width(s))))
 }
 
-/// `DONE / B / 82 / v7`: state, owner, epoch, version.
+/// `DONE / B / 27 / v5`: state, owner, epoch, version.
 pub fn row_text(r: &Row) -> String {
     let state = serde_json::to_value(r.state)
         .ok()
@@ -91,8 +91,8 @@ pub fn report(pairs: &[Pair], facts: &[FactRow], conditional: bool, lang: Lang) 
         out,
         "{}",
         lang.pick(
-            "作业 J7 的语句，按表接收的顺序（故事时间，秒；行：状态 / 持有者 / 任期号 / 版本）：",
-            "The statements on job J7, in the order the table took them (story time, s; row: state / owner / epoch / version):"
+            "作业 rollup 的语句，按表接收的顺序（故事时间，秒；行：状态 / 持有者 / 任期号 / 版本）：",
+            "The statements on the rollup job, in the order the table took them (story time, s; row: state / owner / epoch / version):"
         )
     );
     for p in pairs {

@@ -59,7 +59,7 @@ pub fn election(p: &ElectionParams, m: &ElectionMetrics, trace: &Trace, lang: La
     join(out, lang)
 }
 
-/// The row as the table shows it (`DONE/B/82/v7`), whose result it holds, and the stale
+/// The row as the table shows it (`DONE/B/27/v5`), whose result it holds, and the stale
 /// submissions.
 fn ending(m: &ElectionMetrics, lang: Lang) -> String {
     let row = row_words(m.final_state, m.final_owner.as_deref(), m, lang);

@@ -174,7 +174,7 @@ mod tests {
     fn a_crashed_holders_permit_ends_at_its_session_expiry_not_at_the_crash() {
         let (p, m, t) = preset_run("semaphore-expiry");
         let text = semaphore(&p, &m, &t, Lang::En);
-        // B crashes at 1 s; its node 52, and with it the permit, goes at the 6 s expiry.
+        // B crashes at 1 s; its node 31, and with it the permit, goes at the 6 s expiry.
         assert!(text.contains("B crashed at 1 s."), "{text}");
         assert!(text.contains("B from 0.14 to 6 s"), "{text}");
         assert!(!text.contains("B from 0.14 to 1 s"), "{text}");

@@ -284,8 +284,8 @@ fn read_write_lanes_say_reader_or_writer_and_readers_have_their_own_class() {
 #[test]
 fn the_election_marks_each_submission_on_the_jobs_lane_with_its_judgement() {
     use crate::tui::theme::Mark;
-    // election-epochs: B submits with epoch 82 at 13.28 s and the row accepts it; A wakes at
-    // 21 s and submits with the old epoch 81: 0 rows. Without the condition A's late result
+    // election-epochs: B submits with epoch 27 at 13.28 s and the row accepts it; A wakes at
+    // 21 s and submits with the old epoch 26: 0 rows. Without the condition A's late result
     // overwrites B's.
     let jobs_marks = |a: &App| -> String {
         let s = screen(a);
@@ -298,8 +298,8 @@ fn the_election_marks_each_submission_on_the_jobs_lane_with_its_judgement() {
         rows[at..(at + 3).min(rows.len())].join("\n")
     };
     let mut a = opened(Family::Election, "election-epochs", Lang::En, (140, 42));
-    let refused = format!("{}#81", Mark::WriteRefused.glyph());
-    let fresh = format!("{}#82", Mark::WriteOk.glyph());
+    let refused = format!("{}#26", Mark::WriteRefused.glyph());
+    let fresh = format!("{}#27", Mark::WriteOk.glyph());
     // Nothing is judged before the cursor gets there.
     assert!(!jobs_marks(&a).contains(&refused), "{}", jobs_marks(&a));
     press(&mut a, key('v'));
@@ -347,7 +347,7 @@ fn the_election_marks_each_submission_on_the_jobs_lane_with_its_judgement() {
     );
     press(&mut a, key('v'));
     let lane = jobs_marks(&a);
-    let overwrote = format!("{}#81", Mark::WriteStale.glyph());
+    let overwrote = format!("{}#26", Mark::WriteStale.glyph());
     assert!(lane.contains(&overwrote), "{lane}");
 }
 

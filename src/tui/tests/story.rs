@@ -85,7 +85,7 @@ fn compare_marks_where_the_runs_part_on_both_runs_axes_and_lanes() {
 
 #[test]
 fn a_story_told_across_the_whole_axis_opens_on_the_whole_run() {
-    // rwlock-fair: R41 and R42 read from 0.04 s, W43 writes from 3.18 s, R44 reads from 6.22 s
+    // rwlock-fair: R16 and R17 read from 0.04 s, W18 writes from 3.18 s, R19 reads from 6.22 s
     // to 9.22 s of a 12 s run. The hand-over at about 3.1 s is three moments close together,
     // but the story is the grant order across the axis, so nothing of it may be zoomed away.
     let mut a = app(ScreenId::Home, LANGS[0], (140, 42));

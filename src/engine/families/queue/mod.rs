@@ -1,9 +1,9 @@
 //! Read-write locks and semaphores on the ZooKeeper queue: the same service and client library
 //! as the A/B/C lock, more clients, and an eligibility rule per role.
 //!
-//! The worked examples: readers 41 and 42 read together, writer 43 waits for both, and reader
-//! 44 waits for the writer although it is a reader (no writer starves). A semaphore with 3
-//! permits: 51, 52 and 53 hold, 54 waits; when 52's session expires its permit is freed and 54
+//! The worked examples: readers 16 and 17 read together, writer 18 waits for both, and reader
+//! 19 waits for the writer although it is a reader (no writer starves). A semaphore with 3
+//! permits: 30, 31 and 32 hold, 33 waits; when 31's session expires its permit is freed and 33
 //! enters.
 
 use crate::engine::actors::Actor;
