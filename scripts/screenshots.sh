@@ -166,6 +166,11 @@ for size in $sizes; do
       [ -n "$readme" ] && base="$work/$name"
       tmux -L "$sock" capture-pane -p -e -N >"$base.ansi"
       tmux -L "$sock" kill-server 2>/dev/null || true
+      # The next screen may open the same progress file: wait for this one to have let go.
+      for ((t = 0; t < 50; t++)); do
+        pgrep -f "^$bin --lang" >/dev/null || break
+        sleep 0.1
+      done
       python3 scripts/ansi2html.py "$base.ansi" "$base.html" "$name $lang $size" "$cols"
       shoot "$base.html" "$base.png" "$cols" "$rows"
       if [ -n "$readme" ]; then
