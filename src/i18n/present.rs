@@ -14,6 +14,10 @@ words! {
     Wasted => ("无效唤醒", "wasted"),
     Total => ("总耗时", "total"),
     Question => ("提问：", "Question: "),
+    HerdChartHidden => (
+        "每次释放的唤醒计数就是这道题的答案，揭晓（r）后再画出来。",
+        "The chart counts every release's wake-ups, which is the answer: it appears once revealed (r).",
+    ),
     Answer => ("答案：", "Answer: "),
     PredictPrompt => ("先预测，按数字选择：", "Predict first, press a number: "),
     PredictAloud => (

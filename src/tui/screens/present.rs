@@ -14,7 +14,7 @@ use crate::engine::Params;
 use crate::engine::time::Millis;
 use crate::engine::trace::{Metrics, Trace};
 use crate::i18n::present::{Present, present};
-use crate::i18n::{Lang, describe};
+use crate::i18n::{Lang, Ui, describe, ui};
 use crate::scenario::answers::answer;
 use crate::scenario::script::Step;
 use crate::scenario::{Preset, run_end};
@@ -578,10 +578,25 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     let at = layout(s, &caption, text_rows, legend_rows, area);
     match &s.trace.metrics {
         // The herd chart is all counts: it waits for the answer.
-        Metrics::Herd(_) if s.hidden_from().is_some() => {}
+        Metrics::Herd(_) if s.hidden_from().is_some() => {
+            let note = Rect::new(
+                at.chart.x + 1,
+                at.chart.y,
+                at.chart.width.saturating_sub(2),
+                2,
+            );
+            crate::tui::screens::wrapped(
+                buf,
+                note,
+                present(Present::HerdChartHidden, lang),
+                theme.dim(),
+            );
+        }
         Metrics::Herd(m) => HerdChart {
             metrics: m,
-            more: String::from("... {}"),
+            more: ui(Ui::MoreRows, lang).to_string(),
+            key: true,
+            lang,
             theme,
         }
         .render(at.chart, buf),

@@ -215,3 +215,39 @@ fn a_squeezed_screen_drops_the_captions_padding_and_the_question_stands_out() {
         }
     }
 }
+
+/// `present herd-50`: while a question waits, the chart (whose counts are the answer) gives
+/// way to a note saying so; once revealed it has its column headings and the glyphs' key.
+#[test]
+fn the_herd_chart_waits_for_the_answer_and_then_has_headings_and_a_key() {
+    use crate::i18n::present::{Present, present};
+    use crate::i18n::{Ui, ui};
+    for lang in LANGS {
+        for size in [(80, 24), (140, 42)] {
+            let mut a = open("herd-50", lang, size);
+            // Step 2 asks how many notifications the service sends.
+            press(&mut a, key(' '));
+            let s = screen(&a);
+            let note = &present(Present::HerdChartHidden, lang)[..12];
+            assert!(s.contains(note), "{lang:?} {size:?}:\n{s}");
+            press(&mut a, key('r'));
+            let s = screen(&a);
+            assert!(!s.contains(note), "{lang:?} {size:?}:\n{s}");
+            let heading = s
+                .lines()
+                .find(|l| l.contains(lab(Lab::Woken, lang)))
+                .unwrap_or_else(|| panic!("no heading, {lang:?} {size:?}:\n{s}"));
+            assert!(heading.contains(lab(Lab::Release, lang)), "{heading}");
+            // The key's first entry, whatever the width leaves of the rest.
+            let first = ui(Ui::HerdLegend, lang)
+                .split("   ")
+                .next()
+                .unwrap_or_default();
+            assert!(heading.contains(first), "{heading}");
+            // Fifty releases never fit: the last row says how many more there are.
+            let more = ui(Ui::MoreRows, lang);
+            let (before, _) = more.split_once("{}").expect("a count in the words");
+            assert!(s.contains(before), "{lang:?} {size:?}:\n{s}");
+        }
+    }
+}

@@ -17,6 +17,9 @@ pub struct HerdChart<'a> {
     pub metrics: &'a HerdMetrics,
     /// Shown instead of the last row when rows are left off; `{}` is replaced by the count.
     pub more: String,
+    /// Whether the heading row also says what each glyph means (where no key is drawn beside).
+    pub key: bool,
+    pub lang: Lang,
     pub theme: Theme,
 }
 
@@ -26,9 +29,26 @@ const PREFIX: u16 = 12;
 impl Widget for HerdChart<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
-        if area.height == 0 || area.width <= PREFIX + 1 {
+        if area.height < 2 || area.width <= PREFIX + 1 {
             return;
         }
+        // The heading row: what the two number columns count, then the glyphs' key.
+        let mut heading = format!(
+            "{} {} ",
+            crate::text::pad_left(lab(Lab::Release, self.lang), 5),
+            crate::text::pad_left(lab(Lab::Woken, self.lang), 5)
+        );
+        if self.key {
+            heading.push_str(crate::i18n::ui(crate::i18n::Ui::HerdLegend, self.lang));
+        }
+        buf.set_stringn(
+            area.x,
+            area.y,
+            crate::tui::widgets::clip_cols(&heading, area.width as usize),
+            area.width as usize,
+            self.theme.dim(),
+        );
+        let area = Rect::new(area.x, area.y + 1, area.width, area.height - 1);
         let rows = &self.metrics.rows;
         let widest = rows
             .iter()

@@ -390,6 +390,8 @@ fn herd_charts(o: &Outcome, lang: Lang, theme: Theme, area: Rect, buf: &mut Buff
             HerdChart {
                 metrics: m,
                 more: ui(Ui::MoreRows, lang).to_string(),
+                key: false,
+                lang,
                 theme,
             }
             .render(Rect::new(x, area.y + 1, w, chart_h), buf);
