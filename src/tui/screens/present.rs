@@ -71,6 +71,15 @@ impl PresentState {
         self.preset.script.get(self.step)
     }
 
+    /// The instant of the step before this one, where this step's story starts.
+    fn since(&self) -> Option<Millis> {
+        let script = &self.preset.script;
+        script[..self.step.min(script.len())]
+            .iter()
+            .rev()
+            .find_map(|s| s.at_ms)
+    }
+
     fn params(&self) -> &Params {
         self.current().map_or(&self.preset.params, |s| &s.params)
     }
@@ -197,20 +206,35 @@ impl PresentState {
     }
 }
 
-/// The window the lanes show at this step: the whole run, unless the last few events before
-/// the step's time are so close together that they would share a column; then a zoom that
-/// spreads them over at least [`SPREAD`] columns, with the step's instant three quarters across.
-pub fn step_window(trace: &Trace, until: Millis, track: u16) -> (Millis, Millis) {
+/// The window the lanes show at this step, chosen from the step's own story: what happened
+/// since the step before (`since`) up to the step's instant. The whole run, unless those
+/// events are so close together that they would share a column; then a zoom that spreads them
+/// over at least [`SPREAD`] columns, with the step's instant three quarters across. The last few
+/// events before the instant are always in view, whatever the step before.
+pub fn step_window(
+    trace: &Trace,
+    since: Option<Millis>,
+    until: Millis,
+    track: u16,
+) -> (Millis, Millis) {
     let end = trace.end_ms;
+    let story = since.and_then(|since| {
+        trace
+            .events
+            .iter()
+            .find(|e| e.at_ms > since && e.at_ms <= until && crate::tui::timeline::notable(e))
+            .map(|e| e.at_ms)
+    });
     let upto = trace.events.partition_point(|e| e.at_ms <= until);
-    let recent: Vec<Millis> = trace.events[..upto]
+    let recent = trace.events[..upto]
         .iter()
         .filter(|e| crate::tui::timeline::notable(e))
         .map(|e| e.at_ms)
         .rev()
         .take(5)
-        .collect();
-    let Some(&first) = recent.last() else {
+        .last();
+    // The story and the last few events both stay in view.
+    let Some(first) = story.into_iter().chain(recent).min() else {
         return (0, end);
     };
     let z = crate::tui::timeline::zoom_to_fit(end, first, until.max(first + 1), track, SPREAD);
@@ -233,6 +257,7 @@ fn draw_lanes(s: &PresentState, theme: Theme, lang: Lang, area: Rect, buf: &mut 
     let mut l = Lanes::of(&s.trace, lang, theme);
     l.window = step_window(
         &s.trace,
+        s.since(),
         until,
         area.width.saturating_sub(lanes::LABEL_COLS),
     );

@@ -426,25 +426,48 @@ fn the_legend_on_screen_names_every_class_and_mark_on_the_lanes() {
 }
 
 #[test]
-fn the_presenter_zooms_so_a_key_moment_is_never_one_cell() {
+fn the_presenter_shows_each_steps_story_and_never_a_key_moment_in_one_cell() {
     use super::super::screens::present::step_window;
     for p in crate::scenario::builtin()
         .iter()
         .filter(|p| !p.script.is_empty())
     {
+        let mut since = None;
         for step in &p.script {
             let t = crate::engine::run(&step.params);
             let Some(at) = step.at_ms else { continue };
-            let (from, to) = step_window(&t, at, 128);
+            let (from, to) = step_window(&t, since, at, 128);
+            // The step's story: what happened since the step before, and its key moments,
+            // every one in view.
+            let story: Vec<u64> = t
+                .events
+                .iter()
+                .filter(|e| super::super::timeline::notable(e))
+                .map(|e| e.at_ms)
+                .chain(t.moments.iter().map(|m| m.at_ms))
+                .filter(|&m| since.is_some_and(|s| m > s) && m <= at)
+                .collect();
+            for m in &story {
+                assert!(
+                    (from..=to).contains(m),
+                    "{} at {at}: moment {m} outside [{from}, {to}]",
+                    p.name
+                );
+            }
+            // ... and spread so that it never shares one column.
             let recent: Vec<u64> = t
                 .events
                 .iter()
                 .filter(|e| e.at_ms <= at && super::super::timeline::notable(e))
                 .map(|e| e.at_ms)
                 .collect();
-            let Some(first) = recent.iter().rev().nth(4).or(recent.first()).copied() else {
-                continue;
-            };
+            let first = story
+                .iter()
+                .copied()
+                .chain(recent.iter().rev().nth(4).or(recent.first()).copied())
+                .min();
+            since = Some(at);
+            let Some(first) = first else { continue };
             let cols = (at - first) * 128 / (to - from).max(1);
             assert!(
                 cols >= 20 || to - from <= super::super::timeline::MIN_WINDOW_MS * 2 || at == first,
@@ -453,6 +476,21 @@ fn the_presenter_zooms_so_a_key_moment_is_never_one_cell() {
             );
         }
     }
+}
+
+/// `present rwlock-starved`, step 3 (10 s): its story is the readers taking turns while the
+/// writer C waits, from the step before (3.06 s) on, so the lanes show those seconds, not the
+/// last second before 10 s alone.
+#[test]
+fn the_starvation_step_shows_the_readers_taking_turns() {
+    use super::super::screens::present::step_window;
+    let p = crate::scenario::find("rwlock-starved").expect("a shipped preset");
+    let step = &p.script[2];
+    assert_eq!(step.at_ms, Some(10_000));
+    let t = crate::engine::run(&step.params);
+    let (from, to) = step_window(&t, Some(3_060), 10_000, 128);
+    // A client arrives every second: readers from 4 s on hold while C waits.
+    assert!(from <= 4_000 && to >= 10_000, "[{from}, {to}]");
 }
 
 #[test]
