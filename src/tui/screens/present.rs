@@ -637,6 +637,16 @@ pub fn render(s: &PresentState, lang: Lang, theme: Theme, area: Rect, buf: &mut 
     }
     let bottom = area.bottom();
     let mut y = at.legend.map_or(at.chart.bottom(), |r| r.bottom());
+    // The words sit at the bottom of the screen, where a class reads them; rows the lanes
+    // leave over go between the lanes and the words, not under the words.
+    let words_h = event.len() as u16
+        + 1
+        + at.cap_h
+        + lower
+            .iter()
+            .map(|(text, _)| crate::text::wrap(text, width as usize).len() as u16)
+            .sum::<u16>();
+    y = y.max(bottom.saturating_sub(words_h));
     for e in &event {
         if y >= bottom {
             break;
