@@ -437,3 +437,43 @@ fn the_result_lists_the_answer_given_against_the_right_one() {
         assert!(s.contains(&shown), "{shown} missing:\n{s}");
     }
 }
+
+/// A model question's run opens under its own name: an A/B/C run drawn for a question is no
+/// shipped preset, so the lab's title names none, nor does it tell a preset's story.
+#[test]
+fn a_model_questions_abc_run_opens_under_no_presets_name() {
+    for lang in LANGS {
+        let item = item_of(Kind::Model, lang, |i| {
+            matches!(&i.body, Body::Model { variant, .. }
+                if matches!(variant.params, crate::engine::Params::Abc(_)))
+        });
+        let Body::Model { variant, .. } = &item.body else {
+            panic!()
+        };
+        let mut a = quiz_app(item.clone(), lang, (140, 42));
+        let answer = match model_expected(&item) {
+            Some(ModelResponse::Number(x)) => crate::content::model::fmt_value(x),
+            _ => "1".to_string(),
+        };
+        for c in answer.chars() {
+            press(&mut a, key(c));
+        }
+        press(&mut a, code(KeyCode::Enter));
+        assert_eq!(phase(&a), Phase::Answered, "{}", screen(&a));
+        press(&mut a, key('o'));
+        assert_eq!(a.screen, ScreenId::Abc);
+        let s = screen(&a);
+        let title = s.lines().next().unwrap_or_default();
+        for p in crate::scenario::builtin() {
+            if p.params != variant.params {
+                assert!(
+                    !title.contains(&format!(" {} (", p.name)),
+                    "{lang:?}: {title}"
+                );
+                let story = lang.pick(&p.about.zh, &p.about.en);
+                let story: String = story.chars().take(30).collect();
+                assert!(!s.contains(&story), "{lang:?}: {} told:\n{s}", p.name);
+            }
+        }
+    }
+}
