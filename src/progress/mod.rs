@@ -207,7 +207,8 @@ impl Progress {
             if a.score > a.max {
                 return Err(InvalidRecord::AnswerOverMax {
                     number: i + 1,
-                    question: a.question.to_string(),
+                    // A hand-edited id may hold a line break: the message stays one line.
+                    question: crate::text::printable(&a.question, false).into_owned(),
                     score: a.score,
                     max: a.max,
                 });
