@@ -23,9 +23,10 @@ pub struct InFlight {
 pub struct Channel {
     pub from: ActorId,
     pub to: ActorId,
-    /// Oldest first. Rarely more than two are on their way, so they usually sit inline and a
-    /// cloned state allocates nothing for them.
-    pub queue: SmallVec<[InFlight; 2]>,
+    /// Oldest first. Most channels are empty or carry one message, so one sits inline and a
+    /// cloned state allocates only for a second; room for more in place would be paid for by
+    /// every empty channel of every state the explorer keeps.
+    pub queue: SmallVec<[InFlight; 1]>,
 }
 
 impl Channel {
